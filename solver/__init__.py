@@ -1,0 +1,1 @@
+"""Pure game logic and search for the fortress-solver games; never imports grpc."""

@@ -1,0 +1,175 @@
+"""A Beleaguered Fortress position: 8 tableau piles, 12 reserve slots, 4 foundations.
+
+Positions are immutable values; `to_json`/`from_json` use the layout of DESIGN.md and
+`str()`/`parse()` give and read the same JSON as one canonical line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from solver.cards import FULL_DECK, Card, Rank, Suit
+from solver.errors import InvalidInput
+
+GAME = "beleaguered-fortress"
+PILES = 8
+RESERVE_SLOTS = 12
+SUITS = tuple(Suit)
+
+
+@dataclass(frozen=True)
+class Position:
+    tableau: tuple[tuple[Card, ...], ...]
+    reserve: tuple[Card | None, ...]
+    foundations: tuple[int, int, int, int]  # top rank per suit in order C D H S, 0 = empty
+
+    def __post_init__(self) -> None:
+        problems = _problems(self.tableau, self.reserve, self.foundations)
+        if problems:
+            raise InvalidInput(problems)
+
+    @property
+    def is_won(self) -> bool:
+        return all(top == Rank.KING for top in self.foundations)
+
+    def foundation_top(self, suit: Suit) -> int:
+        return self.foundations[suit.index]
+
+    def cards_left(self) -> int:
+        return 52 - sum(self.foundations)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": GAME,
+            "tableau": [[str(card) for card in pile] for pile in self.tableau],
+            "reserve": [None if card is None else str(card) for card in self.reserve],
+            "foundations": {str(suit): self.foundations[suit.index] for suit in SUITS},
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Position:
+        """Read a position, listing every fault at once (bad cards, duplicates, gaps, ...)."""
+        if not isinstance(data, dict):
+            raise InvalidInput("a position must be a JSON object")
+        problems: list[str] = []
+        unknown = sorted(set(data) - {"game", "tableau", "reserve", "foundations"})
+        problems += [f"unknown field {name!r}" for name in unknown]
+        if data.get("game", GAME) != GAME:
+            problems.append(f"game is {data['game']!r}, expected {GAME!r}")
+        tableau = _read_tableau(data.get("tableau"), problems)
+        reserve = _read_reserve(data.get("reserve", []), problems)
+        foundations = _read_foundations(data.get("foundations"), tableau, reserve, problems)
+        if problems:
+            raise InvalidInput(problems)
+        return cls(tableau, reserve, foundations)
+
+    def __str__(self) -> str:
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise InvalidInput(f"position is not valid JSON: {err}") from None
+        return cls.from_json(data)
+
+
+def _read_card(text: Any, where: str, problems: list[str]) -> Card | None:
+    try:
+        return Card.parse(text)
+    except ValueError:
+        problems.append(f"{where}: {text!r} is not a card")
+        return None
+
+
+def _read_tableau(raw: Any, problems: list[str]) -> tuple[tuple[Card, ...], ...]:
+    if raw is None:
+        problems.append("tableau is missing")
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(pile, list) for pile in raw):
+        problems.append("tableau must be a list of piles, each a list of cards")
+        return ()
+    if len(raw) > PILES:
+        problems.append(f"tableau has {len(raw)} piles, at most {PILES} allowed")
+    piles = []
+    for i, pile in enumerate(raw[:PILES]):
+        cards = (_read_card(text, f"tableau:{i}", problems) for text in pile)
+        piles.append(tuple(card for card in cards if card is not None))
+    piles += [()] * (PILES - len(piles))  # missing piles are empty piles
+    return tuple(piles)
+
+
+def _read_reserve(raw: Any, problems: list[str]) -> tuple[Card | None, ...]:
+    if not isinstance(raw, list):
+        problems.append("reserve must be a list of cards or nulls")
+        return ()
+    if len(raw) > RESERVE_SLOTS:
+        problems.append(f"reserve has {len(raw)} slots, at most {RESERVE_SLOTS} allowed")
+    return tuple(
+        None if text is None else _read_card(text, f"reserve:{slot}", problems)
+        for slot, text in enumerate(raw[:RESERVE_SLOTS])
+    )
+
+
+def _read_foundations(
+    raw: Any,
+    tableau: tuple[tuple[Card, ...], ...],
+    reserve: tuple[Card | None, ...],
+    problems: list[str],
+) -> tuple[int, int, int, int]:
+    """Read the foundations, or infer them from the cards not in play when omitted."""
+    if raw is None:
+        in_play = {card for pile in tableau for card in pile} | set(reserve)
+        tops = []
+        for suit in SUITS:
+            top = 0
+            while top < 13 and Card(Rank(top + 1), suit) not in in_play:
+                top += 1
+            tops.append(top)
+        return tuple(tops)  # type: ignore[return-value]
+    if not isinstance(raw, dict):
+        problems.append("foundations must be an object like {\"C\": 0, \"D\": 3, \"H\": 0, \"S\": 1}")
+        return (0, 0, 0, 0)
+    tops = [0, 0, 0, 0]
+    for name, top in raw.items():
+        try:
+            suit = Suit.parse(name)
+        except ValueError:
+            problems.append(f"foundations: {name!r} is not a suit")
+            continue
+        if isinstance(top, bool) or not isinstance(top, int) or not 0 <= top <= 13:
+            problems.append(f"foundation {suit}: {top!r} is not a rank count 0..13")
+            continue
+        tops[suit.index] = top
+    return tuple(tops)  # type: ignore[return-value]
+
+
+def _problems(
+    tableau: tuple[tuple[Card, ...], ...],
+    reserve: tuple[Card | None, ...],
+    foundations: tuple[int, int, int, int],
+) -> list[str]:
+    """Every way the cards fail to be one whole deck, or the shape fails the game."""
+    problems = []
+    if len(tableau) != PILES:
+        problems.append(f"tableau has {len(tableau)} piles, expected {PILES}")
+    if len(reserve) > RESERVE_SLOTS:
+        problems.append(f"reserve has {len(reserve)} slots, at most {RESERVE_SLOTS} allowed")
+    in_play = [card for pile in tableau for card in pile] + [c for c in reserve if c is not None]
+    counts = Counter(in_play)
+    problems += [f"position holds {card} {n} times" if n > 2 else f"position holds {card} twice"
+                 for card, n in sorted(counts.items()) if n > 1]
+    for card in sorted(counts):
+        top = foundations[card.suit.index]
+        if card.rank <= top:
+            problems.append(f"{card} is in play but the {card.suit} foundation is built to "
+                            f"{Rank(top)}")
+    home = {Card(Rank(r), suit) for suit in SUITS for r in range(1, foundations[suit.index] + 1)}
+    missing = [card for card in FULL_DECK if card not in counts and card not in home]
+    if missing:
+        problems.append("position lacks " + " ".join(str(card) for card in sorted(missing)))
+    return problems

@@ -1,0 +1,132 @@
+"""Beleaguered Fortress as a search problem over a compact state, with pruning that
+keeps every optimal solution:
+
+- a card that can go home goes home at once (building is by suit, so nothing else
+  can use it; checked against the unpruned rules in tests/);
+- foundation cards never come back (the only card that could then sit on them could
+  have gone home instead);
+- of several empty piles only the first is a target, and a pile's only card never
+  moves to an empty pile;
+- positions that differ only in the order of piles share one key.
+
+A step is a tuple of (card, source, target) triples: the chosen move followed by the
+moves home it allows. Sources are a pile index or RESERVE; targets a pile index or HOME.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from solver.beleaguered.heuristic import Pile, moves_left_bound
+from solver.beleaguered.moves import FOUNDATION, RESERVE as RESERVE_KIND, TABLEAU, Location, Move
+from solver.beleaguered.position import Position
+from solver.cards import Card
+
+RESERVE = -1
+HOME = -1
+
+Triple = tuple[int, int, int]
+Step = tuple[Triple, ...]
+
+
+class State(NamedTuple):
+    piles: tuple[Pile, ...]
+    reserve: int  # bit c set when card c is still in the reserve
+    home: tuple[int, int, int, int]  # cards home per suit
+
+
+class FortressProblem:
+    """Implements solver.search.Problem for one starting position."""
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        self._slot = {card.index: slot for slot, card in enumerate(position.reserve) if card}
+
+    def start(self) -> State:
+        piles = tuple(tuple(card.index for card in pile) for pile in self.position.tableau)
+        reserve = sum(1 << index for index in self._slot)
+        return State(piles, reserve, self.position.foundations)
+
+    def is_goal(self, state: State) -> bool:
+        return sum(state.home) == 52
+
+    def heuristic(self, state: State) -> int:
+        return moves_left_bound(state.piles, sum(state.home))
+
+    def key(self, state: State) -> tuple:
+        return tuple(sorted(state.piles)), state.reserve
+
+    def successors(self, state: State) -> Iterator[tuple[Step, State, int]]:
+        settled, home_moves = _settle(state)
+        if home_moves:  # only at the start: every other state is already settled
+            yield home_moves, settled, len(home_moves)
+            return
+        for triple in _moves(state):
+            child, home_moves = _settle(_apply(state, triple))
+            yield (triple, *home_moves), child, 1 + len(home_moves)
+
+    def to_moves(self, steps: tuple[Step, ...]) -> list[Move]:
+        return [self._move(triple) for step in steps for triple in step]
+
+    def _move(self, triple: Triple) -> Move:
+        card, source, target = triple
+        return Move(
+            Card.from_index(card),
+            Location(RESERVE_KIND, self._slot[card]) if source == RESERVE
+            else Location(TABLEAU, source),
+            Location(FOUNDATION) if target == HOME else Location(TABLEAU, target),
+        )
+
+
+def _moves(state: State) -> Iterator[Triple]:
+    """Every move to the tableau, less those the pruning rules drop."""
+    piles = state.piles
+    top_pile = {pile[-1]: i for i, pile in enumerate(piles) if pile}
+    empty = next((i for i, pile in enumerate(piles) if not pile), None)
+    sources = [(pile[-1], i) for i, pile in enumerate(piles) if pile]
+    reserve = state.reserve
+    while reserve:
+        low = reserve & -reserve
+        sources.append((low.bit_length() - 1, RESERVE))
+        reserve ^= low
+    for card, source in sources:
+        for neighbour in (card - 4, card + 4):
+            target = top_pile.get(neighbour)
+            if target is not None and target != source:
+                yield card, source, target
+        if empty is not None and (source == RESERVE or len(piles[source]) > 1):
+            yield card, source, empty
+
+
+def _apply(state: State, triple: Triple) -> State:
+    card, source, target = triple
+    piles = list(state.piles)
+    reserve = state.reserve
+    if source == RESERVE:
+        reserve &= ~(1 << card)
+    else:
+        piles[source] = piles[source][:-1]
+    if target == HOME:
+        home = list(state.home)
+        home[card & 3] += 1
+        return State(tuple(piles), reserve, tuple(home))  # type: ignore[arg-type]
+    piles[target] = piles[target] + (card,)
+    return State(tuple(piles), reserve, state.home)
+
+
+def _settle(state: State) -> tuple[State, Step]:
+    """Send home every card that can go, repeatedly; return the state and those moves."""
+    moves: list[Triple] = []
+    while True:
+        home = state.home
+        wanted = {suit + 4 * home[suit] for suit in range(4) if home[suit] < 13}
+        triple = next(((pile[-1], i, HOME) for i, pile in enumerate(state.piles)
+                       if pile and pile[-1] in wanted), None)
+        if triple is None:
+            card = next((c for c in wanted if state.reserve >> c & 1), None)
+            if card is None:
+                return state, tuple(moves)
+            triple = (card, RESERVE, HOME)
+        moves.append(triple)
+        state = _apply(state, triple)

@@ -1,0 +1,66 @@
+"""What a search may spend, and the honest verdict it reports when it stops."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Status(str, Enum):
+    SOLVED = "solved"
+    UNSOLVABLE = "unsolvable"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits for one search; None means no limit on that axis."""
+
+    seconds: float | None = 30.0
+    nodes: int | None = None
+    table_entries: int | None = 5_000_000
+
+    def __post_init__(self) -> None:
+        for name in ("seconds", "nodes", "table_entries"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:
+                raise ValueError(f"budget {name} must be positive, got {value}")
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    nodes: int
+    seconds: float
+    table_entries: int
+
+
+class BudgetExhausted(Exception):
+    """Raised inside a search when its budget runs out; the search turns it into UNKNOWN."""
+
+
+class Meter:
+    """Counts expanded nodes and checks the budget; the clock is read every 256 nodes."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.nodes = 0
+        self.started = time.perf_counter()
+        self._deadline = None if budget.seconds is None else self.started + budget.seconds
+        self._max_nodes = budget.nodes
+        self.table_cap = budget.table_entries
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if self._max_nodes is not None and self.nodes > self._max_nodes:
+            raise BudgetExhausted
+        if self._deadline is not None and not self.nodes & 255:
+            if time.perf_counter() > self._deadline:
+                raise BudgetExhausted
+
+    def check_table(self, entries: int) -> None:
+        if self.table_cap is not None and entries > self.table_cap:
+            raise BudgetExhausted
+
+    def stats(self, table_entries: int) -> SearchStats:
+        return SearchStats(self.nodes, time.perf_counter() - self.started, table_entries)

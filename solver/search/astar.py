@@ -1,0 +1,67 @@
+"""Best-first searches with a closed set keyed by canonical position.
+
+`astar` proves optimality (admissible heuristic; entries are reopened when a cheaper
+path appears, so consistency is not required). `greedy` orders by heuristic alone:
+the fastest route to any solution, or to a proof that the reachable space holds none.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Hashable
+from itertools import count
+
+from solver.budget import Budget, BudgetExhausted, Meter, Status
+from solver.search.problem import M, Problem, S, SearchResult
+
+_Parents = dict[Hashable, tuple[int, Hashable, object]]  # key -> (g, parent key, step)
+
+
+def astar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
+    return _best_first(problem, budget, optimal=True)
+
+
+def greedy(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
+    return _best_first(problem, budget, optimal=False)
+
+
+def _best_first(problem: Problem[S, M], budget: Budget, optimal: bool) -> SearchResult[M]:
+    meter = Meter(budget)
+    start = problem.start()
+    start_key = problem.key(start)
+    seen: _Parents = {start_key: (0, None, None)}
+    tie = count()
+    h = problem.heuristic(start)
+    frontier = [(h, h, next(tie), 0, start, start_key)]
+    try:
+        while frontier:
+            _, _, _, g, state, key = heapq.heappop(frontier)
+            if seen[key][0] < g:
+                continue  # a cheaper path to this position was queued later
+            if problem.is_goal(state):
+                steps = _path(seen, key)
+                return SearchResult(Status.SOLVED, steps, g, optimal, meter.stats(len(seen)))
+            meter.tick()
+            for step, child, cost in problem.successors(state):
+                child_key = problem.key(child)
+                child_g = g + cost
+                known = seen.get(child_key)
+                if known is not None and (known[0] <= child_g or not optimal):
+                    continue
+                seen[child_key] = (child_g, key, step)
+                h = problem.heuristic(child)
+                priority = child_g + h if optimal else h
+                heapq.heappush(frontier, (priority, h, next(tie), child_g, child, child_key))
+            meter.check_table(len(seen))
+    except BudgetExhausted:
+        return SearchResult(Status.UNKNOWN, (), None, False, meter.stats(len(seen)))
+    return SearchResult(Status.UNSOLVABLE, (), None, False, meter.stats(len(seen)))
+
+
+def _path(seen: _Parents, key: Hashable) -> tuple:
+    steps = []
+    _, parent, step = seen[key]
+    while parent is not None:
+        steps.append(step)
+        _, parent, step = seen[parent]
+    return tuple(reversed(steps))
