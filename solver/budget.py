@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     SOLVED = "solved"
     UNSOLVABLE = "unsolvable"
     UNKNOWN = "unknown"
@@ -17,7 +17,7 @@ class Status(str, Enum):
 class Budget:
     """Limits for one search; None means no limit on that axis."""
 
-    seconds: float | None = 30.0
+    seconds: float | None = 60.0
     nodes: int | None = None
     table_entries: int | None = 5_000_000
 
@@ -26,6 +26,9 @@ class Budget:
             value = getattr(self, name)
             if value is not None and value <= 0:
                 raise ValueError(f"budget {name} must be positive, got {value}")
+
+
+DEFAULT_BUDGET = Budget()
 
 
 @dataclass(frozen=True)

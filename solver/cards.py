@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 
@@ -69,10 +69,23 @@ class Rank(IntEnum):
 _RANK_LETTERS = "A23456789TJQK"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Card:
+    """Equal, hashed and ordered by `index`, so cards are cheap keys in sets and dicts."""
+
     rank: Rank
     suit: Suit
+    index: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # 0..51 as rank*4 + suit with Ace = 0 and suits C D H S: the deal shuffle's order.
+        object.__setattr__(self, "index", (self.rank - 1) * 4 + _SUIT_ORDER.index(self.suit))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Card) and self.index == other.index
+
+    def __hash__(self) -> int:
+        return self.index
 
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index
@@ -83,13 +96,10 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({self})"
 
-    @property
-    def index(self) -> int:
-        """0..51 as rank*4 + suit with Ace = 0 and suits C D H S: the deal shuffle's order."""
-        return (self.rank - 1) * 4 + self.suit.index
-
     @classmethod
     def from_index(cls, index: int) -> Card:
+        if not 0 <= index < 52:
+            raise ValueError(f"card index {index} is out of range 0..51")
         return _BY_INDEX[index]
 
     @classmethod
@@ -98,7 +108,7 @@ class Card:
         if not isinstance(text, str):
             raise ValueError(f"{text!r} is not a card")
         key = text.strip()
-        if len(key) < 2:
+        if len(key) < 2 or any(ch.isspace() for ch in key):
             raise ValueError(f"{text!r} is not a card")
         try:
             return cls(Rank.parse(key[:-1]), Suit.parse(key[-1]))

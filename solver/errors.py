@@ -13,3 +13,7 @@ class InvalidInput(ValueError):
 
 class IllegalMove(ValueError):
     """A well-formed move that the rules do not allow in this position."""
+
+
+class OutOfRange(InvalidInput):
+    """A number outside its allowed range, such as a deal number."""

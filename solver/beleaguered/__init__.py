@@ -1,0 +1,11 @@
+"""Beleaguered Fortress: positions, rules, deal numbers and the exact solver."""
+
+from solver.beleaguered.deals import MAX_DEAL, deal
+from solver.beleaguered.moves import Location, Move, apply, legal_moves, replay
+from solver.beleaguered.position import Position
+from solver.beleaguered.solve import Algorithm, Hint, Mode, Solution, hint, solve
+
+__all__ = [
+    "MAX_DEAL", "Algorithm", "Hint", "Location", "Mode", "Move", "Position", "Solution",
+    "apply", "deal", "hint", "legal_moves", "replay", "solve",
+]

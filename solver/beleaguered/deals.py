@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from solver.beleaguered.position import PILES, Position
 from solver.cards import Card
-from solver.errors import InvalidInput
+from solver.errors import OutOfRange
 
 MAX_DEAL = 2**31 - 1
 
@@ -12,7 +12,7 @@ MAX_DEAL = 2**31 - 1
 def shuffled_deck(number: int) -> list[Card]:
     """The 52 cards in dealing order for deal `number` (the FreeCell LCG shuffle)."""
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_DEAL:
-        raise InvalidInput(f"deal number {number!r} is out of range 1..{MAX_DEAL}")
+        raise OutOfRange(f"deal number {number!r} is out of range 1..{MAX_DEAL}")
     seed = number
     deck = list(range(52))
     dealt = []

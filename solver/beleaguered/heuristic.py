@@ -1,7 +1,15 @@
 """Admissible lower bounds on the moves left, over the compact search state.
 
-Cards are ints 0..51 (rank*4 + suit), so a card's suit is `c & 3` and its same-suit
-neighbours are `c - 4` and `c + 4`.
+Cards are ints 0..51 (rank*4 + suit), so a card's suit is `c & 3`, and two cards of
+one suit compare by rank as ints. Every card not home needs one move; the bound adds
+the cards that provably need a second one. A card that goes home straight from its
+pile must stay there until its lower suit-mates are home, and everything beneath it
+must wait for it. So a card needs a second move when:
+
+- it lies above a lower card of its own suit (`blocked`), or
+- it is one of a pair in two piles that wait for each other: X lies above a card of
+  Y's suit no higher than Y, and Y above a card of X's suit no higher than X. One of
+  the two must step aside; disjoint pairs each add one move.
 """
 
 from __future__ import annotations
@@ -9,26 +17,47 @@ from __future__ import annotations
 from functools import lru_cache
 
 Pile = tuple[int, ...]
+_NONE = 99  # "no card of this suit below"
 
 
 @lru_cache(maxsize=1 << 18)
-def blocked_cards(pile: Pile) -> int:
-    """Cards lying above a lower card of their own suit in the pile.
-
-    Such a card cannot go home before that lower card, which cannot leave before it:
-    it must first move elsewhere, so it needs at least two moves, not one.
-    """
-    lowest = [99, 99, 99, 99]
+def _profile(pile: Pile) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]:
+    """(blocked cards, the other cards each with the lowest card per suit beneath it)."""
+    lowest = [_NONE, _NONE, _NONE, _NONE]
     blocked = 0
+    free = []
     for card in pile:
         suit = card & 3
         if lowest[suit] < card:
             blocked += 1
         else:
+            free.append((card, tuple(lowest)))
             lowest[suit] = card
-    return blocked
+    return blocked, tuple(free)
+
+
+@lru_cache(maxsize=1 << 20)
+def _waiting_pairs(first: Pile, second: Pile) -> tuple[tuple[int, int], ...]:
+    """Pairs (x in first, y in second) of unblocked cards that wait for each other."""
+    pairs = []
+    for x, below_x in _profile(first)[1]:
+        for y, below_y in _profile(second)[1]:
+            if (x ^ y) & 3 and below_x[y & 3] < y and below_y[x & 3] < x:
+                pairs.append((x, y))
+    return tuple(pairs)
 
 
 def moves_left_bound(piles: tuple[Pile, ...], home: int) -> int:
-    """One move per card not home, plus one per blocked card."""
-    return 52 - home + sum(blocked_cards(pile) for pile in piles)
+    bound = 52 - home
+    busy = [pile for pile in piles if len(pile) > 1]
+    for pile in busy:
+        bound += _profile(pile)[0]
+    used: set[int] = set()
+    for i, first in enumerate(busy):
+        for second in busy[i + 1:]:
+            for x, y in _waiting_pairs(first, second):
+                if x not in used and y not in used:
+                    used.add(x)
+                    used.add(y)
+                    bound += 1
+    return bound

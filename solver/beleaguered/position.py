@@ -7,7 +7,6 @@ Positions are immutable values; `to_json`/`from_json` use the layout of DESIGN.m
 from __future__ import annotations
 
 import json
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,7 +61,9 @@ class Position:
         tableau = _read_tableau(data.get("tableau"), problems)
         reserve = _read_reserve(data.get("reserve", []), problems)
         foundations = _read_foundations(data.get("foundations"), tableau, reserve, problems)
-        if problems:
+        if problems:  # add what the readable cards get wrong, so every fault shows at once
+            if tableau:
+                problems += _problems(tableau, reserve[:RESERVE_SLOTS], foundations)
             raise InvalidInput(problems)
         return cls(tableau, reserve, foundations)
 
@@ -132,7 +133,7 @@ def _read_foundations(
             tops.append(top)
         return tuple(tops)  # type: ignore[return-value]
     if not isinstance(raw, dict):
-        problems.append("foundations must be an object like {\"C\": 0, \"D\": 3, \"H\": 0, \"S\": 1}")
+        problems.append('foundations must be an object like {"C": 0, "D": 3, "H": 0, "S": 1}')
         return (0, 0, 0, 0)
     tops = [0, 0, 0, 0]
     for name, top in raw.items():
@@ -159,17 +160,24 @@ def _problems(
         problems.append(f"tableau has {len(tableau)} piles, expected {PILES}")
     if len(reserve) > RESERVE_SLOTS:
         problems.append(f"reserve has {len(reserve)} slots, at most {RESERVE_SLOTS} allowed")
-    in_play = [card for pile in tableau for card in pile] + [c for c in reserve if c is not None]
-    counts = Counter(in_play)
-    problems += [f"position holds {card} {n} times" if n > 2 else f"position holds {card} twice"
-                 for card, n in sorted(counts.items()) if n > 1]
-    for card in sorted(counts):
+    copies = [0] * 52
+    for pile in tableau:
+        for card in pile:
+            copies[card.index] += 1
+    for card in reserve:
+        if card is not None:
+            copies[card.index] += 1
+    for index, n in enumerate(copies):
+        card = FULL_DECK[index]
         top = foundations[card.suit.index]
-        if card.rank <= top:
+        if n > 1:
+            problems.append(f"position holds {card} twice" if n == 2
+                            else f"position holds {card} {n} times")
+        if n and card.rank <= top:
             problems.append(f"{card} is in play but the {card.suit} foundation is built to "
                             f"{Rank(top)}")
-    home = {Card(Rank(r), suit) for suit in SUITS for r in range(1, foundations[suit.index] + 1)}
-    missing = [card for card in FULL_DECK if card not in counts and card not in home]
+    missing = [str(FULL_DECK[i]) for i, n in enumerate(copies)
+               if not n and FULL_DECK[i].rank > foundations[FULL_DECK[i].suit.index]]
     if missing:
-        problems.append("position lacks " + " ".join(str(card) for card in sorted(missing)))
+        problems.append("position lacks " + " ".join(missing))
     return problems

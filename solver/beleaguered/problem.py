@@ -15,11 +15,12 @@ moves home it allows. Sources are a pile index or RESERVE; targets a pile index 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from solver.beleaguered.heuristic import Pile, moves_left_bound
-from solver.beleaguered.moves import FOUNDATION, RESERVE as RESERVE_KIND, TABLEAU, Location, Move
+from solver.beleaguered.moves import FOUNDATION, TABLEAU, Location, Move
+from solver.beleaguered.moves import RESERVE as RESERVE_KIND
 from solver.beleaguered.position import Position
 from solver.cards import Card
 
@@ -58,12 +59,18 @@ class FortressProblem:
         return tuple(sorted(state.piles)), state.reserve
 
     def successors(self, state: State) -> Iterator[tuple[Step, State, int]]:
-        settled, home_moves = _settle(state)
+        settled, home_moves = _settle(state, _every_card(state))
         if home_moves:  # only at the start: every other state is already settled
             yield home_moves, settled, len(home_moves)
             return
+        piles = state.piles
         for triple in _moves(state):
-            child, home_moves = _settle(_apply(state, triple))
+            child = _apply(state, triple)
+            source = triple[1]
+            if source == RESERVE or len(piles[source]) == 1:
+                yield (triple,), child, 1  # nothing was uncovered, so nothing can go home
+                continue
+            child, home_moves = _settle(child, (piles[source][-2],))
             yield (triple, *home_moves), child, 1 + len(home_moves)
 
     def to_moves(self, steps: tuple[Step, ...]) -> list[Move]:
@@ -115,18 +122,34 @@ def _apply(state: State, triple: Triple) -> State:
     return State(tuple(piles), reserve, state.home)
 
 
-def _settle(state: State) -> tuple[State, Step]:
-    """Send home every card that can go, repeatedly; return the state and those moves."""
+def _every_card(state: State) -> list[int]:
+    reserve = [card for card in range(52) if state.reserve >> card & 1]
+    return [pile[-1] for pile in state.piles if pile] + reserve
+
+
+def _settle(state: State, candidates: Iterable[int]) -> tuple[State, Step]:
+    """Send home every card that can go, starting from `candidates` (cards just freed).
+
+    A card going home lets its successor in suit follow, and uncovers the card below.
+    """
     moves: list[Triple] = []
-    while True:
-        home = state.home
-        wanted = {suit + 4 * home[suit] for suit in range(4) if home[suit] < 13}
-        triple = next(((pile[-1], i, HOME) for i, pile in enumerate(state.piles)
-                       if pile and pile[-1] in wanted), None)
-        if triple is None:
-            card = next((c for c in wanted if state.reserve >> c & 1), None)
-            if card is None:
-                return state, tuple(moves)
-            triple = (card, RESERVE, HOME)
+    work = list(candidates)
+    while work:
+        card = work.pop()
+        if card >> 2 != state.home[card & 3]:
+            continue
+        if state.reserve >> card & 1:
+            source = RESERVE
+        else:
+            source = next((i for i, pile in enumerate(state.piles) if pile and pile[-1] == card),
+                          None)
+            if source is None:
+                continue  # covered, so not free yet
+        triple = (card, source, HOME)
         moves.append(triple)
         state = _apply(state, triple)
+        if card < 48:
+            work.append(card + 4)
+        if source != RESERVE and state.piles[source]:
+            work.append(state.piles[source][-1])
+    return state, tuple(moves)

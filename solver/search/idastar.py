@@ -1,12 +1,16 @@
 """Iterative-deepening A*: optimal like A*, with memory capped by a bounded table.
 
-The table keeps, per position, the best lower bound learned on its remaining cost
-(the least f its subtree showed past the bound). That bound is admissible, so it
-prunes positions met again later in an iteration (a transposition reached at equal
-or greater cost is cut at once) and across iterations (a subtree already shown to
-need more than the bound is not searched again). A move back to a position on the
-current path contributes its cost plus that position's bound, which keeps learned
-values admissible when the graph has cycles.
+The table keeps, per expanded position, the best lower bound learned on its remaining
+cost and the iteration and g at which it was last expanded. Learned bounds prune
+positions met again, across iterations (a subtree already shown to need more than the
+bound is not searched again) and within one (a position reached again at equal or
+greater cost is cut). A move back to a position on the current path contributes its
+cost plus that position's bound, which keeps learned values admissible when the graph
+has cycles.
+
+Unsolvability is proven by closure: positions seen as children but never expanded
+are remembered, and when none is left (and the table never dropped an entry), the
+expanded positions are every position reachable, and none is a goal.
 """
 
 from __future__ import annotations
@@ -23,30 +27,40 @@ _FOUND = -1.0
 
 def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
     meter = Meter(budget)
-    table = BoundedTable(budget.table_entries)
+    table = BoundedTable(budget.table_entries)  # key -> (learned bound, iteration, g)
+    unexpanded: set[Hashable] = set()
     path: list[M] = []
     on_path: set[Hashable] = set()
     goal_cost: list[int] = []
+    iteration = 0
 
     def probe(state: S, key: Hashable, h: float, g: int, bound: int) -> float:
-        """-1 when a goal is found (its steps on `path`), else a lower bound on f via `state`."""
+        """-1 when a goal is found (its steps on `path`), else a lower bound on f via it."""
         if problem.is_goal(state):
             goal_cost.append(g)
             return _FOUND
         meter.tick()
+        table.put(key, (h, iteration, g))
+        unexpanded.discard(key)
         children = []
         for step, child, cost in problem.successors(state):
             child_key = problem.key(child)
-            child_h = table.get(child_key, -1)
-            if child_h < 0:
-                child_h = problem.heuristic(child)
-            children.append((cost + child_h, cost, step, child, child_key, child_h))
+            entry = table.get(child_key, None)
+            if entry is None:
+                child_h, seen_at = problem.heuristic(child), math.inf
+            else:
+                child_h, stamp, seen_g = entry
+                seen_at = seen_g if stamp == iteration else math.inf
+            children.append((cost + child_h, cost, step, child, child_key, child_h, seen_at,
+                             entry is None))
         children.sort(key=lambda c: c[0])
         on_path.add(key)
         learned = math.inf
-        for estimate, cost, step, child, child_key, child_h in children:
-            if g + estimate > bound or child_key in on_path:
-                learned = min(learned, estimate)
+        for estimate, cost, step, child, child_key, child_h, seen_at, new in children:
+            if child_key in on_path or g + estimate > bound or seen_at <= g + cost:
+                learned = min(learned, estimate)  # a cycle, over the bound, or done this round
+                if new:
+                    unexpanded.add(child_key)
                 continue
             path.append(step)
             f = probe(child, child_key, child_h, g + cost, bound)
@@ -56,8 +70,8 @@ def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
             learned = min(learned, f - g)
         on_path.discard(key)
         learned = max(learned, h)
-        table.put(key, learned)
-        meter.check_table(0)
+        table.put(key, (learned, iteration, g))
+        meter.check_table(len(unexpanded))
         return g + learned
 
     start = problem.start()
@@ -65,12 +79,13 @@ def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
     bound = problem.heuristic(start)
     try:
         while True:
-            f = probe(start, start_key, table.get(start_key, bound), 0, bound)
+            iteration += 1
+            f = probe(start, start_key, bound, 0, bound)
             if f == _FOUND:
                 return SearchResult(Status.SOLVED, tuple(path), goal_cost[0], True,
                                     meter.stats(len(table)))
-            if f == math.inf:
+            if f == math.inf or (not unexpanded and not table.dropped):
                 return SearchResult(Status.UNSOLVABLE, (), None, False, meter.stats(len(table)))
-            bound = int(f)
+            bound = max(bound + 1, int(f))
     except BudgetExhausted:
         return SearchResult(Status.UNKNOWN, (), None, False, meter.stats(len(table)))

@@ -6,22 +6,25 @@ from collections.abc import Hashable
 
 
 class BoundedTable:
-    """Maps positions to a learned value, holding at most `capacity` entries.
+    """Maps positions to what a search learned about them, holding at most `capacity`.
 
-    When full it stops admitting new positions: lookups of those miss, which costs
-    re-search but never correctness, so memory stays capped.
+    When full it stops admitting new positions (and says so in `dropped`): lookups of
+    those miss, which costs re-search but never correctness, so memory stays capped.
     """
 
     def __init__(self, capacity: int | None) -> None:
         self.capacity = capacity
-        self._values: dict[Hashable, int | float] = {}
+        self.dropped = False
+        self._values: dict[Hashable, object] = {}
 
     def __len__(self) -> int:
         return len(self._values)
 
-    def get(self, key: Hashable, default: int | float) -> int | float:
+    def get(self, key: Hashable, default: object) -> object:
         return self._values.get(key, default)
 
-    def put(self, key: Hashable, value: int | float) -> None:
+    def put(self, key: Hashable, value: object) -> None:
         if key in self._values or self.capacity is None or len(self._values) < self.capacity:
             self._values[key] = value
+        else:
+            self.dropped = True

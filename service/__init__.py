@@ -1,0 +1,1 @@
+"""The application around the solver: command line now, gRPC server and clients later."""

@@ -1,0 +1,103 @@
+"""Batch solvability over a range of deal numbers: parallel, resumable, summarised."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import partial
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any, TextIO
+
+from tqdm import tqdm
+
+from solver.beleaguered import Algorithm, Mode, deal, solve
+from solver.budget import Budget
+
+
+def solve_deal(number: int, mode: Mode, algorithm: Algorithm, budget: Budget) -> dict[str, Any]:
+    """One JSON line of the batch output."""
+    solution = solve(deal(number), mode, algorithm, budget)
+    return {
+        "deal": number,
+        "status": solution.status.value,
+        "optimal": solution.optimal,
+        "length": solution.length,
+        "nodes": solution.stats.nodes,
+        "seconds": round(solution.stats.seconds, 6),
+    }
+
+
+def done_deals(path: Path | None) -> dict[int, dict[str, Any]]:
+    """Lines already in the output file, by deal, so a rerun skips them."""
+    if path is None or not path.exists():
+        return {}
+    lines = (line for line in path.read_text().splitlines() if line.strip())
+    return {record["deal"]: record for record in map(json.loads, lines)}
+
+
+@dataclass(frozen=True)
+class Summary:
+    total: int
+    solvable: int
+    unsolvable: int
+    unknown: int
+    seconds: float
+    processed: int
+
+    def wilson_interval(self, z: float = 1.96) -> tuple[float, float]:
+        """95 % interval of the solvable share among decided deals."""
+        n = self.solvable + self.unsolvable
+        if n == 0:
+            return 0.0, 1.0
+        p = self.solvable / n
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
+    def __str__(self) -> str:
+        decided = self.solvable + self.unsolvable
+        low, high = self.wilson_interval()
+        share = self.solvable / decided if decided else 0.0
+        rate = self.processed / self.seconds if self.seconds > 0 else 0.0
+        return (
+            f"{self.total} deals: {self.solvable} solvable, {self.unsolvable} unsolvable, "
+            f"{self.unknown} unknown; solvable share {share:.1%} "
+            f"(95 % interval {low:.1%}-{high:.1%}); "
+            f"{self.processed} run in {self.seconds:.1f} s ({rate:.1f} deals/s)"
+        )
+
+
+def run_batch(
+    deals: Iterable[int],
+    mode: Mode,
+    algorithm: Algorithm,
+    budget: Budget,
+    jobs: int,
+    out: TextIO,
+    out_path: Path | None = None,
+) -> Summary:
+    wanted = list(deals)
+    records = done_deals(out_path)
+    todo = [number for number in wanted if number not in records]
+    started = time.perf_counter()
+    work = partial(solve_deal, mode=mode, algorithm=algorithm, budget=budget)
+    with Pool(jobs) as pool, tqdm(total=len(todo), file=sys.stderr, unit="deal") as bar:
+        for record in pool.imap_unordered(work, todo, chunksize=4):
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+            records[record["deal"]] = record
+            bar.update()
+    statuses = [records[number]["status"] for number in wanted]
+    return Summary(
+        total=len(wanted),
+        solvable=statuses.count("solved"),
+        unsolvable=statuses.count("unsolvable"),
+        unknown=statuses.count("unknown"),
+        seconds=time.perf_counter() - started,
+        processed=len(todo),
+    )

@@ -1,0 +1,194 @@
+"""fortress-solver: the command line. Bad input exits 2 with one line naming the fault."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+from service.batch import run_batch
+from solver.beleaguered import Algorithm, Mode, Position, deal, hint, solve
+from solver.beleaguered.deals import MAX_DEAL
+from solver.budget import Budget
+from solver.errors import InvalidInput
+
+PROG = "fortress-solver"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _deal_number(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"deal number {text!r} is not an integer") from None
+    if not 1 <= number <= MAX_DEAL:
+        raise argparse.ArgumentTypeError(f"deal number {number} is out of range 1..{MAX_DEAL}")
+    return number
+
+
+def _deal_range(text: str) -> range:
+    first, _, last = text.partition("-")
+    low, high = _deal_number(first), _deal_number(last or first)
+    if high < low:
+        raise argparse.ArgumentTypeError(f"deal range {text!r} runs backwards")
+    return range(low, high + 1)
+
+
+def _positive(kind: type) -> Any:
+    def read(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+        return value
+    return read
+
+
+def _add_position(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("file", nargs="?", help="position JSON file, or - for standard input")
+    source.add_argument("--deal", type=_deal_number, metavar="N", help="deal number N")
+
+
+def _add_budget(parser: argparse.ArgumentParser, seconds: float) -> None:
+    parser.add_argument("--seconds", type=_positive(float), default=seconds,
+                        help=f"time budget (default {seconds:g})")
+    parser.add_argument("--nodes", type=_positive(int), help="node budget (default none)")
+    parser.add_argument("--table-entries", type=_positive(int), default=Budget().table_entries,
+                        help="transposition table cap (default %(default)s)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Exact solver for Beleaguered Fortress.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    show = commands.add_parser("deal", help="the position of deal N")
+    show.add_argument("number", type=_deal_number)
+    show.add_argument("--json", action="store_true")
+
+    solve_cmd = commands.add_parser("solve", help="solve a position")
+    _add_position(solve_cmd)
+    solve_cmd.add_argument("--mode", choices=[m.value for m in Mode], default="optimal")
+    solve_cmd.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar")
+    _add_budget(solve_cmd, seconds=60)
+    solve_cmd.add_argument("--json", action="store_true")
+
+    hint_cmd = commands.add_parser("hint", help="the next move of an optimal solution")
+    _add_position(hint_cmd)
+    _add_budget(hint_cmd, seconds=60)
+    hint_cmd.add_argument("--json", action="store_true")
+
+    batch = commands.add_parser("batch", help="solvability of a range of deals, as JSON lines")
+    batch.add_argument("--deals", type=_deal_range, required=True, metavar="A-B")
+    batch.add_argument("--mode", choices=[m.value for m in Mode], default="any")
+    batch.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar")
+    batch.add_argument("--jobs", type=_positive(int), default=os.cpu_count() or 1)
+    batch.add_argument("--out", type=Path, metavar="FILE.jsonl",
+                       help="append results here; deals already in it are skipped")
+    _add_budget(batch, seconds=30)
+    return parser
+
+
+def _read_position(args: argparse.Namespace) -> tuple[str, Position]:
+    if args.deal is not None:
+        return f"deal {args.deal}", deal(args.deal)
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
+    except OSError as err:
+        raise InvalidInput(f"cannot read {args.file}: {err.strerror}") from None
+    return ("standard input" if args.file == "-" else args.file), Position.parse(text)
+
+
+def _budget(args: argparse.Namespace) -> Budget:
+    return Budget(seconds=args.seconds, nodes=args.nodes, table_entries=args.table_entries)
+
+
+def layout(position: Position) -> str:
+    """The board as a person reads it: one line per pile, then reserve and foundations."""
+    lines = [f"tableau:{i}  " + " ".join(map(str, pile)) for i, pile in enumerate(position.tableau)]
+    lines.append("reserve    " + " ".join("--" if c is None else str(c) for c in position.reserve))
+    lines.append("foundation " + " ".join(f"{suit}:{top}" for suit, top in
+                                          position.to_json()["foundations"].items()))
+    return "\n".join(lines)
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data))
+
+
+def _cmd_deal(args: argparse.Namespace) -> None:
+    position = deal(args.number)
+    if args.json:
+        _print_json(position.to_json())
+    else:
+        print(f"deal {args.number}\n{layout(position)}")
+
+
+def _cmd_solve(args: argparse.Namespace) -> None:
+    name, position = _read_position(args)
+    solution = solve(position, Mode(args.mode), Algorithm(args.algorithm), _budget(args))
+    if args.json:
+        _print_json(solution.to_json())
+        return
+    stats = solution.stats
+    verdict = solution.status.value
+    if solution.length is not None:
+        verdict += f", {'optimal' if solution.optimal else 'not proven optimal'}, "
+        verdict += f"{solution.length} moves"
+    print(f"{name}: {verdict} ({stats.nodes} nodes, {stats.seconds:.2f} s)")
+    for number, move in enumerate(solution.moves, 1):
+        print(f"{number:4}. {move.card} {move.source} -> {move.target}")
+
+
+def _cmd_hint(args: argparse.Namespace) -> None:
+    name, position = _read_position(args)
+    advice = hint(position, _budget(args))
+    if args.json:
+        _print_json(advice.to_json())
+    elif advice.move is not None:
+        move = advice.move
+        print(f"{name}: {move.card} {move.source} -> {move.target} "
+              f"({advice.moves_left} moves left, winnable)")
+    elif advice.winnable:
+        print(f"{name}: already won")
+    else:
+        print(f"{name}: {advice.status.value}, no hint")
+
+
+def _cmd_batch(args: argparse.Namespace) -> None:
+    budget = _budget(args)
+    mode, algorithm = Mode(args.mode), Algorithm(args.algorithm)
+    if args.out is None:
+        summary = run_batch(args.deals, mode, algorithm, budget, args.jobs, sys.stdout)
+    else:
+        with args.out.open("a") as out:
+            summary = run_batch(args.deals, mode, algorithm, budget, args.jobs, out, args.out)
+    print(summary, file=sys.stderr)
+
+
+_COMMANDS = {"deal": _cmd_deal, "solve": _cmd_solve, "hint": _cmd_hint, "batch": _cmd_batch}
+
+
+def main(argv: list[str] | None = None) -> int:
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends us quietly
+    args = build_parser().parse_args(argv)
+    try:
+        _COMMANDS[args.command](args)
+    except InvalidInput as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

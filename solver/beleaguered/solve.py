@@ -1,0 +1,103 @@
+"""Solving a position: optimal (proven fewest moves) or any (fastest verdict), and hints.
+
+Every solution is replayed through the plain rules before it is returned, so a bug in
+the fast search can never hand out a line that does not win.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from solver.beleaguered.moves import Move, replay
+from solver.beleaguered.position import Position
+from solver.beleaguered.problem import FortressProblem
+from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
+from solver.search import astar, greedy, idastar
+
+
+class Mode(StrEnum):
+    OPTIMAL = "optimal"
+    ANY = "any"
+
+
+class Algorithm(StrEnum):
+    ASTAR = "astar"
+    IDASTAR = "idastar"
+
+
+@dataclass(frozen=True)
+class Solution:
+    status: Status
+    optimal: bool
+    moves: tuple[Move, ...]
+    stats: SearchStats
+
+    @property
+    def length(self) -> int | None:
+        return len(self.moves) if self.status is Status.SOLVED else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status.value,
+            "optimal": self.optimal,
+            "length": self.length,
+            "moves": [move.to_json() for move in self.moves],
+            "stats": {"nodes": self.stats.nodes, "seconds": round(self.stats.seconds, 6),
+                      "table_entries": self.stats.table_entries},
+        }
+
+
+@dataclass(frozen=True)
+class Hint:
+    status: Status
+    move: Move | None  # None when the game is already won or cannot be won
+    moves_left: int | None  # moves of an optimal solution from here
+    stats: SearchStats
+
+    @property
+    def winnable(self) -> bool | None:
+        return {Status.SOLVED: True, Status.UNSOLVABLE: False}.get(self.status)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status.value,
+            "move": None if self.move is None else self.move.to_json(),
+            "moves_left": self.moves_left,
+            "winnable": self.winnable,
+        }
+
+
+_SEARCHES = {
+    (Mode.ANY, Algorithm.ASTAR): greedy,
+    (Mode.ANY, Algorithm.IDASTAR): greedy,
+    (Mode.OPTIMAL, Algorithm.ASTAR): astar,
+    (Mode.OPTIMAL, Algorithm.IDASTAR): idastar,
+}
+
+
+def solve(
+    position: Position,
+    mode: Mode = Mode.OPTIMAL,
+    algorithm: Algorithm = Algorithm.ASTAR,
+    budget: Budget = DEFAULT_BUDGET,
+) -> Solution:
+    """`any` ignores `algorithm`: it always takes the greedy route to a verdict."""
+    problem = FortressProblem(position)
+    result = _SEARCHES[Mode(mode), Algorithm(algorithm)](problem, budget)
+    moves = tuple(problem.to_moves(result.steps))
+    if result.status is Status.SOLVED and not replay(position, moves).is_won:
+        raise AssertionError(f"search returned a line that does not win from {position}")
+    return Solution(result.status, result.optimal, moves, result.stats)
+
+
+def hint(position: Position, budget: Budget = DEFAULT_BUDGET) -> Hint:
+    """The first move of an optimal solution and how many moves that solution has."""
+    solution = solve(position, Mode.OPTIMAL, Algorithm.ASTAR, budget)
+    return Hint(
+        solution.status,
+        solution.moves[0] if solution.moves else None,
+        solution.length,
+        solution.stats,
+    )

@@ -1,0 +1,126 @@
+"""The pruned fast searches against searches over the plain, unpruned rules.
+
+The plain search uses `legal_moves`/`apply` as they are (foundation-to-tableau moves,
+every empty pile as a target, a single card to an empty pile) with the bound "one
+move per card not home", which prunes nothing. Pulling cards back from the
+foundations makes the unpruned space of an unwinnable position far too large to
+exhaust, so unsolvable verdicts are checked against the plain rules without them;
+that foundation cards never need to come back is itself checked by the solvable cases.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from solver.beleaguered import (
+    Algorithm,
+    Mode,
+    Position,
+    apply,
+    deal,
+    legal_moves,
+    replay,
+    solve,
+)
+from solver.budget import Budget, Status
+from solver.search import astar, breadth_first
+from tests.beleaguered.endgames import endgame, scattered
+
+
+class PlainRules:
+    """Every legal move through the plain rules module; optionally no pull-backs."""
+
+    def __init__(self, position: Position, pullbacks: bool = True) -> None:
+        self.position = position
+        self.pullbacks = pullbacks
+
+    def start(self) -> Position:
+        return self.position
+
+    def is_goal(self, position: Position) -> bool:
+        return position.is_won
+
+    def successors(self, position: Position):
+        for move in legal_moves(position):
+            if self.pullbacks or move.source.kind != "foundation":
+                yield move, apply(position, move), 1
+
+    def heuristic(self, position: Position) -> int:
+        return position.cards_left()  # each card needs a move: admissible, prunes nothing
+
+    def key(self, position: Position) -> tuple:
+        """Piles and reserve slots are interchangeable: their order is not part of the key."""
+        reserve = frozenset(card for card in position.reserve if card is not None)
+        return tuple(sorted(position.tableau)), reserve, position.foundations
+
+
+def _cases(cards_left: tuple[int, ...], scattered_cases: int) -> list[tuple[str, Position]]:
+    rng = random.Random(20261129 + sum(cards_left))
+    cases = [(f"deal{n}-{k}left", endgame(n, k, rng))
+             for n in (1, 2, 5, 6, 7, 8, 11, 13, 29, 41, 100, 617) for k in cards_left]
+    cases += [(f"scattered{i}", scattered(rng.randint(10, 16), rng))
+              for i in range(scattered_cases)]
+    return cases
+
+
+def _verdict(position: Position) -> Status:
+    return solve(position, Mode.ANY).status
+
+
+SOLVABLE = [case for case in _cases((10, 13, 16), 24) if _verdict(case[1]) is Status.SOLVED]
+def _small_unwinnable_deals(count: int) -> list[tuple[str, Position]]:
+    """Unwinnable deals whose reachable space is small enough to exhaust without pruning."""
+    found = []
+    for number in range(1, 200):
+        verdict = solve(deal(number), Mode.ANY)
+        if verdict.status is Status.UNSOLVABLE and verdict.stats.table_entries <= 400:
+            found.append((f"deal{number}", deal(number)))
+    return found[:count]
+
+
+UNSOLVABLE = _small_unwinnable_deals(12)
+
+
+def _check_against_plain(position: Position, plain_cost: int) -> None:
+    for algorithm in Algorithm:
+        result = solve(position, Mode.OPTIMAL, algorithm)
+        assert result.status is Status.SOLVED and result.optimal, algorithm
+        assert result.length == plain_cost, algorithm
+        assert replay(position, result.moves).is_won
+    anyway = solve(position, Mode.ANY)
+    assert anyway.status is Status.SOLVED and len(anyway.moves) >= plain_cost
+    assert replay(position, anyway.moves).is_won
+
+
+def test_cases_hold_both_verdicts_and_real_detours() -> None:
+    assert len(SOLVABLE) >= 20 and len(UNSOLVABLE) >= 10
+    detours = [solve(p).length - p.cards_left() for _, p in SOLVABLE]
+    assert max(detours) >= 3  # some cases need several moves that do not go home
+
+
+@pytest.mark.parametrize("name,position", SOLVABLE, ids=[name for name, _ in SOLVABLE])
+def test_optimal_length_equals_unpruned_search(name: str, position: Position) -> None:
+    plain = astar(PlainRules(position), Budget(seconds=60))
+    assert plain.status is Status.SOLVED
+    _check_against_plain(position, plain.cost)
+
+
+@pytest.mark.parametrize("name,position", UNSOLVABLE, ids=[name for name, _ in UNSOLVABLE])
+def test_unsolvable_agrees_with_exhaustive_plain_search(name: str, position: Position) -> None:
+    plain = breadth_first(PlainRules(position, pullbacks=False), Budget(seconds=60))
+    assert plain.status is Status.UNSOLVABLE
+    for algorithm in Algorithm:
+        assert solve(position, Mode.OPTIMAL, algorithm).status is Status.UNSOLVABLE
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.integers(6, 12))
+def test_random_small_positions_match_unpruned_search(seed: int, cards_left: int) -> None:
+    position = scattered(cards_left, random.Random(seed))
+    plain = astar(PlainRules(position), Budget(nodes=3_000))
+    assume(plain.status is Status.SOLVED)
+    _check_against_plain(position, plain.cost)
