@@ -47,11 +47,12 @@ def _waiting_pairs(first: Pile, second: Pile) -> tuple[tuple[int, int], ...]:
     return tuple(pairs)
 
 
-def moves_left_bound(piles: tuple[Pile, ...], home: int) -> int:
-    bound = 52 - home
+@lru_cache(maxsize=1 << 16)
+def extra_moves_bound(piles: tuple[Pile, ...]) -> int:
+    """Moves beyond one per card that the piles force; piles in sorted order, so that
+    positions differing only in pile order share the cache entry."""
     busy = [pile for pile in piles if len(pile) > 1]
-    for pile in busy:
-        bound += _profile(pile)[0]
+    bound = sum(_profile(pile)[0] for pile in busy)
     used: set[int] = set()
     for i, first in enumerate(busy):
         for second in busy[i + 1:]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from solver.beleaguered.heuristic import Pile, moves_left_bound
+from solver.beleaguered.heuristic import Pile, extra_moves_bound
 from solver.beleaguered.moves import FOUNDATION, TABLEAU, Location, Move
 from solver.beleaguered.moves import RESERVE as RESERVE_KIND
 from solver.beleaguered.position import Position
@@ -43,26 +43,25 @@ class FortressProblem:
     def __init__(self, position: Position) -> None:
         self.position = position
         self._slot = {card.index: slot for slot, card in enumerate(position.reserve) if card}
+        piles = tuple(tuple(card.index for card in pile) for pile in position.tableau)
+        raw = State(piles, sum(1 << index for index in self._slot), position.foundations)
+        reserve = [card for card in range(52) if raw.reserve >> card & 1]
+        self._start, self.opening = _settle(raw, [pile[-1] for pile in piles if pile] + reserve)
 
     def start(self) -> State:
-        piles = tuple(tuple(card.index for card in pile) for pile in self.position.tableau)
-        reserve = sum(1 << index for index in self._slot)
-        return State(piles, reserve, self.position.foundations)
+        """The position after the moves home it allows at once (the `opening`)."""
+        return self._start
 
     def is_goal(self, state: State) -> bool:
         return sum(state.home) == 52
 
     def heuristic(self, state: State) -> int:
-        return moves_left_bound(state.piles, sum(state.home))
+        return 52 - sum(state.home) + extra_moves_bound(tuple(sorted(state.piles)))
 
     def key(self, state: State) -> tuple:
         return tuple(sorted(state.piles)), state.reserve
 
     def successors(self, state: State) -> Iterator[tuple[Step, State, int]]:
-        settled, home_moves = _settle(state, _every_card(state))
-        if home_moves:  # only at the start: every other state is already settled
-            yield home_moves, settled, len(home_moves)
-            return
         piles = state.piles
         for triple in _moves(state):
             child = _apply(state, triple)
@@ -74,7 +73,8 @@ class FortressProblem:
             yield (triple, *home_moves), child, 1 + len(home_moves)
 
     def to_moves(self, steps: tuple[Step, ...]) -> list[Move]:
-        return [self._move(triple) for step in steps for triple in step]
+        """The whole solution: the opening, then each step's moves."""
+        return [self._move(triple) for step in (self.opening, *steps) for triple in step]
 
     def _move(self, triple: Triple) -> Move:
         card, source, target = triple
@@ -120,11 +120,6 @@ def _apply(state: State, triple: Triple) -> State:
         return State(tuple(piles), reserve, tuple(home))  # type: ignore[arg-type]
     piles[target] = piles[target] + (card,)
     return State(tuple(piles), reserve, state.home)
-
-
-def _every_card(state: State) -> list[int]:
-    reserve = [card for card in range(52) if state.reserve >> card & 1]
-    return [pile[-1] for pile in state.piles if pile] + reserve
 
 
 def _settle(state: State, candidates: Iterable[int]) -> tuple[State, Step]:

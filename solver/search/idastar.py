@@ -8,6 +8,12 @@ greater cost is cut). A move back to a position on the current path contributes 
 cost plus that position's bound, which keeps learned values admissible when the graph
 has cycles.
 
+Each iteration raises the bound past enough of the cut positions to roughly double
+the work (not just to the least f over the bound), and searches depth-first with
+branch and bound: a solution found lowers the bound to one below its cost, so the
+best solution an iteration finds is optimal, as the iteration before proved that
+none exists within its bound.
+
 Unsolvability is proven by closure: positions seen as children but never expanded
 are remembered, and when none is left (and the table never dropped an entry), the
 expanded positions are every position reachable, and none is a goal.
@@ -16,61 +22,68 @@ expanded positions are every position reachable, and none is a goal.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Hashable
 
 from solver.budget import Budget, BudgetExhausted, Meter, Status
 from solver.search.problem import M, Problem, S, SearchResult
 from solver.search.table import BoundedTable
 
-_FOUND = -1.0
-
 
 def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
     meter = Meter(budget)
-    table = BoundedTable(budget.table_entries)  # key -> (learned bound, iteration, g)
+    # key -> (learned bound, iteration last expanded, its g, its children)
+    table = BoundedTable(budget.table_entries)
     unexpanded: set[Hashable] = set()
     path: list[M] = []
     on_path: set[Hashable] = set()
-    goal_cost: list[int] = []
+    best: list[tuple[int, tuple[M, ...]]] = []  # the cheapest solution found so far
+    cut: Counter[float] = Counter()  # f of positions cut by the bound this iteration
     iteration = 0
+    bound = 0
 
-    def probe(state: S, key: Hashable, h: float, g: int, bound: int) -> float:
-        """-1 when a goal is found (its steps on `path`), else a lower bound on f via it."""
+    def probe(state: S, key: Hashable, h: float, g: int) -> float:
+        """A lower bound on the cost of a solution through `state` (g + learned)."""
+        nonlocal bound
         if problem.is_goal(state):
-            goal_cost.append(g)
-            return _FOUND
+            if g <= bound:
+                best.append((g, tuple(path)))
+                bound = g - 1
+            return g
         meter.tick()
-        table.put(key, (h, iteration, g))
+        entry = table.get(key, None)
+        expansion = entry[3] if entry is not None else _expand(problem, state, table)
+        table.put(key, (h, iteration, g, expansion))
         unexpanded.discard(key)
         children = []
-        for step, child, cost in problem.successors(state):
-            child_key = problem.key(child)
+        for cost, step, child, child_key, child_h in expansion:
             entry = table.get(child_key, None)
-            if entry is None:
-                child_h, seen_at = problem.heuristic(child), math.inf
-            else:
-                child_h, stamp, seen_g = entry
-                seen_at = seen_g if stamp == iteration else math.inf
+            seen_at = math.inf
+            if entry is not None:
+                child_h, stamp, seen_g, _ = entry
+                if stamp == iteration:
+                    seen_at = seen_g
             children.append((cost + child_h, cost, step, child, child_key, child_h, seen_at,
                              entry is None))
         children.sort(key=lambda c: c[0])
         on_path.add(key)
         learned = math.inf
         for estimate, cost, step, child, child_key, child_h, seen_at, new in children:
-            if child_key in on_path or g + estimate > bound or seen_at <= g + cost:
-                learned = min(learned, estimate)  # a cycle, over the bound, or done this round
+            if estimate == math.inf or child_key in on_path or seen_at <= g + cost:
+                learned = min(learned, estimate)  # dead, a cycle, or searched this round
+                continue
+            if g + estimate > bound:
+                learned = min(learned, estimate)
+                cut[g + estimate] += 1
                 if new:
                     unexpanded.add(child_key)
                 continue
             path.append(step)
-            f = probe(child, child_key, child_h, g + cost, bound)
-            if f == _FOUND:
-                return _FOUND
+            learned = min(learned, probe(child, child_key, child_h, g + cost) - g)
             path.pop()
-            learned = min(learned, f - g)
         on_path.discard(key)
         learned = max(learned, h)
-        table.put(key, (learned, iteration, g))
+        table.put(key, (learned, iteration, g, expansion))
         meter.check_table(len(unexpanded))
         return g + learned
 
@@ -80,12 +93,36 @@ def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
     try:
         while True:
             iteration += 1
-            f = probe(start, start_key, bound, 0, bound)
-            if f == _FOUND:
-                return SearchResult(Status.SOLVED, tuple(path), goal_cost[0], True,
-                                    meter.stats(len(table)))
+            cut.clear()
+            expanded_before = meter.nodes
+            f = probe(start, start_key, bound, 0)
+            if best:
+                cost, steps = min(best, key=lambda b: b[0])
+                return SearchResult(Status.SOLVED, steps, cost, True, meter.stats(len(table)))
             if f == math.inf or (not unexpanded and not table.dropped):
                 return SearchResult(Status.UNSOLVABLE, (), None, False, meter.stats(len(table)))
-            bound = max(bound + 1, int(f))
+            bound = _next_bound(bound, cut, meter.nodes - expanded_before)
     except BudgetExhausted:
         return SearchResult(Status.UNKNOWN, (), None, False, meter.stats(len(table)))
+
+
+def _expand(problem: Problem[S, M], state: S, table: BoundedTable) -> tuple:
+    """A position's children with their keys and static bounds, kept in the table so
+    that later iterations do not generate them again. A child already in the table
+    needs no static bound: its entry, never removed, holds a better one."""
+    children = []
+    for step, child, cost in problem.successors(state):
+        key = problem.key(child)
+        h = None if table.get(key, None) is not None else problem.heuristic(child)
+        children.append((cost, step, child, key, h))
+    return tuple(children)
+
+
+def _next_bound(bound: int, cut: Counter[float], expanded: int) -> int:
+    """The least bound that lets at least as many cut positions in as were expanded."""
+    admitted = 0
+    for f in sorted(cut):
+        admitted += cut[f]
+        if admitted >= expanded:
+            return int(f)
+    return max(bound + 1, int(max(cut, default=bound + 1)))
