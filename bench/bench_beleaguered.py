@@ -22,22 +22,12 @@ from typing import Any
 
 from tqdm import tqdm
 
-from solver.beleaguered import MAX_DEAL, Algorithm, Mode, deal, solve
+from service.cli import deal_range
+from solver.beleaguered import Algorithm, Mode, deal, solve
 from solver.budget import Budget, Status
 
 Task = tuple[int, Mode, Algorithm, Budget]
 Record = dict[str, Any]
-
-
-def deal_range(text: str) -> range:
-    first, sep, last = text.partition("-")
-    try:
-        a, b = int(first), int(last if sep else first)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected A-B, got {text!r}") from None
-    if not 1 <= a <= b <= MAX_DEAL:
-        raise argparse.ArgumentTypeError(f"need 1 <= A <= B <= {MAX_DEAL}, got {text!r}")
-    return range(a, b + 1)
 
 
 def run(task: Task) -> Record:

@@ -34,7 +34,7 @@ def _deal_number(text: str) -> int:
     return number
 
 
-def _deal_range(text: str) -> range:
+def deal_range(text: str) -> range:
     first, _, last = text.partition("-")
     low, high = _deal_number(first), _deal_number(last or first)
     if high < low:
@@ -89,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     hint_cmd.add_argument("--json", action="store_true")
 
     batch = commands.add_parser("batch", help="solvability of a range of deals, as JSON lines")
-    batch.add_argument("--deals", type=_deal_range, required=True, metavar="A-B")
+    batch.add_argument("--deals", type=deal_range, required=True, metavar="A-B")
     batch.add_argument("--mode", choices=[m.value for m in Mode], default="any")
     batch.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar")
     batch.add_argument("--jobs", type=_positive(int), default=os.cpu_count() or 1)
@@ -159,7 +159,7 @@ def _cmd_hint(args: argparse.Namespace) -> None:
         move = advice.move
         print(f"{name}: {move.card} {move.source} -> {move.target} "
               f"({advice.moves_left} moves left, winnable)")
-    elif advice.winnable:
+    elif advice.moves_left == 0:
         print(f"{name}: already won")
     else:
         print(f"{name}: {advice.status.value}, no hint")

@@ -54,9 +54,9 @@ class Meter:
         self.table_cap = budget.table_entries
 
     def tick(self) -> None:
-        self.nodes += 1
-        if self._max_nodes is not None and self.nodes > self._max_nodes:
+        if self._max_nodes is not None and self.nodes >= self._max_nodes:
             raise BudgetExhausted
+        self.nodes += 1
         if self._deadline is not None and not self.nodes & 255:
             if time.perf_counter() > self._deadline:
                 raise BudgetExhausted

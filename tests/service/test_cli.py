@@ -1,0 +1,598 @@
+"""The fortress-solver command line: output shapes, exit codes and error messages.
+
+Most tests call `service.cli.main(argv)` in-process; one or two run the installed
+console script to check what a shell user sees (exit code, one stderr line, no traceback).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from service.cli import main
+from solver.beleaguered import Move, Position, apply, deal, replay
+
+SCRIPT = Path(sys.executable).parent / "fortress-solver"
+
+OPTIMAL_LENGTH_DEAL_2 = 66
+
+CARD = re.compile(r"[A2-9TJQK][CDHS]")
+SOURCE = re.compile(r"tableau:[0-7]|reserve:(?:[0-9]|1[01])")
+TARGET = re.compile(r"tableau:[0-7]|foundation")
+NUMBERED = re.compile(r"^\s*(\d+)\. (\S+) (\S+) -> (\S+)$")
+SUMMARY = re.compile(
+    r"^(\d+) deals: (\d+) solvable, (\d+) unsolvable, (\d+) unknown; "
+    r"solvable share ([\d.]+)% \(95 % interval ([\d.]+)%-([\d.]+)%\); "
+    r"(\d+) run in [\d.]+ s \([\d.]+ deals/s\)$"
+)
+BATCH_KEYS = {"deal", "status", "optimal", "length", "nodes", "seconds"}
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+@pytest.fixture(autouse=True)
+def _keep_sigpipe():
+    """main() sets SIGPIPE to its default; give the test process its own handler back."""
+    before = signal.getsignal(signal.SIGPIPE)
+    yield
+    signal.signal(signal.SIGPIPE, before)
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    """Run the CLI in-process: (exit code, stdout, stderr).
+
+    Argument errors leave main() through argparse's SystemExit rather than a return
+    value, so both ways out are turned into an exit code here.
+    """
+    capsys.readouterr()  # drop anything printed before
+    try:
+        code = main(list(argv))
+    except SystemExit as stop:
+        code = stop.code
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def run_json(capsys, *argv: str) -> dict:
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    assert len(out.splitlines()) == 1, out
+    return json.loads(out)
+
+
+def assert_one_line_error(code: int, out: str, err: str, *fragments: str) -> None:
+    assert code == 2
+    assert out == ""
+    lines = err.strip("\n").splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+
+
+def assert_move_shape(move: object) -> None:
+    assert isinstance(move, dict)
+    assert set(move) == {"card", "from", "to"}
+    assert CARD.fullmatch(move["card"]), move
+    assert SOURCE.fullmatch(move["from"]), move
+    assert TARGET.fullmatch(move["to"]), move
+
+
+def assert_solution_shape(data: dict) -> None:
+    assert set(data) == {"status", "optimal", "length", "moves", "stats"}
+    assert data["status"] in {"solved", "unsolvable", "unknown"}
+    assert isinstance(data["optimal"], bool)
+    assert data["length"] is None or (
+        isinstance(data["length"], int) and not isinstance(data["length"], bool))
+    assert isinstance(data["moves"], list)
+    for move in data["moves"]:
+        assert_move_shape(move)
+    stats = data["stats"]
+    assert set(stats) == {"nodes", "seconds", "table_entries"}
+    assert type(stats["nodes"]) is int and stats["nodes"] >= 0
+    assert type(stats["seconds"]) is float and stats["seconds"] >= 0
+    assert type(stats["table_entries"]) is int and stats["table_entries"] >= 0
+
+
+def assert_hint_shape(data: dict) -> None:
+    assert set(data) == {"status", "move", "moves_left", "winnable"}
+    assert data["status"] in {"solved", "unsolvable", "unknown"}
+    if data["move"] is not None:
+        assert_move_shape(data["move"])
+    assert data["moves_left"] is None or type(data["moves_left"]) is int
+    assert data["winnable"] in (True, False, None)
+
+
+def replays_to_win(number: int, moves: list[dict]) -> bool:
+    return replay(deal(number), [Move.from_json(m) for m in moves]).is_won
+
+
+def verdict(data: dict) -> dict:
+    """A solve answer without its timing, for comparing runs."""
+    return {key: data[key] for key in ("status", "optimal", "length", "moves")}
+
+
+def write_position(tmp_path: Path, data: object, name: str = "position.json") -> Path:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    return path
+
+
+WON = {
+    "game": "beleaguered-fortress",
+    "tableau": [[] for _ in range(8)],
+    "reserve": [None] * 12,
+    "foundations": {"C": 13, "D": 13, "H": 13, "S": 13},
+}
+
+
+# ----------------------------------------------------------------------------- deal
+
+
+def test_deal_json_round_trips(capsys):
+    data = run_json(capsys, "deal", "1", "--json")
+    assert set(data) == {"game", "tableau", "reserve", "foundations"}
+    assert data["game"] == "beleaguered-fortress"
+    assert Position.from_json(data) == deal(1)
+    assert data == deal(1).to_json()
+
+
+def test_deal_text_layout(capsys):
+    code, out, err = run(capsys, "deal", "1")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "deal 1"
+    tableau = [line for line in lines if line.startswith("tableau:")]
+    assert len(tableau) == 8
+    assert [line.split()[0] for line in tableau] == [f"tableau:{i}" for i in range(8)]
+    for line, pile in zip(tableau, deal(1).tableau, strict=True):
+        assert line.split()[1:] == [str(card) for card in pile]
+    assert any(line.startswith("reserve") for line in lines)
+    assert any(line.startswith("foundation") for line in lines)
+
+
+# ----------------------------------------------------------------------------- solve
+
+
+@pytest.fixture(scope="module")
+def optimal_2() -> dict:
+    """solve --deal 2 --json, run once for the module (no capsys at module scope)."""
+    out = io.StringIO()
+    saved, sys.stdout = sys.stdout, out
+    handler = signal.getsignal(signal.SIGPIPE)
+    try:
+        assert main(["solve", "--deal", "2", "--json"]) == 0
+    finally:
+        sys.stdout = saved
+        signal.signal(signal.SIGPIPE, handler)
+    return json.loads(out.getvalue())
+
+
+def test_solve_optimal_json(optimal_2):
+    data = optimal_2
+    assert_solution_shape(data)
+    assert data["status"] == "solved"
+    assert data["optimal"] is True
+    assert data["length"] == len(data["moves"]) == OPTIMAL_LENGTH_DEAL_2
+    assert replays_to_win(2, data["moves"])
+
+
+def test_solve_idastar_same_length(capsys, optimal_2):
+    data = run_json(capsys, "solve", "--deal", "2", "--algorithm", "idastar", "--json")
+    assert_solution_shape(data)
+    assert data["status"] == "solved"
+    assert data["optimal"] is True
+    assert data["length"] == len(data["moves"]) == optimal_2["length"]
+    assert replays_to_win(2, data["moves"])
+
+
+def test_solve_any_mode(capsys, optimal_2):
+    data = run_json(capsys, "solve", "--deal", "2", "--mode", "any", "--json")
+    assert_solution_shape(data)
+    assert data["status"] == "solved"
+    assert data["length"] == len(data["moves"])
+    assert data["length"] >= optimal_2["length"]
+    if data["length"] > optimal_2["length"]:
+        assert data["optimal"] is False
+    assert replays_to_win(2, data["moves"])
+
+
+def test_solve_explicit_defaults_match(capsys, optimal_2):
+    data = run_json(capsys, "solve", "--deal", "2", "--mode", "optimal",
+                    "--algorithm", "astar", "--json")
+    assert verdict(data) == verdict(optimal_2)
+
+
+@pytest.mark.parametrize("mode", ["optimal", "any"])
+def test_solve_unsolvable(capsys, mode):
+    code, out, err = run(capsys, "solve", "--deal", "1", "--mode", mode, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert_solution_shape(data)
+    assert data["status"] == "unsolvable"
+    assert data["optimal"] is False
+    assert data["length"] is None
+    assert data["moves"] == []
+
+
+def test_solve_unsolvable_with_opening_has_no_moves(capsys):
+    data = run_json(capsys, "solve", "--deal", "3", "--json")
+    assert data["status"] == "unsolvable"
+    assert data["length"] is None
+    assert data["moves"] == []
+
+
+@pytest.mark.parametrize("budget", [["--nodes", "1"], ["--seconds", "0.001"]])
+def test_solve_budget_runs_out(capsys, budget):
+    code, out, err = run(capsys, "solve", "--deal", "29", *budget, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert_solution_shape(data)
+    assert data["status"] == "unknown"
+    assert data["optimal"] is False
+    assert data["length"] is None
+
+
+def test_solve_budget_runs_out_text(capsys):
+    code, out, err = run(capsys, "solve", "--deal", "29", "--nodes", "1")
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("deal 29: unknown")
+
+
+def test_solve_from_file(capsys, tmp_path, optimal_2):
+    path = write_position(tmp_path, str(deal(2)))
+    data = run_json(capsys, "solve", str(path), "--json")
+    assert verdict(data) == verdict(optimal_2)
+
+
+def test_solve_from_stdin(capsys, monkeypatch, optimal_2):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(deal(2).to_json(), indent=2)))
+    data = run_json(capsys, "solve", "-", "--json")
+    assert verdict(data) == verdict(optimal_2)
+
+
+def test_solve_text_names_its_source(capsys, monkeypatch, tmp_path):
+    path = write_position(tmp_path, str(deal(1)))
+    code, out, _ = run(capsys, "solve", str(path))
+    assert code == 0
+    assert out.splitlines()[0].startswith(f"{path}: unsolvable")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(str(deal(1))))
+    code, out, _ = run(capsys, "solve", "-")
+    assert code == 0
+    assert out.splitlines()[0].startswith("standard input: unsolvable")
+
+
+def test_solve_text_is_numbered_list(capsys, optimal_2):
+    code, out, err = run(capsys, "solve", "--deal", "2")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("deal 2: solved, optimal, 66 moves")
+    numbered = [NUMBERED.match(line) for line in lines]
+    numbered = [m for m in numbered if m]
+    assert len(numbered) == OPTIMAL_LENGTH_DEAL_2
+    assert [int(m.group(1)) for m in numbered] == list(range(1, OPTIMAL_LENGTH_DEAL_2 + 1))
+    assert lines[1] == "   1. AS reserve:8 -> foundation"
+    as_json = [{"card": m.group(2), "from": m.group(3), "to": m.group(4)} for m in numbered]
+    assert as_json == optimal_2["moves"]
+
+
+def test_solve_text_unsolvable(capsys):
+    code, out, _ = run(capsys, "solve", "--deal", "1")
+    assert code == 0
+    assert out.splitlines()[0].startswith("deal 1: unsolvable")
+    assert not any(NUMBERED.match(line) for line in out.splitlines())
+
+
+# ----------------------------------------------------------------------------- hint
+
+
+def test_hint_json(capsys, tmp_path, optimal_2):
+    data = run_json(capsys, "hint", "--deal", "2", "--json")
+    assert_hint_shape(data)
+    assert data["status"] == "solved"
+    assert data["winnable"] is True
+    assert data["move"] == optimal_2["moves"][0]
+    assert data["moves_left"] == OPTIMAL_LENGTH_DEAL_2
+
+    after = apply(deal(2), Move.from_json(data["move"]))
+    path = write_position(tmp_path, str(after))
+    then = run_json(capsys, "hint", str(path), "--json")
+    assert_hint_shape(then)
+    assert then["status"] == "solved"
+    assert then["moves_left"] == OPTIMAL_LENGTH_DEAL_2 - 1
+    assert then["move"] is not None
+    apply(after, Move.from_json(then["move"]))  # legal from there
+
+
+def test_hint_text(capsys, optimal_2):
+    code, out, _ = run(capsys, "hint", "--deal", "2")
+    assert code == 0
+    first = optimal_2["moves"][0]
+    assert out.strip() == (f"deal 2: {first['card']} {first['from']} -> {first['to']} "
+                           f"(66 moves left, winnable)")
+
+
+def test_hint_unsolvable(capsys):
+    data = run_json(capsys, "hint", "--deal", "1", "--json")
+    assert_hint_shape(data)
+    assert data == {"status": "unsolvable", "move": None, "moves_left": None,
+                    "winnable": False}
+    code, out, _ = run(capsys, "hint", "--deal", "1")
+    assert code == 0
+    assert out.strip() == "deal 1: unsolvable, no hint"
+
+
+def test_hint_unsolvable_with_opening_has_no_move(capsys):
+    data = run_json(capsys, "hint", "--deal", "3", "--json")
+    assert data == {"status": "unsolvable", "move": None, "moves_left": None,
+                    "winnable": False}
+
+
+def test_hint_unknown_text_makes_no_claim(capsys):
+    code, out, _ = run(capsys, "hint", "--deal", "29", "--nodes", "1")
+    assert code == 0
+    assert "winnable" not in out
+    assert "None" not in out
+
+
+def test_hint_unknown_json(capsys):
+    data = run_json(capsys, "hint", "--deal", "29", "--nodes", "1", "--json")
+    assert_hint_shape(data)
+    assert data["status"] == "unknown"
+    assert data["moves_left"] is None
+    assert data["winnable"] is None
+
+
+def test_hint_won_position(capsys, tmp_path):
+    path = write_position(tmp_path, WON)
+    data = run_json(capsys, "hint", str(path), "--json")
+    assert_hint_shape(data)
+    assert data["status"] == "solved"
+    assert data["moves_left"] == 0
+    assert data["move"] is None
+    assert data["winnable"] is True
+    code, out, _ = run(capsys, "hint", str(path))
+    assert code == 0
+    assert out.strip() == f"{path}: already won"
+
+
+def test_solve_won_position(capsys, tmp_path):
+    path = write_position(tmp_path, WON)
+    data = run_json(capsys, "solve", str(path), "--json")
+    assert_solution_shape(data)
+    assert data["status"] == "solved"
+    assert data["length"] == 0
+    assert data["moves"] == []
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+def _deal_2_with(change) -> dict:
+    data = deal(2).to_json()
+    change(data)
+    return data
+
+
+def _duplicate_7h(data: dict) -> None:
+    pile = 0 if "7H" not in data["tableau"][0] else 1
+    data["tableau"][pile][0] = "7H"
+
+
+def _bad_card(data: dict) -> None:
+    data["tableau"][3][2] = "XX"
+
+
+def _nine_piles(data: dict) -> None:
+    data["tableau"].append([])
+
+
+def _bad_foundation(data: dict) -> None:
+    data["foundations"]["H"] = 14
+
+
+def _unknown_field(data: dict) -> None:
+    data["cells"] = []
+
+
+@pytest.mark.parametrize("command", ["solve", "hint"])
+@pytest.mark.parametrize(("change", "fragments"), [
+    (_duplicate_7h, ["holds 7H twice"]),
+    (_bad_card, ["'XX' is not a card", "tableau:3"]),
+    (_nine_piles, ["9 piles", "at most 8"]),
+    (_bad_foundation, ["foundation H", "14"]),
+    (_unknown_field, ["unknown field 'cells'"]),
+], ids=["duplicate", "not-a-card", "nine-piles", "foundation", "unknown-field"])
+def test_bad_position_file(capsys, tmp_path, command, change, fragments):
+    path = write_position(tmp_path, _deal_2_with(change))
+    code, out, err = run(capsys, command, str(path), "--json")
+    assert_one_line_error(code, out, err, "fortress-solver", *fragments)
+
+
+def test_bad_position_on_stdin(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(_deal_2_with(_duplicate_7h))))
+    code, out, err = run(capsys, "solve", "-")
+    assert_one_line_error(code, out, err, "holds 7H twice")
+
+
+@pytest.mark.parametrize("text", ["{not json", "", "[1, 2]", '"deal 2"'])
+def test_position_not_json_object(capsys, tmp_path, text):
+    path = write_position(tmp_path, text)
+    code, out, err = run(capsys, "solve", str(path))
+    assert_one_line_error(code, out, err, "fortress-solver")
+    assert "JSON" in err
+
+
+def test_invalid_json_names_it(capsys, tmp_path):
+    path = write_position(tmp_path, "{not json")
+    code, out, err = run(capsys, "solve", str(path), "--json")
+    assert_one_line_error(code, out, err, "not valid JSON")
+
+
+@pytest.mark.parametrize("command", ["solve", "hint"])
+def test_missing_file(capsys, tmp_path, command):
+    path = tmp_path / "nowhere.json"
+    code, out, err = run(capsys, command, str(path))
+    assert_one_line_error(code, out, err, "cannot read", str(path), "No such file")
+
+
+BAD_ARGUMENTS = [
+    (["solve", "--deal", "0"], ["--deal", "0", "out of range"]),
+    (["solve", "--deal", "abc"], ["--deal", "'abc'", "not an integer"]),
+    (["hint", "--deal", "-3"], ["--deal"]),
+    (["deal", "0"], ["0", "out of range"]),
+    (["deal", "abc"], ["'abc'"]),
+    (["solve", "--deal", "2", "--mode", "fast"], ["--mode", "'fast'"]),
+    (["batch", "--deals", "1-3", "--mode", "fast"], ["--mode", "'fast'"]),
+    (["solve", "--deal", "2", "--algorithm", "dfs"], ["--algorithm", "'dfs'"]),
+    (["solve", "--deal", "2", "--nodes", "0"], ["--nodes", "'0'"]),
+    (["solve", "--deal", "2", "--seconds", "soon"], ["--seconds", "'soon'"]),
+    (["batch", "--deals", "5-2"], ["--deals", "'5-2'", "backwards"]),
+    (["batch", "--deals", "1-x"], ["--deals", "'x'"]),
+    (["batch", "--deals", "1-3", "--jobs", "0"], ["--jobs", "'0'"]),
+    (["solve"], ["required"]),
+    (["solve", "pos.json", "--deal", "2"], ["--deal", "not allowed"]),
+    (["frobnicate"], ["frobnicate"]),
+]
+
+
+@pytest.mark.parametrize(("argv", "fragments"), BAD_ARGUMENTS,
+                         ids=[" ".join(argv) for argv, _ in BAD_ARGUMENTS])
+def test_bad_arguments(capsys, argv, fragments):
+    code, out, err = run(capsys, *argv)
+    assert_one_line_error(code, out, err, "fortress-solver", *fragments)
+
+
+def test_console_script_bad_position(tmp_path):
+    """What a shell sees: exit 2, one line on stderr naming the card, no traceback."""
+    path = write_position(tmp_path, _deal_2_with(_duplicate_7h))
+    done = subprocess.run([str(SCRIPT), "solve", str(path), "--json"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+    assert done.stderr.startswith("fortress-solver: ")
+    assert "holds 7H twice" in done.stderr
+
+
+def test_console_script_bad_argument():
+    done = subprocess.run([str(SCRIPT), "batch", "--deals", "5-2"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+    assert "5-2" in done.stderr
+
+
+# ----------------------------------------------------------------------------- batch
+
+
+def _records(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _summary(err: str) -> re.Match:
+    last = err.rstrip("\n").splitlines()[-1]
+    assert "solvable share" in last and "95 % interval" in last and "unknown" in last, last
+    match = SUMMARY.match(last)
+    assert match, last
+    return match
+
+
+def _check_summary(match: re.Match, records: list[dict], processed: int) -> None:
+    total, solvable, unsolvable, unknown = (int(match.group(i)) for i in range(1, 5))
+    statuses = [r["status"] for r in records]
+    assert total == len(records)
+    assert solvable == statuses.count("solved")
+    assert unsolvable == statuses.count("unsolvable")
+    assert unknown == statuses.count("unknown")
+    share, low, high = (float(match.group(i)) for i in range(5, 8))
+    decided = solvable + unsolvable
+    assert share == pytest.approx(100 * solvable / decided, abs=0.05)
+    assert low <= share <= high
+    assert 0 <= low and high <= 100
+    assert int(match.group(8)) == processed
+
+
+def test_batch_writes_and_resumes(capsys, tmp_path):
+    out_path = tmp_path / "results.jsonl"
+    code, out, err = run(capsys, "batch", "--deals", "1-20", "--jobs", "2",
+                         "--out", str(out_path))
+    assert code == 0, err
+    assert out == ""
+    first_text = out_path.read_text()
+    records = _records(first_text)
+    assert len(first_text.splitlines()) == 20
+    for record in records:
+        assert set(record) == BATCH_KEYS
+        assert record["status"] in {"solved", "unsolvable", "unknown"}
+        assert isinstance(record["optimal"], bool)
+        assert type(record["nodes"]) is int
+        assert isinstance(record["seconds"], float)
+        if record["status"] == "solved":
+            assert type(record["length"]) is int
+        else:
+            assert record["length"] is None
+    assert sorted(r["deal"] for r in records) == list(range(1, 21))
+    assert "deal" in err  # the progress bar's unit
+    _check_summary(_summary(err), records, processed=20)
+
+    by_deal = {r["deal"]: r for r in records}
+    assert by_deal[1]["status"] == "unsolvable"
+    assert by_deal[2]["status"] == "solved"
+    for number in (1, 2, 3, 6):
+        single = run_json(capsys, "solve", "--deal", str(number), "--mode", "any", "--json")
+        assert by_deal[number]["status"] == single["status"]
+        assert by_deal[number]["length"] == single["length"]
+        assert by_deal[number]["optimal"] == single["optimal"]
+
+    code, out, err = run(capsys, "batch", "--deals", "1-25", "--jobs", "2",
+                         "--out", str(out_path))
+    assert code == 0, err
+    text = out_path.read_text()
+    assert text.startswith(first_text)  # appended, not rewritten
+    all_records = _records(text)
+    assert len(text.splitlines()) == 25
+    deals = [r["deal"] for r in all_records]
+    assert len(deals) == len(set(deals))
+    assert sorted(deals) == list(range(1, 26))
+    match = _summary(err)
+    assert match.group(1) == "25"
+    _check_summary(match, all_records, processed=5)
+
+    code, _, err = run(capsys, "batch", "--deals", "3-7", "--jobs", "2",
+                       "--out", str(out_path))
+    assert code == 0
+    assert out_path.read_text() == text  # nothing left to do
+    match = _summary(err)
+    _check_summary(match, [r for r in all_records if 3 <= r["deal"] <= 7], processed=0)
+
+
+def test_batch_to_stdout(capsys):
+    code, out, err = run(capsys, "batch", "--deals", "1-4", "--jobs", "1")
+    assert code == 0, err
+    records = _records(out)
+    assert len(out.splitlines()) == 4
+    assert sorted(r["deal"] for r in records) == [1, 2, 3, 4]
+    assert all(set(r) == BATCH_KEYS for r in records)
+    _check_summary(_summary(err), records, processed=4)
+
+
+def test_batch_single_deal_and_optimal_mode(capsys):
+    code, out, err = run(capsys, "batch", "--deals", "2", "--mode", "optimal", "--jobs", "1")
+    assert code == 0, err
+    [record] = _records(out)
+    assert record["deal"] == 2
+    assert record["status"] == "solved"
+    assert record["optimal"] is True
+    assert record["length"] == OPTIMAL_LENGTH_DEAL_2
