@@ -47,6 +47,11 @@ def _waiting_pairs(first: Pile, second: Pile) -> tuple[tuple[int, int], ...]:
     return tuple(pairs)
 
 
+def blocked_cards(piles: tuple[Pile, ...]) -> int:
+    """The cheap part of the bound: only the cards above a lower suit-mate."""
+    return sum(_profile(pile)[0] for pile in piles)
+
+
 @lru_cache(maxsize=1 << 16)
 def extra_moves_bound(piles: tuple[Pile, ...]) -> int:
     """Moves beyond one per card that the piles force; piles in sorted order, so that

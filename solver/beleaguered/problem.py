@@ -9,8 +9,10 @@ keeps every optimal solution:
   moves to an empty pile;
 - positions that differ only in the order of piles share one key.
 
-A step is a tuple of (card, source, target) triples: the chosen move followed by the
-moves home it allows. Sources are a pile index or RESERVE; targets a pile index or HOME.
+A step is the chosen move followed by the moves home it allows, each written without
+pile numbers as (card, from reserve?, onto) with onto a card, EMPTY or HOME: positions
+that share a key may order their piles differently, and such a step means the same in
+all of them. `to_moves` gives the piles their numbers back by replaying from the start.
 """
 
 from __future__ import annotations
@@ -18,17 +20,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from solver.beleaguered.heuristic import Pile, extra_moves_bound
+from solver.beleaguered.heuristic import Pile, blocked_cards, extra_moves_bound
 from solver.beleaguered.moves import FOUNDATION, TABLEAU, Location, Move
 from solver.beleaguered.moves import RESERVE as RESERVE_KIND
 from solver.beleaguered.position import Position
 from solver.cards import Card
 
-RESERVE = -1
-HOME = -1
+RESERVE = -1  # a move's source when it is not a pile
+HOME = -1  # a move's target, or where a step says the card goes
+EMPTY = -2  # where a step says the card goes: an empty pile
 
-Triple = tuple[int, int, int]
-Step = tuple[Triple, ...]
+Triple = tuple[int, int, int]  # (card, source pile or RESERVE, target pile or HOME)
+StepMove = tuple[int, bool, int]  # (card, from reserve?, card it goes onto, EMPTY or HOME)
+Step = tuple[StepMove, ...]
 
 
 class State(NamedTuple):
@@ -40,8 +44,11 @@ class State(NamedTuple):
 class FortressProblem:
     """Implements solver.search.Problem for one starting position."""
 
-    def __init__(self, position: Position) -> None:
+    def __init__(self, position: Position, thorough: bool = True) -> None:
+        """`thorough` picks the stronger bound, worth its cost when proving optimality;
+        a search for any verdict does better with the cheap one."""
         self.position = position
+        self._extra_moves = extra_moves_bound if thorough else blocked_cards
         self._slot = {card.index: slot for slot, card in enumerate(position.reserve) if card}
         piles = tuple(tuple(card.index for card in pile) for pile in position.tableau)
         raw = State(piles, sum(1 << index for index in self._slot), position.foundations)
@@ -56,7 +63,7 @@ class FortressProblem:
         return sum(state.home) == 52
 
     def heuristic(self, state: State) -> int:
-        return 52 - sum(state.home) + extra_moves_bound(tuple(sorted(state.piles)))
+        return 52 - sum(state.home) + self._extra_moves(tuple(sorted(state.piles)))
 
     def key(self, state: State) -> tuple:
         return tuple(sorted(state.piles)), state.reserve
@@ -64,26 +71,35 @@ class FortressProblem:
     def successors(self, state: State) -> Iterator[tuple[Step, State, int]]:
         piles = state.piles
         for triple in _moves(state):
+            card, source, target = triple
             child = _apply(state, triple)
-            source = triple[1]
+            move = (card, source == RESERVE, piles[target][-1] if piles[target] else EMPTY)
             if source == RESERVE or len(piles[source]) == 1:
-                yield (triple,), child, 1  # nothing was uncovered, so nothing can go home
+                yield (move,), child, 1  # nothing was uncovered, so nothing can go home
                 continue
             child, home_moves = _settle(child, (piles[source][-2],))
-            yield (triple, *home_moves), child, 1 + len(home_moves)
+            yield (move, *home_moves), child, 1 + len(home_moves)
 
     def to_moves(self, steps: tuple[Step, ...]) -> list[Move]:
-        """The whole solution: the opening, then each step's moves."""
-        return [self._move(triple) for step in (self.opening, *steps) for triple in step]
-
-    def _move(self, triple: Triple) -> Move:
-        card, source, target = triple
-        return Move(
-            Card.from_index(card),
-            Location(RESERVE_KIND, self._slot[card]) if source == RESERVE
-            else Location(TABLEAU, source),
-            Location(FOUNDATION) if target == HOME else Location(TABLEAU, target),
-        )
+        """The whole solution, the opening first, with pile numbers of the start position."""
+        piles = [[card.index for card in pile] for pile in self.position.tableau]
+        moves = []
+        for card, from_reserve, onto in (m for step in (self.opening, *steps) for m in step):
+            if from_reserve:
+                source = Location(RESERVE_KIND, self._slot[card])
+            else:
+                pile = next(i for i, cards in enumerate(piles) if cards and cards[-1] == card)
+                piles[pile].pop()
+                source = Location(TABLEAU, pile)
+            if onto == HOME:
+                target = Location(FOUNDATION)
+            else:
+                pile = next(i for i, cards in enumerate(piles)
+                            if (cards[-1] == onto if cards else onto == EMPTY))
+                piles[pile].append(card)
+                target = Location(TABLEAU, pile)
+            moves.append(Move(Card.from_index(card), source, target))
+        return moves
 
 
 def _moves(state: State) -> Iterator[Triple]:
@@ -127,7 +143,7 @@ def _settle(state: State, candidates: Iterable[int]) -> tuple[State, Step]:
 
     A card going home lets its successor in suit follow, and uncovers the card below.
     """
-    moves: list[Triple] = []
+    moves: list[StepMove] = []
     work = list(candidates)
     while work:
         card = work.pop()
@@ -140,9 +156,8 @@ def _settle(state: State, candidates: Iterable[int]) -> tuple[State, Step]:
                           None)
             if source is None:
                 continue  # covered, so not free yet
-        triple = (card, source, HOME)
-        moves.append(triple)
-        state = _apply(state, triple)
+        moves.append((card, source == RESERVE, HOME))
+        state = _apply(state, (card, source, HOME))
         if card < 48:
             work.append(card + 4)
         if source != RESERVE and state.piles[source]:

@@ -84,7 +84,7 @@ def solve(
     budget: Budget = DEFAULT_BUDGET,
 ) -> Solution:
     """`any` ignores `algorithm`: it always takes the greedy route to a verdict."""
-    problem = FortressProblem(position)
+    problem = FortressProblem(position, thorough=Mode(mode) is Mode.OPTIMAL)
     result = _SEARCHES[Mode(mode), Algorithm(algorithm)](problem, budget)
     if result.status is not Status.SOLVED:
         return Solution(result.status, False, (), result.stats)

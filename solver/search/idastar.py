@@ -15,8 +15,9 @@ best solution an iteration finds is optimal, as the iteration before proved that
 none exists within its bound.
 
 Unsolvability is proven by closure: positions seen as children but never expanded
-are remembered, and when none is left (and the table never dropped an entry), the
-expanded positions are every position reachable, and none is a goal.
+are remembered, and when none is left, the expanded positions are every position
+reachable, and none is a goal. Once the table is full that proof is out of reach, and
+the set is given up so that memory stays capped.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
     # key -> (learned bound, iteration last expanded, its g, its children)
     table = BoundedTable(budget.table_entries)
     unexpanded: set[Hashable] = set()
+    proving = True  # whether unsolvability can still be proven by closure
     path: list[M] = []
     on_path: set[Hashable] = set()
     best: list[tuple[int, tuple[M, ...]]] = []  # the cheapest solution found so far
@@ -44,7 +46,7 @@ def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
 
     def probe(state: S, key: Hashable, h: float, g: int) -> float:
         """A lower bound on the cost of a solution through `state` (g + learned)."""
-        nonlocal bound
+        nonlocal bound, proving
         if problem.is_goal(state):
             if g <= bound:
                 best.append((g, tuple(path)))
@@ -75,7 +77,7 @@ def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
             if g + estimate > bound:
                 learned = min(learned, estimate)
                 cut[g + estimate] += 1
-                if new:
+                if new and proving:
                     unexpanded.add(child_key)
                 continue
             path.append(step)
@@ -84,7 +86,9 @@ def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
         on_path.discard(key)
         learned = max(learned, h)
         table.put(key, (learned, iteration, g, expansion))
-        meter.check_table(len(unexpanded))
+        if proving and (table.dropped or len(unexpanded) > (table.capacity or math.inf)):
+            proving = False
+            unexpanded.clear()
         return g + learned
 
     start = problem.start()
@@ -99,7 +103,7 @@ def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
             if best:
                 cost, steps = min(best, key=lambda b: b[0])
                 return SearchResult(Status.SOLVED, steps, cost, True, meter.stats(len(table)))
-            if f == math.inf or (not unexpanded and not table.dropped):
+            if f == math.inf or (proving and not unexpanded):
                 return SearchResult(Status.UNSOLVABLE, (), None, False, meter.stats(len(table)))
             bound = _next_bound(bound, cut, meter.nodes - expanded_before)
     except BudgetExhausted:
