@@ -15,6 +15,7 @@ from solver.beleaguered.position import Position
 from solver.beleaguered.problem import FortressProblem
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 from solver.search import astar, greedy, idastar
+from solver.search.gc_pause import paused_gc
 
 
 class Mode(StrEnum):
@@ -85,7 +86,8 @@ def solve(
 ) -> Solution:
     """`any` ignores `algorithm`: it always takes the greedy route to a verdict."""
     problem = FortressProblem(position, thorough=Mode(mode) is Mode.OPTIMAL)
-    result = _SEARCHES[Mode(mode), Algorithm(algorithm)](problem, budget)
+    with paused_gc():
+        result = _SEARCHES[Mode(mode), Algorithm(algorithm)](problem, budget)
     if result.status is not Status.SOLVED:
         return Solution(result.status, False, (), result.stats)
     moves = tuple(problem.to_moves(result.steps))
