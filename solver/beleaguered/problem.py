@@ -52,8 +52,8 @@ class FortressProblem:
         self._slot = {card.index: slot for slot, card in enumerate(position.reserve) if card}
         piles = tuple(tuple(card.index for card in pile) for pile in position.tableau)
         raw = State(piles, sum(1 << index for index in self._slot), position.foundations)
-        reserve = [card for card in range(52) if raw.reserve >> card & 1]
-        self._start, self.opening = _settle(raw, [pile[-1] for pile in piles if pile] + reserve)
+        free = [pile[-1] for pile in piles if pile] + list(self._slot)
+        self._start, self.opening = _settle(raw, free)
 
     def start(self) -> State:
         """The position after the moves home it allows at once (the `opening`)."""
