@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 DEALS ?= 1-1000
 
-.PHONY: run test bench lint
+.PHONY: run test bench lint proto
 
 $(INSTALLED): pyproject.toml
 	python3 -m venv $(VENV)
@@ -13,7 +13,8 @@ $(INSTALLED): pyproject.toml
 	touch $(INSTALLED)
 
 run: $(INSTALLED)
-	$(VENV)/bin/fortress-solver solve --deal 2
+	@echo "try: $(VENV)/bin/fortress-solver client hint --server 127.0.0.1:50051 --deal 2"
+	$(VENV)/bin/fortress-solver serve --host 127.0.0.1 --port 50051
 
 test: $(INSTALLED)
 	$(PY) -m pytest
@@ -23,3 +24,8 @@ bench: $(INSTALLED)
 
 lint: $(INSTALLED)
 	$(PY) -m ruff check solver service tests bench
+
+# Regenerate service/api/ from protos/ (the generated code is committed).
+proto: $(INSTALLED)
+	$(PY) -m grpc_tools.protoc -Iservice/api=protos --python_out=. --grpc_python_out=. \
+		--pyi_out=. protos/fortress_solver.proto

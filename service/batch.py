@@ -6,7 +6,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from multiprocessing import Pool
@@ -15,13 +15,12 @@ from typing import Any, TextIO
 
 from tqdm import tqdm
 
-from solver.beleaguered import Algorithm, Mode, deal, solve
+from solver.beleaguered import Algorithm, Mode, Solution, deal, solve
 from solver.budget import Budget
 
 
-def solve_deal(number: int, mode: Mode, algorithm: Algorithm, budget: Budget) -> dict[str, Any]:
+def record(number: int, solution: Solution) -> dict[str, Any]:
     """One JSON line of the batch output."""
-    solution = solve(deal(number), mode, algorithm, budget)
     return {
         "deal": number,
         "status": solution.status.value,
@@ -30,6 +29,20 @@ def solve_deal(number: int, mode: Mode, algorithm: Algorithm, budget: Budget) ->
         "nodes": solution.stats.nodes,
         "seconds": round(solution.stats.seconds, 6),
     }
+
+
+def solve_deal(number: int, mode: Mode, algorithm: Algorithm, budget: Budget) -> dict[str, Any]:
+    return record(number, solve(deal(number), mode, algorithm, budget))
+
+
+def solve_locally(mode: Mode, algorithm: Algorithm, budget: Budget,
+                  jobs: int) -> Callable[[list[int]], Iterator[dict[str, Any]]]:
+    """Deals solved in a pool of `jobs` processes, lines in the order they finish."""
+    def solve_many(todo: list[int]) -> Iterator[dict[str, Any]]:
+        work = partial(solve_deal, mode=mode, algorithm=algorithm, budget=budget)
+        with Pool(jobs) as pool:
+            yield from pool.imap_unordered(work, todo, chunksize=4)
+    return solve_many
 
 
 def done_deals(path: Path | None) -> dict[int, dict[str, Any]]:
@@ -74,23 +87,20 @@ class Summary:
 
 def run_batch(
     deals: Iterable[int],
-    mode: Mode,
-    algorithm: Algorithm,
-    budget: Budget,
-    jobs: int,
+    solve_many: Callable[[list[int]], Iterator[dict[str, Any]]],
     out: TextIO,
     out_path: Path | None = None,
 ) -> Summary:
+    """Solve the deals not yet in `out_path`, write a line each, summarise them all."""
     wanted = list(deals)
     records = done_deals(out_path)
     todo = [number for number in wanted if number not in records]
     started = time.perf_counter()
-    work = partial(solve_deal, mode=mode, algorithm=algorithm, budget=budget)
-    with Pool(jobs) as pool, tqdm(total=len(todo), file=sys.stderr, unit="deal") as bar:
-        for record in pool.imap_unordered(work, todo, chunksize=4):
-            out.write(json.dumps(record) + "\n")
+    with tqdm(total=len(todo), file=sys.stderr, unit="deal") as bar:
+        for line in solve_many(todo):
+            out.write(json.dumps(line) + "\n")
             out.flush()
-            records[record["deal"]] = record
+            records[line["deal"]] = line
             bar.update()
     statuses = [records[number]["status"] for number in wanted]
     return Summary(

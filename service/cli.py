@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from service.batch import run_batch
-from solver.beleaguered import Algorithm, Mode, Position, deal, hint, solve
+from service.batch import record, run_batch, solve_locally
+from solver.beleaguered import Algorithm, Hint, Mode, Position, Solution, deal, hint, solve
 from solver.beleaguered.deals import MAX_DEAL
 from solver.budget import Budget
 from solver.errors import InvalidInput
@@ -68,6 +68,37 @@ def _add_budget(parser: argparse.ArgumentParser, seconds: float) -> None:
                         help="transposition table cap (default %(default)s)")
 
 
+def _add_solving_commands(commands: Any, server: bool = False) -> None:
+    """solve, hint and batch; the client's take --server as well."""
+    def command(name: str, help: str) -> argparse.ArgumentParser:
+        parser = commands.add_parser(name, help=help)
+        if server:
+            parser.add_argument("--server", required=True, metavar="HOST:PORT")
+        return parser
+
+    solve_cmd = command("solve", "solve a position")
+    _add_position(solve_cmd)
+    solve_cmd.add_argument("--mode", choices=[m.value for m in Mode], default="optimal")
+    solve_cmd.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar")
+    _add_budget(solve_cmd, seconds=60)
+    solve_cmd.add_argument("--json", action="store_true")
+
+    hint_cmd = command("hint", "the next move of an optimal solution")
+    _add_position(hint_cmd)
+    _add_budget(hint_cmd, seconds=60)
+    hint_cmd.add_argument("--json", action="store_true")
+
+    batch = command("batch", "solvability of a range of deals, as JSON lines")
+    batch.add_argument("--deals", type=deal_range, required=True, metavar="A-B")
+    batch.add_argument("--mode", choices=[m.value for m in Mode], default="any")
+    batch.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar")
+    batch.add_argument("--jobs", type=_positive(int), default=os.cpu_count() or 1,
+                       help="worker processes (local runs only)")
+    batch.add_argument("--out", type=Path, metavar="FILE.jsonl",
+                       help="append results here; deals already in it are skipped")
+    _add_budget(batch, seconds=30)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Exact solver for Beleaguered Fortress.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -76,31 +107,34 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("number", type=_deal_number)
     show.add_argument("--json", action="store_true")
 
-    solve_cmd = commands.add_parser("solve", help="solve a position")
-    _add_position(solve_cmd)
-    solve_cmd.add_argument("--mode", choices=[m.value for m in Mode], default="optimal")
-    solve_cmd.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar")
-    _add_budget(solve_cmd, seconds=60)
-    solve_cmd.add_argument("--json", action="store_true")
+    _add_solving_commands(commands)
 
-    hint_cmd = commands.add_parser("hint", help="the next move of an optimal solution")
-    _add_position(hint_cmd)
-    _add_budget(hint_cmd, seconds=60)
-    hint_cmd.add_argument("--json", action="store_true")
+    serve = commands.add_parser("serve", help="run the gRPC server until SIGTERM or SIGINT")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=50051)
+    serve.add_argument("--workers", type=_positive(int), default=os.cpu_count() or 1,
+                       help="search processes (default: one per core)")
+    serve.add_argument("--queue", type=_positive(int), default=16,
+                       help="calls that may wait for a worker (default %(default)s)")
 
-    batch = commands.add_parser("batch", help="solvability of a range of deals, as JSON lines")
-    batch.add_argument("--deals", type=deal_range, required=True, metavar="A-B")
-    batch.add_argument("--mode", choices=[m.value for m in Mode], default="any")
-    batch.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar")
-    batch.add_argument("--jobs", type=_positive(int), default=os.cpu_count() or 1)
-    batch.add_argument("--out", type=Path, metavar="FILE.jsonl",
-                       help="append results here; deals already in it are skipped")
-    _add_budget(batch, seconds=30)
+    client = commands.add_parser("client", help="the same commands, answered by a server")
+    remote = client.add_subparsers(dest="remote", required=True, parser_class=_Parser)
+    _add_solving_commands(remote, server=True)
+    generate = remote.add_parser("generate", help="winnable deals, one JSON line each")
+    generate.add_argument("--server", required=True, metavar="HOST:PORT")
+    generate.add_argument("--count", type=_positive(int), required=True)
+    generate.add_argument("--min-length", type=_positive(int))
+    generate.add_argument("--max-length", type=_positive(int))
+    _add_budget(generate, seconds=30)
+    generate.add_argument("--json", action="store_true", help="(the output is always JSON)")
     return parser
 
 
-def _read_position(args: argparse.Namespace) -> tuple[str, Position]:
+def _read_position(args: argparse.Namespace) -> tuple[str, Position | None]:
+    """The position's name and the position (None for a deal a server will deal)."""
     if args.deal is not None:
+        if getattr(args, "server", None):
+            return f"deal {args.deal}", None
         return f"deal {args.deal}", deal(args.deal)
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
@@ -134,10 +168,8 @@ def _cmd_deal(args: argparse.Namespace) -> None:
         print(f"deal {args.number}\n{layout(position)}")
 
 
-def _cmd_solve(args: argparse.Namespace) -> None:
-    name, position = _read_position(args)
-    solution = solve(position, Mode(args.mode), Algorithm(args.algorithm), _budget(args))
-    if args.json:
+def _print_solution(name: str, solution: Solution, as_json: bool) -> None:
+    if as_json:
         _print_json(solution.to_json())
         return
     stats = solution.stats
@@ -150,10 +182,8 @@ def _cmd_solve(args: argparse.Namespace) -> None:
         print(f"{number:4}. {move.card} {move.source} -> {move.target}")
 
 
-def _cmd_hint(args: argparse.Namespace) -> None:
-    name, position = _read_position(args)
-    advice = hint(position, _budget(args))
-    if args.json:
+def _print_hint(name: str, advice: Hint, as_json: bool) -> None:
+    if as_json:
         _print_json(advice.to_json())
     elif advice.move is not None:
         move = advice.move
@@ -165,18 +195,78 @@ def _cmd_hint(args: argparse.Namespace) -> None:
         print(f"{name}: {advice.status.value}, no hint")
 
 
-def _cmd_batch(args: argparse.Namespace) -> None:
-    budget = _budget(args)
-    mode, algorithm = Mode(args.mode), Algorithm(args.algorithm)
+def _cmd_solve(args: argparse.Namespace) -> None:
+    name, position = _read_position(args)
+    solution = solve(position, Mode(args.mode), Algorithm(args.algorithm), _budget(args))
+    _print_solution(name, solution, args.json)
+
+
+def _cmd_hint(args: argparse.Namespace) -> None:
+    name, position = _read_position(args)
+    _print_hint(name, hint(position, _budget(args)), args.json)
+
+
+def _batch(args: argparse.Namespace, solve_many: Any) -> None:
     if args.out is None:
-        summary = run_batch(args.deals, mode, algorithm, budget, args.jobs, sys.stdout)
+        summary = run_batch(args.deals, solve_many, sys.stdout)
     else:
         with args.out.open("a") as out:
-            summary = run_batch(args.deals, mode, algorithm, budget, args.jobs, out, args.out)
+            summary = run_batch(args.deals, solve_many, out, args.out)
     print(summary, file=sys.stderr)
 
 
-_COMMANDS = {"deal": _cmd_deal, "solve": _cmd_solve, "hint": _cmd_hint, "batch": _cmd_batch}
+def _cmd_batch(args: argparse.Namespace) -> None:
+    _batch(args, solve_locally(Mode(args.mode), Algorithm(args.algorithm), _budget(args),
+                               args.jobs))
+
+
+def _cmd_serve(args: argparse.Namespace) -> None:
+    from service.server import ServerConfig, serve  # grpc only for the commands that use it
+
+    serve(ServerConfig(host=args.host, port=args.port, workers=args.workers, queue=args.queue))
+
+
+def _cmd_client(args: argparse.Namespace) -> None:
+    import grpc
+
+    from service.client import Client, source_of
+
+    client = Client(args.server)
+    try:
+        if args.remote == "generate":
+            for number, position, length in client.generate(
+                    args.count, args.min_length, args.max_length, _budget(args)):
+                _print_json({"deal": number, "position": position.to_json(), "length": length})
+        elif args.remote == "batch":
+            def solve_many(todo: list[int]) -> Any:
+                budget, mode = _budget(args), Mode(args.mode)
+                results = client.batch(todo, mode, Algorithm(args.algorithm), budget)
+                return (record(number, solution) for number, solution in results)
+            _batch(args, solve_many)
+        else:
+            name, position = _read_position(args)
+            source = source_of(position, args.deal)
+            if args.remote == "solve":
+                solution = client.solve(source, Mode(args.mode), Algorithm(args.algorithm),
+                                        _budget(args))
+                _print_solution(name, solution, args.json)
+            else:
+                _print_hint(name, client.hint(source, _budget(args)), args.json)
+    except grpc.RpcError as error:
+        if error.code() in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.OUT_OF_RANGE,
+                            grpc.StatusCode.UNIMPLEMENTED):
+            raise InvalidInput(error.details()) from None
+        raise ServiceError(f"{args.server}: {error.code().name}: {error.details()}") from None
+    finally:
+        client.close()
+
+
+class ServiceError(Exception):
+    """The server could not be reached or failed: exit 1."""
+
+
+_COMMANDS = {"deal": _cmd_deal, "solve": _cmd_solve, "hint": _cmd_hint, "batch": _cmd_batch,
+             "serve": _cmd_serve, "client": _cmd_client}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -187,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     except InvalidInput as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
+    except ServiceError as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 1
     return 0
 
 

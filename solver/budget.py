@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 
@@ -15,11 +16,16 @@ class Status(StrEnum):
 
 @dataclass(frozen=True)
 class Budget:
-    """Limits for one search; None means no limit on that axis."""
+    """Limits for one search; None means no limit on that axis.
+
+    `stop` is asked about as often as the clock (every 256 nodes): a caller whose
+    client went away says so, and the search ends with UNKNOWN within milliseconds.
+    """
 
     seconds: float | None = 60.0
     nodes: int | None = None
     table_entries: int | None = 5_000_000
+    stop: Callable[[], bool] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         for name in ("seconds", "nodes", "table_entries"):
@@ -51,14 +57,17 @@ class Meter:
         self.started = time.perf_counter()
         self._deadline = None if budget.seconds is None else self.started + budget.seconds
         self._max_nodes = budget.nodes
+        self._stop = budget.stop
         self.table_cap = budget.table_entries
 
     def tick(self) -> None:
         if self._max_nodes is not None and self.nodes >= self._max_nodes:
             raise BudgetExhausted
         self.nodes += 1
-        if self._deadline is not None and not self.nodes & 255:
-            if time.perf_counter() > self._deadline:
+        if not self.nodes & 255:
+            if self._deadline is not None and time.perf_counter() > self._deadline:
+                raise BudgetExhausted
+            if self._stop is not None and self._stop():
                 raise BudgetExhausted
 
     def check_table(self, entries: int) -> None:

@@ -98,7 +98,11 @@ def solve(
 
 def hint(position: Position, budget: Budget = DEFAULT_BUDGET) -> Hint:
     """The first move of an optimal solution and how many moves that solution has."""
-    solution = solve(position, Mode.OPTIMAL, Algorithm.ASTAR, budget)
+    return hint_from(solve(position, Mode.OPTIMAL, Algorithm.ASTAR, budget))
+
+
+def hint_from(solution: Solution) -> Hint:
+    """The hint an optimal solution (or a verdict without one) gives for its start."""
     return Hint(
         solution.status,
         solution.moves[0] if solution.moves else None,

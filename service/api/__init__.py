@@ -1,0 +1,1 @@
+"""Generated protobuf and gRPC code (make proto); do not edit by hand."""

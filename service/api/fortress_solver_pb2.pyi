@@ -1,0 +1,259 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Mode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MODE_UNSPECIFIED: _ClassVar[Mode]
+    MODE_OPTIMAL: _ClassVar[Mode]
+    MODE_ANY: _ClassVar[Mode]
+
+class Algorithm(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ALGORITHM_UNSPECIFIED: _ClassVar[Algorithm]
+    ASTAR: _ClassVar[Algorithm]
+    IDASTAR: _ClassVar[Algorithm]
+
+class Status(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    STATUS_UNSPECIFIED: _ClassVar[Status]
+    SOLVED: _ClassVar[Status]
+    UNSOLVABLE: _ClassVar[Status]
+    UNKNOWN: _ClassVar[Status]
+MODE_UNSPECIFIED: Mode
+MODE_OPTIMAL: Mode
+MODE_ANY: Mode
+ALGORITHM_UNSPECIFIED: Algorithm
+ASTAR: Algorithm
+IDASTAR: Algorithm
+STATUS_UNSPECIFIED: Status
+SOLVED: Status
+UNSOLVABLE: Status
+UNKNOWN: Status
+
+class BeleagueredPosition(_message.Message):
+    __slots__ = ("tableau", "reserve", "foundations")
+    TABLEAU_FIELD_NUMBER: _ClassVar[int]
+    RESERVE_FIELD_NUMBER: _ClassVar[int]
+    FOUNDATIONS_FIELD_NUMBER: _ClassVar[int]
+    tableau: _containers.RepeatedCompositeFieldContainer[Pile]
+    reserve: _containers.RepeatedCompositeFieldContainer[ReserveSlot]
+    foundations: Foundations
+    def __init__(self, tableau: _Optional[_Iterable[_Union[Pile, _Mapping]]] = ..., reserve: _Optional[_Iterable[_Union[ReserveSlot, _Mapping]]] = ..., foundations: _Optional[_Union[Foundations, _Mapping]] = ...) -> None: ...
+
+class Pile(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, cards: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ReserveSlot(_message.Message):
+    __slots__ = ("card",)
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    card: str
+    def __init__(self, card: _Optional[str] = ...) -> None: ...
+
+class Foundations(_message.Message):
+    __slots__ = ("clubs", "diamonds", "hearts", "spades")
+    CLUBS_FIELD_NUMBER: _ClassVar[int]
+    DIAMONDS_FIELD_NUMBER: _ClassVar[int]
+    HEARTS_FIELD_NUMBER: _ClassVar[int]
+    SPADES_FIELD_NUMBER: _ClassVar[int]
+    clubs: int
+    diamonds: int
+    hearts: int
+    spades: int
+    def __init__(self, clubs: _Optional[int] = ..., diamonds: _Optional[int] = ..., hearts: _Optional[int] = ..., spades: _Optional[int] = ...) -> None: ...
+
+class PositionSource(_message.Message):
+    __slots__ = ("beleaguered_deal", "beleaguered")
+    BELEAGUERED_DEAL_FIELD_NUMBER: _ClassVar[int]
+    BELEAGUERED_FIELD_NUMBER: _ClassVar[int]
+    beleaguered_deal: int
+    beleaguered: BeleagueredPosition
+    def __init__(self, beleaguered_deal: _Optional[int] = ..., beleaguered: _Optional[_Union[BeleagueredPosition, _Mapping]] = ...) -> None: ...
+
+class Budget(_message.Message):
+    __slots__ = ("seconds", "nodes", "table_entries")
+    SECONDS_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    TABLE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    seconds: float
+    nodes: int
+    table_entries: int
+    def __init__(self, seconds: _Optional[float] = ..., nodes: _Optional[int] = ..., table_entries: _Optional[int] = ...) -> None: ...
+
+class Move(_message.Message):
+    __slots__ = ("card", "source", "target")
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    card: str
+    source: str
+    target: str
+    def __init__(self, card: _Optional[str] = ..., source: _Optional[str] = ..., target: _Optional[str] = ...) -> None: ...
+
+class SearchStats(_message.Message):
+    __slots__ = ("nodes", "seconds", "table_entries")
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    SECONDS_FIELD_NUMBER: _ClassVar[int]
+    TABLE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    nodes: int
+    seconds: float
+    table_entries: int
+    def __init__(self, nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., table_entries: _Optional[int] = ...) -> None: ...
+
+class SolveRequest(_message.Message):
+    __slots__ = ("position", "mode", "algorithm", "budget")
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    ALGORITHM_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_FIELD_NUMBER: _ClassVar[int]
+    position: PositionSource
+    mode: Mode
+    algorithm: Algorithm
+    budget: Budget
+    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ...) -> None: ...
+
+class SolveResponse(_message.Message):
+    __slots__ = ("status", "optimal", "length", "moves", "stats")
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    OPTIMAL_FIELD_NUMBER: _ClassVar[int]
+    LENGTH_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    status: Status
+    optimal: bool
+    length: int
+    moves: _containers.RepeatedCompositeFieldContainer[Move]
+    stats: SearchStats
+    def __init__(self, status: _Optional[_Union[Status, str]] = ..., optimal: _Optional[bool] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ...) -> None: ...
+
+class HintRequest(_message.Message):
+    __slots__ = ("position", "budget")
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_FIELD_NUMBER: _ClassVar[int]
+    position: PositionSource
+    budget: Budget
+    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ...) -> None: ...
+
+class HintResponse(_message.Message):
+    __slots__ = ("status", "move", "moves_left", "winnable", "cached")
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    MOVES_LEFT_FIELD_NUMBER: _ClassVar[int]
+    WINNABLE_FIELD_NUMBER: _ClassVar[int]
+    CACHED_FIELD_NUMBER: _ClassVar[int]
+    status: Status
+    move: Move
+    moves_left: int
+    winnable: bool
+    cached: bool
+    def __init__(self, status: _Optional[_Union[Status, str]] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., moves_left: _Optional[int] = ..., winnable: _Optional[bool] = ..., cached: _Optional[bool] = ...) -> None: ...
+
+class DealRange(_message.Message):
+    __slots__ = ("first", "last")
+    FIRST_FIELD_NUMBER: _ClassVar[int]
+    LAST_FIELD_NUMBER: _ClassVar[int]
+    first: int
+    last: int
+    def __init__(self, first: _Optional[int] = ..., last: _Optional[int] = ...) -> None: ...
+
+class SolveBatchRequest(_message.Message):
+    __slots__ = ("deals", "positions", "mode", "algorithm", "budget")
+    DEALS_FIELD_NUMBER: _ClassVar[int]
+    POSITIONS_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    ALGORITHM_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_FIELD_NUMBER: _ClassVar[int]
+    deals: _containers.RepeatedCompositeFieldContainer[DealRange]
+    positions: _containers.RepeatedCompositeFieldContainer[BeleagueredPosition]
+    mode: Mode
+    algorithm: Algorithm
+    budget: Budget
+    def __init__(self, deals: _Optional[_Iterable[_Union[DealRange, _Mapping]]] = ..., positions: _Optional[_Iterable[_Union[BeleagueredPosition, _Mapping]]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ...) -> None: ...
+
+class BatchResult(_message.Message):
+    __slots__ = ("index", "deal", "result")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    DEAL_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    deal: int
+    result: SolveResponse
+    def __init__(self, index: _Optional[int] = ..., deal: _Optional[int] = ..., result: _Optional[_Union[SolveResponse, _Mapping]] = ...) -> None: ...
+
+class GenerateDealsRequest(_message.Message):
+    __slots__ = ("count", "min_length", "max_length", "first_deal", "last_deal", "budget")
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    MIN_LENGTH_FIELD_NUMBER: _ClassVar[int]
+    MAX_LENGTH_FIELD_NUMBER: _ClassVar[int]
+    FIRST_DEAL_FIELD_NUMBER: _ClassVar[int]
+    LAST_DEAL_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_FIELD_NUMBER: _ClassVar[int]
+    count: int
+    min_length: int
+    max_length: int
+    first_deal: int
+    last_deal: int
+    budget: Budget
+    def __init__(self, count: _Optional[int] = ..., min_length: _Optional[int] = ..., max_length: _Optional[int] = ..., first_deal: _Optional[int] = ..., last_deal: _Optional[int] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ...) -> None: ...
+
+class GeneratedDeal(_message.Message):
+    __slots__ = ("deal", "position", "length", "moves")
+    DEAL_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    LENGTH_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    deal: int
+    position: BeleagueredPosition
+    length: int
+    moves: _containers.RepeatedCompositeFieldContainer[Move]
+    def __init__(self, deal: _Optional[int] = ..., position: _Optional[_Union[BeleagueredPosition, _Mapping]] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ...) -> None: ...
+
+class GetServerInfoRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ServerInfo(_message.Message):
+    __slots__ = ("version", "games", "limits")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    LIMITS_FIELD_NUMBER: _ClassVar[int]
+    version: str
+    games: _containers.RepeatedCompositeFieldContainer[GameInfo]
+    limits: Limits
+    def __init__(self, version: _Optional[str] = ..., games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ...) -> None: ...
+
+class GameInfo(_message.Message):
+    __slots__ = ("name", "modes", "algorithms", "max_deal")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    MODES_FIELD_NUMBER: _ClassVar[int]
+    ALGORITHMS_FIELD_NUMBER: _ClassVar[int]
+    MAX_DEAL_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    modes: _containers.RepeatedScalarFieldContainer[str]
+    algorithms: _containers.RepeatedScalarFieldContainer[str]
+    max_deal: int
+    def __init__(self, name: _Optional[str] = ..., modes: _Optional[_Iterable[str]] = ..., algorithms: _Optional[_Iterable[str]] = ..., max_deal: _Optional[int] = ...) -> None: ...
+
+class Limits(_message.Message):
+    __slots__ = ("workers", "queue", "max_seconds", "max_nodes", "max_table_entries", "cache_entries")
+    WORKERS_FIELD_NUMBER: _ClassVar[int]
+    QUEUE_FIELD_NUMBER: _ClassVar[int]
+    MAX_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    MAX_NODES_FIELD_NUMBER: _ClassVar[int]
+    MAX_TABLE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    CACHE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    workers: int
+    queue: int
+    max_seconds: float
+    max_nodes: int
+    max_table_entries: int
+    cache_entries: int
+    def __init__(self, workers: _Optional[int] = ..., queue: _Optional[int] = ..., max_seconds: _Optional[float] = ..., max_nodes: _Optional[int] = ..., max_table_entries: _Optional[int] = ..., cache_entries: _Optional[int] = ...) -> None: ...

@@ -1,0 +1,78 @@
+"""The client side of the service, for the `fortress-solver client ...` commands:
+requests from command-line values, answers back as solver values."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import grpc
+
+from service.api import fortress_solver_pb2 as pb
+from service.api import fortress_solver_pb2_grpc as pb_grpc
+from service.convert.beleaguered import (
+    ALGORITHMS,
+    MODES,
+    budget_to_proto,
+    hint_from_proto,
+    position_from_proto,
+    position_to_proto,
+    solution_from_proto,
+)
+from solver.beleaguered import Algorithm, Hint, Mode, Position, Solution
+from solver.budget import Budget
+
+
+class Client:
+    def __init__(self, address: str) -> None:
+        self._channel = grpc.insecure_channel(address)
+        self._stub = pb_grpc.SolverStub(self._channel)
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def solve(self, source: pb.PositionSource, mode: Mode, algorithm: Algorithm,
+              budget: Budget) -> Solution:
+        request = pb.SolveRequest(position=source, mode=MODES[mode],
+                                  algorithm=ALGORITHMS[algorithm], budget=budget_to_proto(budget))
+        return solution_from_proto(self._stub.Solve(request, timeout=_timeout(budget)))
+
+    def hint(self, source: pb.PositionSource, budget: Budget) -> Hint:
+        request = pb.HintRequest(position=source, budget=budget_to_proto(budget))
+        return hint_from_proto(self._stub.Hint(request, timeout=_timeout(budget)))
+
+    def batch(self, deals: list[int], mode: Mode, algorithm: Algorithm,
+              budget: Budget) -> Iterator[tuple[int, Solution]]:
+        request = pb.SolveBatchRequest(deals=_ranges(deals), mode=MODES[mode],
+                                       algorithm=ALGORITHMS[algorithm],
+                                       budget=budget_to_proto(budget))
+        for result in self._stub.SolveBatch(request):
+            yield result.deal, solution_from_proto(result.result)
+
+    def generate(self, count: int, min_length: int | None, max_length: int | None,
+                 budget: Budget) -> Iterator[tuple[int, Position, int]]:
+        request = pb.GenerateDealsRequest(count=count, min_length=min_length,
+                                          max_length=max_length, budget=budget_to_proto(budget))
+        for found in self._stub.GenerateDeals(request):
+            yield found.deal, position_from_proto(found.position), found.length
+
+
+def source_of(position: Position | None, deal: int | None) -> pb.PositionSource:
+    if deal is not None:
+        return pb.PositionSource(beleaguered_deal=deal)
+    return pb.PositionSource(beleaguered=position_to_proto(position))
+
+
+def _timeout(budget: Budget) -> float | None:
+    """The call's deadline: the budget and a little room to send the answer."""
+    return None if budget.seconds is None else budget.seconds + 5.0
+
+
+def _ranges(deals: list[int]) -> list[pb.DealRange]:
+    """Consecutive deal numbers as ranges, so a resumed batch sends only what is left."""
+    ranges: list[pb.DealRange] = []
+    for number in sorted(deals):
+        if ranges and ranges[-1].last == number - 1:
+            ranges[-1].last = number
+        else:
+            ranges.append(pb.DealRange(first=number, last=number))
+    return ranges

@@ -1,0 +1,1 @@
+"""Protobuf messages to solver values and back, one module per game."""

@@ -1,0 +1,56 @@
+"""Hints for every position along the optimal solutions the server has found.
+
+Once a line is optimal from its start, its tail is optimal from every position on it,
+so one solve answers a whole game's worth of hints. Least recently used entries go
+first when the cache is full.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from solver.beleaguered import Hint, Position, Solution, apply
+from solver.budget import SearchStats, Status
+
+_NO_SEARCH = SearchStats(0, 0.0, 0)
+
+
+class HintCache:
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._hints: OrderedDict[str, Hint] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._hints)
+
+    def get(self, position: Position) -> Hint | None:
+        key = str(position)
+        with self._lock:
+            hint = self._hints.get(key)
+            if hint is not None:
+                self._hints.move_to_end(key)
+            return hint
+
+    def remember(self, position: Position, solution: Solution) -> None:
+        """Store the hint of every position along an optimal (or proven-empty) answer."""
+        if solution.status is Status.UNSOLVABLE:
+            self._put(position, Hint(Status.UNSOLVABLE, None, None, _NO_SEARCH))
+            return
+        if solution.status is not Status.SOLVED or not solution.optimal:
+            return
+        left = len(solution.moves)
+        for move in solution.moves:
+            self._put(position, Hint(Status.SOLVED, move, left, _NO_SEARCH))
+            position = apply(position, move)
+            left -= 1
+        self._put(position, Hint(Status.SOLVED, None, 0, _NO_SEARCH))
+
+    def _put(self, position: Position, hint: Hint) -> None:
+        key = str(position)
+        with self._lock:
+            self._hints[key] = hint
+            self._hints.move_to_end(key)
+            while len(self._hints) > self.capacity:
+                self._hints.popitem(last=False)

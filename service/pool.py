@@ -1,0 +1,120 @@
+"""Searches run in worker processes (not threads: the GIL), one job at a time each.
+
+A caller waits for an idle worker only while the queue has room: past it the call is
+refused at once (Overloaded). A caller whose client has gone sets the worker's cancel
+event; the search asks about it every 256 nodes and ends with UNKNOWN, and the worker
+takes the next job.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection
+from multiprocessing.synchronize import Event
+
+from solver.beleaguered import Algorithm, Mode, Position, Solution, solve
+from solver.budget import Budget, SearchStats, Status
+
+_POLL_SECONDS = 0.01
+
+
+class Overloaded(Exception):
+    """Every worker is busy and the queue is full."""
+
+
+@dataclass(frozen=True)
+class SolveJob:
+    position: Position
+    mode: Mode
+    algorithm: Algorithm
+    budget: Budget  # without `stop`: the worker adds its own cancel event
+
+
+def _work(connection: Connection, cancel: Event) -> None:
+    """A worker process: solve each job received until told to stop (None)."""
+    while (job := connection.recv()) is not None:
+        budget = replace(job.budget, stop=cancel.is_set)
+        try:
+            connection.send(solve(job.position, job.mode, job.algorithm, budget))
+        except Exception as error:  # a bug must not take the worker down with it
+            connection.send(error)
+
+
+class _Worker:
+    def __init__(self, context: mp.context.BaseContext) -> None:
+        self.connection, child = context.Pipe()
+        self.cancel = context.Event()
+        self.process = context.Process(target=_work, args=(child, self.cancel), daemon=True)
+        self.process.start()
+
+
+class WorkerPool:
+    def __init__(self, workers: int, queue_size: int) -> None:
+        self.workers = workers
+        self.queue_size = queue_size
+        context = mp.get_context("spawn")  # no fork after gRPC has started threads
+        self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
+        self._all = [_Worker(context) for _ in range(workers)]
+        for worker in self._all:
+            self._idle.put(worker)
+        self._admitted = threading.BoundedSemaphore(workers + queue_size)
+
+    def run(self, job: SolveJob, cancelled: Callable[[], bool], wait: bool = False) -> Solution:
+        """Solve `job` in a worker. With `wait`, queue outside the limit (for streams that
+        keep at most one job per worker in flight); otherwise raise Overloaded when the
+        queue is full."""
+        if wait:
+            return self._run_admitted(job, cancelled)
+        if not self._admitted.acquire(blocking=False):
+            raise Overloaded(f"all {self.workers} workers busy and {self.queue_size} calls queued")
+        try:
+            return self._run_admitted(job, cancelled)
+        finally:
+            self._admitted.release()
+
+    def _run_admitted(self, job: SolveJob, cancelled: Callable[[], bool]) -> Solution:
+        started = time.perf_counter()
+        deadline = started + (job.budget.seconds or float("inf"))
+        worker = None
+        while worker is None:
+            if cancelled() or time.perf_counter() >= deadline:
+                return _gave_up(time.perf_counter() - started)
+            try:
+                worker = self._idle.get(timeout=_POLL_SECONDS)
+            except queue.Empty:
+                pass
+        try:
+            worker.cancel.clear()
+            remaining = max(deadline - time.perf_counter(), 0.001)
+            worker.connection.send(replace(job, budget=replace(job.budget, seconds=remaining)))
+            while not worker.connection.poll(_POLL_SECONDS):
+                if cancelled():
+                    worker.cancel.set()
+            result = worker.connection.recv()
+        finally:
+            self._idle.put(worker)
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def close(self) -> None:
+        for worker in self._all:
+            worker.cancel.set()
+            try:
+                worker.connection.send(None)
+            except OSError:
+                pass
+        for worker in self._all:
+            worker.process.join(timeout=2)
+            if worker.process.is_alive():
+                worker.process.terminate()
+
+
+def _gave_up(seconds: float) -> Solution:
+    """The verdict for a job whose time or client ran out before a worker was free."""
+    return Solution(Status.UNKNOWN, False, (), SearchStats(0, seconds, 0))

@@ -1,0 +1,76 @@
+"""serve(): the gRPC server with health checking, reflection, a worker pool and a
+graceful shutdown on SIGTERM/SIGINT."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+from concurrent import futures
+from dataclasses import dataclass
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from service.api import fortress_solver_pb2 as pb
+from service.api import fortress_solver_pb2_grpc as pb_grpc
+from service.hint_cache import HintCache
+from service.pool import WorkerPool
+from service.servicer import SolverServicer
+from solver.budget import Budget
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Solver"].full_name
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 50051  # 0 picks a free port
+    workers: int = os.cpu_count() or 1
+    queue: int = 16  # calls that may wait for a worker
+    cache_entries: int = 200_000
+    limits: Budget = Budget(seconds=60.0, nodes=None, table_entries=5_000_000)
+    grace_seconds: float = 10.0
+
+
+class RunningServer:
+    """A started server; `port` is the one bound, `stop()` drains calls then the pool."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.pool = WorkerPool(config.workers, config.queue)  # before gRPC starts threads
+        threads = config.workers + config.queue + 8  # room for health, info and refusals
+        self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=threads),
+                                  maximum_concurrent_rpcs=threads)
+        self.servicer = SolverServicer(self.pool, HintCache(config.cache_entries), config.limits)
+        pb_grpc.add_SolverServicer_to_server(self.servicer, self.server)
+        self.health = health.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        reflection.enable_server_reflection(
+            (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), self.server)
+        self.port = self.server.add_insecure_port(f"{config.host}:{config.port}")
+        if self.port == 0:
+            raise OSError(f"cannot listen on {config.host}:{config.port}")
+        self.server.start()
+        for name in ("", SERVICE_NAME):
+            self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+
+    def stop(self) -> None:
+        self.health.enter_graceful_shutdown()
+        self.server.stop(self.config.grace_seconds).wait()
+        self.pool.close()
+
+
+def serve(config: ServerConfig) -> None:
+    """Run until SIGTERM or SIGINT, then finish the calls in flight within the grace."""
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    running = RunningServer(config)
+    logging.getLogger("fortress_solver").info(
+        f"serving on {config.host}:{running.port} with {config.workers} workers")
+    stopping = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stopping.set())
+    stopping.wait()
+    running.stop()

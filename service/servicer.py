@@ -1,0 +1,233 @@
+"""The Solver RPCs: requests to solver values, work to the pool, answers back.
+
+Every call logs one JSON line (method, game, status, milliseconds). Bad input is
+INVALID_ARGUMENT with the command line's message, a deal number out of range
+OUT_OF_RANGE, a position of no supported game UNIMPLEMENTED, a full queue
+RESOURCE_EXHAUSTED.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import replace
+from importlib.metadata import version
+from threading import Event
+
+import grpc
+
+from service.api import fortress_solver_pb2 as pb
+from service.api import fortress_solver_pb2_grpc as pb_grpc
+from service.convert.beleaguered import (
+    algorithm_from_proto,
+    budget_from_proto,
+    hint_to_proto,
+    mode_from_proto,
+    move_to_proto,
+    position_from_proto,
+    position_to_proto,
+    solution_to_proto,
+)
+from service.hint_cache import HintCache
+from service.pool import Overloaded, SolveJob, WorkerPool
+from solver.beleaguered import MAX_DEAL, Algorithm, Mode, Position, Solution, deal, hint_from
+from solver.beleaguered.position import GAME
+from solver.budget import Budget, Status
+from solver.errors import InvalidInput, OutOfRange
+
+log = logging.getLogger("fortress_solver.calls")
+
+_DEADLINE_MARGIN = 0.05  # seconds kept back to send an UNKNOWN answer before the deadline
+
+
+class UnsupportedGame(InvalidInput):
+    """A position that names no game this server knows."""
+
+
+class SolverServicer(pb_grpc.SolverServicer):
+    def __init__(self, pool: WorkerPool, cache: HintCache, limits: Budget) -> None:
+        self.pool = pool
+        self.cache = cache
+        self.limits = limits
+
+    # ------------------------------------------------------------ unary calls
+
+    def Solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:
+        with _rpc("Solve", context):
+            position = _position(request.position)
+            mode = mode_from_proto(request.mode)
+            job = SolveJob(position, mode, algorithm_from_proto(request.algorithm),
+                           self._budget(request.budget, context))
+            solution = self.pool.run(job, _gone(context))
+            if mode is Mode.OPTIMAL:
+                self.cache.remember(position, solution)
+            return solution_to_proto(solution)
+
+    def Hint(self, request: pb.HintRequest, context: grpc.ServicerContext) -> pb.HintResponse:
+        with _rpc("Hint", context):
+            position = _position(request.position)
+            known = self.cache.get(position)
+            if known is not None:
+                return hint_to_proto(known, cached=True)
+            job = SolveJob(position, Mode.OPTIMAL, Algorithm.ASTAR,
+                           self._budget(request.budget, context))
+            solution = self.pool.run(job, _gone(context))
+            self.cache.remember(position, solution)
+            return hint_to_proto(hint_from(solution))
+
+    def GetServerInfo(self, request: pb.GetServerInfoRequest,
+                      context: grpc.ServicerContext) -> pb.ServerInfo:
+        with _rpc("GetServerInfo", context):
+            return pb.ServerInfo(
+                version=version("fortress-solver"),
+                games=[pb.GameInfo(name=GAME, modes=[m.value for m in Mode],
+                                   algorithms=[a.value for a in Algorithm], max_deal=MAX_DEAL)],
+                limits=pb.Limits(
+                    workers=self.pool.workers, queue=self.pool.queue_size,
+                    max_seconds=self.limits.seconds or 0, max_nodes=self.limits.nodes or 0,
+                    max_table_entries=self.limits.table_entries or 0,
+                    cache_entries=self.cache.capacity),
+            )
+
+    # ------------------------------------------------------------ streams
+
+    def SolveBatch(self, request: pb.SolveBatchRequest,
+                   context: grpc.ServicerContext) -> Iterator[pb.BatchResult]:
+        with _rpc("SolveBatch", context):
+            items = _batch_items(request)
+            mode = mode_from_proto(request.mode, default=Mode.ANY)
+            algorithm = algorithm_from_proto(request.algorithm)
+            budget = budget_from_proto(request.budget, self.limits)
+            jobs = ((tag, SolveJob(position(), mode, algorithm, budget))
+                    for tag, position in items)
+            for (index, number), solution in self._stream(jobs, context):
+                result = pb.BatchResult(index=index, result=solution_to_proto(solution))
+                if number is not None:
+                    result.deal = number
+                yield result
+
+    def GenerateDeals(self, request: pb.GenerateDealsRequest,
+                      context: grpc.ServicerContext) -> Iterator[pb.GeneratedDeal]:
+        with _rpc("GenerateDeals", context):
+            first = request.first_deal if request.HasField("first_deal") else 1
+            last = request.last_deal if request.HasField("last_deal") else MAX_DEAL
+            _check_range(first, last)
+            low = request.min_length if request.HasField("min_length") else 0
+            high = request.max_length if request.HasField("max_length") else math.inf
+            budget = budget_from_proto(request.budget, self.limits)
+            jobs = ((number, SolveJob(deal(number), Mode.OPTIMAL, Algorithm.ASTAR, budget))
+                    for number in range(first, last + 1))
+            sent: list[int] = []
+            for number, solution in self._stream(jobs, context,
+                                                 enough=lambda: len(sent) >= request.count):
+                if (solution.status is Status.SOLVED and solution.optimal
+                        and low <= solution.length <= high and len(sent) < request.count):
+                    sent.append(number)
+                    yield pb.GeneratedDeal(deal=number, position=position_to_proto(deal(number)),
+                                           length=solution.length,
+                                           moves=[move_to_proto(m) for m in solution.moves])
+
+    def _stream(self, jobs: Iterable[tuple[object, SolveJob]], context: grpc.ServicerContext,
+                enough: Callable[[], bool] = lambda: False) -> Iterator[tuple[object, Solution]]:
+        """Run jobs on every worker at once; yield (tag, solution) as each finishes."""
+        stop = Event()
+        gone = _gone(context)
+
+        def cancelled() -> bool:
+            return stop.is_set() or gone()
+
+        with ThreadPoolExecutor(self.pool.workers) as executor:
+            running: dict[Future[Solution], object] = {}
+            jobs = iter(jobs)
+            try:
+                while True:
+                    while len(running) < self.pool.workers and not cancelled() and not enough():
+                        tag, job = next(jobs, (None, None))
+                        if job is None:
+                            break
+                        running[executor.submit(self.pool.run, job, cancelled, True)] = tag
+                    if not running:
+                        return
+                    done, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        yield running.pop(future), future.result()
+            finally:
+                stop.set()
+
+    def _budget(self, message: pb.Budget, context: grpc.ServicerContext) -> Budget:
+        """The request's budget within the server's limits and the client's deadline."""
+        budget = budget_from_proto(message, self.limits)
+        remaining = context.time_remaining()
+        if remaining is None:
+            return budget
+        room = max(remaining - max(_DEADLINE_MARGIN, remaining * 0.1), 0.001)
+        return replace(budget, seconds=min(budget.seconds or math.inf, room))
+
+
+def _position(source: pb.PositionSource) -> Position:
+    kind = source.WhichOneof("source")
+    if kind == "beleaguered_deal":
+        return deal(source.beleaguered_deal)
+    if kind == "beleaguered":
+        return position_from_proto(source.beleaguered)
+    raise UnsupportedGame("position names no game this server supports "
+                          "(set beleaguered_deal or beleaguered)")
+
+
+def _check_range(first: int, last: int) -> None:
+    if not 1 <= first <= last <= MAX_DEAL:
+        raise OutOfRange(f"deal range {first}-{last} is not within 1..{MAX_DEAL} in order")
+
+
+def _batch_items(request: pb.SolveBatchRequest) -> list[tuple[tuple[int, int | None], Callable]]:
+    """Every item as ((index, deal number), a maker of its position); positions are read
+    (and refused) before any work starts."""
+    items: list[tuple[tuple[int, int | None], Callable]] = []
+    for span in request.deals:
+        _check_range(span.first, span.last)
+        items += [((len(items) + k, number), lambda n=number: deal(n))
+                  for k, number in enumerate(range(span.first, span.last + 1))]
+    for k, message in enumerate(request.positions):
+        try:
+            position = position_from_proto(message)
+        except InvalidInput as error:
+            raise InvalidInput(f"positions[{k}]: {error}") from None
+        items.append(((len(items), None), lambda p=position: p))
+    return items
+
+
+def _gone(context: grpc.ServicerContext) -> Callable[[], bool]:
+    return lambda: not context.is_active()
+
+
+_CODES = [
+    (OutOfRange, grpc.StatusCode.OUT_OF_RANGE),
+    (UnsupportedGame, grpc.StatusCode.UNIMPLEMENTED),
+    (InvalidInput, grpc.StatusCode.INVALID_ARGUMENT),
+    (Overloaded, grpc.StatusCode.RESOURCE_EXHAUSTED),
+]
+
+
+@contextmanager
+def _rpc(method: str, context: grpc.ServicerContext) -> Iterator[None]:
+    """Map solver errors to status codes and log the call's one line."""
+    started = time.perf_counter()
+    code = grpc.StatusCode.OK
+    try:
+        yield
+    except tuple(error for error, _ in _CODES) as error:
+        code = next(code for kind, code in _CODES if isinstance(error, kind))
+        context.abort(code, str(error))
+    except Exception:
+        code = grpc.StatusCode.INTERNAL
+        raise
+    finally:
+        if code is grpc.StatusCode.OK and not context.is_active():
+            code = grpc.StatusCode.CANCELLED
+        log.info(json.dumps({"method": method, "game": GAME, "status": code.name,
+                             "ms": round((time.perf_counter() - started) * 1000, 3)}))
