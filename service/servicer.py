@@ -17,6 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import replace
 from importlib.metadata import version
+from itertools import chain
 from threading import Event
 
 import grpc
@@ -103,8 +104,8 @@ class SolverServicer(pb_grpc.SolverServicer):
             mode = mode_from_proto(request.mode, default=Mode.ANY)
             algorithm = algorithm_from_proto(request.algorithm)
             budget = budget_from_proto(request.budget, self.limits)
-            jobs = ((tag, SolveJob(position(), mode, algorithm, budget))
-                    for tag, position in items)
+            jobs = ((tag, SolveJob(deal(item) if isinstance(item, int) else item,
+                                   mode, algorithm, budget)) for tag, item in items)
             for (index, number), solution in self._stream(jobs, context):
                 result = pb.BatchResult(index=index, result=solution_to_proto(solution))
                 if number is not None:
@@ -184,21 +185,21 @@ def _check_range(first: int, last: int) -> None:
         raise OutOfRange(f"deal range {first}-{last} is not within 1..{MAX_DEAL} in order")
 
 
-def _batch_items(request: pb.SolveBatchRequest) -> list[tuple[tuple[int, int | None], Callable]]:
-    """Every item as ((index, deal number), a maker of its position); positions are read
-    (and refused) before any work starts."""
-    items: list[tuple[tuple[int, int | None], Callable]] = []
+def _batch_items(request: pb.SolveBatchRequest) -> Iterator[tuple[tuple[int, int | None],
+                                                                   int | Position]]:
+    """Every item as ((index, deal number), the deal number or the position), made as
+    needed; ranges and positions are checked (and refused) before any work starts."""
+    positions = []
     for span in request.deals:
         _check_range(span.first, span.last)
-        items += [((len(items) + k, number), lambda n=number: deal(n))
-                  for k, number in enumerate(range(span.first, span.last + 1))]
     for k, message in enumerate(request.positions):
         try:
-            position = position_from_proto(message)
+            positions.append(position_from_proto(message))
         except InvalidInput as error:
             raise InvalidInput(f"positions[{k}]: {error}") from None
-        items.append(((len(items), None), lambda p=position: p))
-    return items
+    numbers = (n for span in request.deals for n in range(span.first, span.last + 1))
+    for index, item in enumerate(chain(numbers, positions)):
+        yield (index, item if isinstance(item, int) else None), item
 
 
 def _gone(context: grpc.ServicerContext) -> Callable[[], bool]:
