@@ -27,6 +27,10 @@ class Overloaded(Exception):
     """Every worker is busy and the queue is full."""
 
 
+class WorkerLost(Exception):
+    """A worker process died (killed, out of memory); it has been replaced."""
+
+
 @dataclass(frozen=True)
 class SolveJob:
     position: Position
@@ -57,9 +61,9 @@ class WorkerPool:
     def __init__(self, workers: int, queue_size: int) -> None:
         self.workers = workers
         self.queue_size = queue_size
-        context = mp.get_context("spawn")  # no fork after gRPC has started threads
+        self._context = mp.get_context("spawn")  # no fork after gRPC has started threads
         self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
-        self._all = [_Worker(context) for _ in range(workers)]
+        self._all = [_Worker(self._context) for _ in range(workers)]
         for worker in self._all:
             self._idle.put(worker)
         self._admitted = threading.BoundedSemaphore(workers + queue_size)
@@ -88,6 +92,8 @@ class WorkerPool:
                 worker = self._idle.get(timeout=_POLL_SECONDS)
             except queue.Empty:
                 pass
+        if not worker.process.is_alive():  # died while idle (killed from outside)
+            worker = self._replace(worker)
         try:
             worker.cancel.clear()
             remaining = max(deadline - time.perf_counter(), 0.001)
@@ -96,11 +102,20 @@ class WorkerPool:
                 if cancelled():
                     worker.cancel.set()
             result = worker.connection.recv()
+        except (EOFError, OSError):  # died during the job: this call fails, the next won't
+            worker = self._replace(worker)
+            raise WorkerLost("the search process died during this call") from None
         finally:
             self._idle.put(worker)
         if isinstance(result, Exception):
             raise result
         return result
+
+    def _replace(self, dead: _Worker) -> _Worker:
+        dead.process.join(timeout=0)
+        worker = _Worker(self._context)
+        self._all[self._all.index(dead)] = worker
+        return worker
 
     def close(self) -> None:
         for worker in self._all:

@@ -3,7 +3,7 @@
 Every call logs one JSON line (method, game, status, milliseconds). Bad input is
 INVALID_ARGUMENT with the command line's message, a deal number out of range
 OUT_OF_RANGE, a position of no supported game UNIMPLEMENTED, a full queue
-RESOURCE_EXHAUSTED.
+RESOURCE_EXHAUSTED, a search process that died UNAVAILABLE (it is replaced).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from service.convert.beleaguered import (
     solution_to_proto,
 )
 from service.hint_cache import HintCache
-from service.pool import Overloaded, SolveJob, WorkerPool
+from service.pool import Overloaded, SolveJob, WorkerLost, WorkerPool
 from solver.beleaguered import MAX_DEAL, Algorithm, Mode, Position, Solution, deal, hint_from
 from solver.beleaguered.position import GAME
 from solver.budget import Budget, Status
@@ -43,7 +43,7 @@ from solver.errors import InvalidInput, OutOfRange
 
 log = logging.getLogger("fortress_solver.calls")
 
-_DEADLINE_MARGIN = 0.05  # seconds kept back to send an UNKNOWN answer before the deadline
+_DEADLINE_MARGIN = 0.08  # seconds kept back to send an UNKNOWN answer before the deadline
 
 
 class UnsupportedGame(InvalidInput):
@@ -211,6 +211,7 @@ _CODES = [
     (UnsupportedGame, grpc.StatusCode.UNIMPLEMENTED),
     (InvalidInput, grpc.StatusCode.INVALID_ARGUMENT),
     (Overloaded, grpc.StatusCode.RESOURCE_EXHAUSTED),
+    (WorkerLost, grpc.StatusCode.UNAVAILABLE),
 ]
 
 

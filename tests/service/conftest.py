@@ -1,0 +1,90 @@
+"""Real gRPC servers on 127.0.0.1 for the service tests, and helpers to talk to them.
+
+Every server is started by a test (port 0: a free port) and stopped in teardown. Its
+worker processes are spawned, so a server is warmed up (every worker has answered one
+job) before a test measures anything on it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import grpc
+import pytest
+
+from service.api import fortress_solver_pb2 as pb
+from service.api import fortress_solver_pb2_grpc
+from service.convert.beleaguered import position_to_proto
+from service.server import RunningServer, ServerConfig
+from solver.beleaguered import Move, Position
+
+
+@contextmanager
+def running_server(**settings) -> Iterator[RunningServer]:
+    """A started, warmed-up server with `settings` over ServerConfig's defaults."""
+    settings.setdefault("grace_seconds", 2.0)
+    server = RunningServer(ServerConfig(host="127.0.0.1", port=0, **settings))
+    try:
+        assert server.port > 0
+        with connect(server) as stub:
+            warm_up(stub, server.config.workers)
+        yield server
+    finally:
+        server.stop()
+
+
+@contextmanager
+def connect(server: RunningServer) -> Iterator[fortress_solver_pb2_grpc.SolverStub]:
+    channel = grpc.insecure_channel(address(server))
+    try:
+        grpc.channel_ready_future(channel).result(timeout=10)
+        yield fortress_solver_pb2_grpc.SolverStub(channel)
+    finally:
+        channel.close()
+
+
+def address(server: RunningServer) -> str:
+    return f"127.0.0.1:{server.port}"
+
+
+def warm_up(stub: fortress_solver_pb2_grpc.SolverStub, workers: int) -> None:
+    """A batch of `workers` instant deals: the stream hands one job to every worker at
+    once, so each spawned process has started and answered before the tests begin."""
+    request = pb.SolveBatchRequest(deals=[pb.DealRange(first=1, last=workers)],
+                                   mode=pb.MODE_ANY)
+    assert len(list(stub.SolveBatch(request, timeout=30))) == workers
+
+
+def deal_source(number: int) -> pb.PositionSource:
+    return pb.PositionSource(beleaguered_deal=number)
+
+
+def position_source(position: Position) -> pb.PositionSource:
+    return pb.PositionSource(beleaguered=position_to_proto(position))
+
+
+def moves_from_proto(moves) -> list[Move]:
+    """The moves as the command line writes them, read back by Move.parse."""
+    return [Move.parse(f"{m.card} {m.source} {m.target}") for m in moves]
+
+
+def timed(call, *args, **kwargs):
+    """(result, seconds) of one call."""
+    started = time.perf_counter()
+    result = call(*args, **kwargs)
+    return result, time.perf_counter() - started
+
+
+@pytest.fixture(scope="module")
+def solver_server() -> Iterator[RunningServer]:
+    """The shared server of a test module: 2 workers, room for 8 waiting calls."""
+    with running_server(workers=2, queue=8, cache_entries=100_000) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def stub(solver_server) -> Iterator[fortress_solver_pb2_grpc.SolverStub]:
+    with connect(solver_server) as client:
+        yield client

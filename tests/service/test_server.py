@@ -1,0 +1,566 @@
+"""The gRPC service against real servers on 127.0.0.1: every RPC's happy path, bad input,
+deadlines, cancellation, overload, health, reflection, a streamed batch and the hint cache.
+
+Most tests share one module-scoped server (2 workers); cancellation, overload, a fresh
+hint cache and a dead worker get small servers of their own (1 worker) so that their
+limits and state are exact. Measured figures are printed with a "[figure]" prefix (run
+with -s to see them). The timing limits (0.3 s deadline, 0.25 s after a cancel) assume
+the 2 cores are not saturated by other processes.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from service.api import fortress_solver_pb2 as pb
+from service.convert.beleaguered import position_from_proto, position_to_proto
+from service.server import SERVICE_NAME
+from solver.beleaguered import MAX_DEAL, Mode, Position, apply, deal, replay, solve
+from solver.budget import Status
+from solver.errors import InvalidInput
+from tests.service.conftest import (
+    connect,
+    deal_source,
+    moves_from_proto,
+    position_source,
+    running_server,
+    timed,
+)
+
+OPTIMAL_LENGTH_DEAL_2 = 66
+HARD_DEAL = 41  # A* needs about a second: long enough to cut short
+STATUS = {pb.SOLVED: Status.SOLVED, pb.UNSOLVABLE: Status.UNSOLVABLE, pb.UNKNOWN: Status.UNKNOWN}
+
+
+def solve_request(number_or_source, mode=pb.MODE_OPTIMAL, algorithm=pb.ASTAR,
+                  budget: pb.Budget | None = None) -> pb.SolveRequest:
+    source = (deal_source(number_or_source) if isinstance(number_or_source, int)
+              else number_or_source)
+    return pb.SolveRequest(position=source, mode=mode, algorithm=algorithm, budget=budget)
+
+
+def assert_wins(position: Position, moves) -> None:
+    assert replay(position, moves_from_proto(moves)).is_won
+
+
+def assert_still_answers(stub) -> None:
+    """The server survived: an info call and a quick solve both answer."""
+    assert stub.GetServerInfo(pb.GetServerInfoRequest(), timeout=5).games
+    response = stub.Solve(solve_request(1), timeout=5)
+    assert response.status == pb.UNSOLVABLE
+
+
+def rpc_error(call, *args, **kwargs) -> grpc.RpcError:
+    with pytest.raises(grpc.RpcError) as caught:
+        result = call(*args, **kwargs)
+        if not hasattr(result, "ListFields"):  # a stream: the error comes while reading it
+            list(result)
+    return caught.value
+
+
+# ============================================================================ happy paths
+
+
+@pytest.fixture(scope="module")
+def local_optimal_2():
+    return solve(deal(2))
+
+
+def test_solve_deal_2_optimal(stub, local_optimal_2):
+    response = stub.Solve(solve_request(2), timeout=30)
+    assert response.status == pb.SOLVED
+    assert response.optimal
+    assert response.HasField("length")
+    assert response.length == OPTIMAL_LENGTH_DEAL_2 == len(response.moves)
+    assert_wins(deal(2), response.moves)
+    assert response.stats.nodes > 0
+    assert local_optimal_2.length == OPTIMAL_LENGTH_DEAL_2
+
+
+def test_solve_mode_unspecified_is_optimal(stub):
+    response = stub.Solve(solve_request(2, mode=pb.MODE_UNSPECIFIED,
+                                        algorithm=pb.ALGORITHM_UNSPECIFIED), timeout=30)
+    assert response.status == pb.SOLVED
+    assert response.optimal
+    assert response.length == OPTIMAL_LENGTH_DEAL_2
+
+
+def test_solve_mode_any(stub):
+    response = stub.Solve(solve_request(2, mode=pb.MODE_ANY), timeout=30)
+    assert response.status == pb.SOLVED
+    assert response.length == len(response.moves) >= OPTIMAL_LENGTH_DEAL_2
+    assert_wins(deal(2), response.moves)
+    local = solve(deal(2), Mode.ANY)
+    assert response.optimal == local.optimal
+    assert response.length == local.length
+
+
+def test_solve_idastar_same_length(stub):
+    response = stub.Solve(solve_request(2, algorithm=pb.IDASTAR), timeout=30)
+    assert response.status == pb.SOLVED
+    assert response.optimal
+    assert response.length == OPTIMAL_LENGTH_DEAL_2
+    assert_wins(deal(2), response.moves)
+
+
+def test_solve_unsolvable_deal(stub):
+    response = stub.Solve(solve_request(1), timeout=30)
+    assert response.status == pb.UNSOLVABLE
+    assert not response.optimal
+    assert not response.HasField("length")
+    assert list(response.moves) == []
+
+
+def test_solve_explicit_position(stub):
+    position = deal(13)
+    response = stub.Solve(solve_request(position_source(position)), timeout=30)
+    local = solve(position)
+    assert response.status == pb.SOLVED
+    assert response.optimal
+    assert response.length == local.length
+    assert_wins(position, response.moves)
+
+
+def test_hint_deal_2(stub, local_optimal_2):
+    response = stub.Hint(pb.HintRequest(position=deal_source(2)), timeout=30)
+    assert response.status == pb.SOLVED
+    assert response.HasField("move")
+    assert moves_from_proto([response.move]) == [local_optimal_2.moves[0]]
+    assert response.HasField("moves_left")
+    assert response.moves_left == OPTIMAL_LENGTH_DEAL_2
+    assert response.HasField("winnable") and response.winnable
+
+
+def test_hint_unsolvable_deal(stub):
+    response = stub.Hint(pb.HintRequest(position=deal_source(1)), timeout=30)
+    assert response.status == pb.UNSOLVABLE
+    assert not response.HasField("move")
+    assert not response.HasField("moves_left")
+    assert response.HasField("winnable") and not response.winnable
+
+
+def test_solve_batch(stub):
+    good = position_to_proto(deal(2))
+    request = pb.SolveBatchRequest(deals=[pb.DealRange(first=1, last=3),
+                                          pb.DealRange(first=13, last=13)],
+                                   positions=[good], mode=pb.MODE_OPTIMAL)
+    results = list(stub.SolveBatch(request, timeout=30))
+    assert sorted(r.index for r in results) == [0, 1, 2, 3, 4]
+    by_index = {r.index: r for r in results}
+    expected_deals = {0: 1, 1: 2, 2: 3, 3: 13}
+    for index, number in expected_deals.items():
+        assert by_index[index].HasField("deal")
+        assert by_index[index].deal == number
+        local = solve(deal(number))
+        assert STATUS[by_index[index].result.status] is local.status
+        assert by_index[index].result.length == (local.length or 0)
+    assert not by_index[4].HasField("deal")
+    assert by_index[4].result.status == pb.SOLVED
+    assert by_index[4].result.length == OPTIMAL_LENGTH_DEAL_2
+    assert_wins(deal(2), by_index[4].result.moves)
+
+
+def test_generate_deals(stub):
+    request = pb.GenerateDealsRequest(count=3, min_length=75)
+    generated = list(stub.GenerateDeals(request, timeout=30))
+    assert len(generated) == 3
+    assert len({g.deal for g in generated}) == 3
+    for found in generated:
+        assert found.length >= 75
+        assert len(found.moves) == found.length
+        position = position_from_proto(found.position)
+        assert position == deal(found.deal)
+        assert_wins(position, found.moves)
+        local = solve(deal(found.deal))
+        assert local.status is Status.SOLVED and local.optimal
+        assert found.length == local.length
+
+
+def test_generate_deals_band(stub):
+    request = pb.GenerateDealsRequest(count=2, min_length=60, max_length=70, first_deal=1,
+                                      last_deal=20)
+    generated = sorted(stub.GenerateDeals(request, timeout=30), key=lambda g: g.deal)
+    assert [(g.deal, g.length) for g in generated] == [(2, 66), (13, 69)]
+
+
+def test_get_server_info(stub, solver_server):
+    info = stub.GetServerInfo(pb.GetServerInfoRequest(), timeout=5)
+    assert info.version
+    assert [game.name for game in info.games] == ["beleaguered-fortress"]
+    game = info.games[0]
+    assert list(game.modes) == ["optimal", "any"]
+    assert list(game.algorithms) == ["astar", "idastar"]
+    assert game.max_deal == MAX_DEAL == 2**31 - 1
+    assert info.limits.workers == 2
+    assert info.limits.queue == solver_server.config.queue == 8
+    assert info.limits.max_seconds == 60.0
+    assert info.limits.max_nodes == 0
+    assert info.limits.max_table_entries == 5_000_000
+    assert info.limits.cache_entries == 100_000
+
+
+# ============================================================================ bad input
+
+
+def _deal_2_with_7h_twice() -> dict:
+    data = deal(2).to_json()
+    pile = 0 if "7H" not in data["tableau"][0] else 1
+    data["tableau"][pile][0] = "7H"
+    return data
+
+
+def _proto_of_json(data: dict) -> pb.BeleagueredPosition:
+    """The same position as the JSON, field for field (no checks on the way)."""
+    tops = data["foundations"]
+    return pb.BeleagueredPosition(
+        tableau=[pb.Pile(cards=pile) for pile in data["tableau"]],
+        reserve=[pb.ReserveSlot(card=card or "") for card in data["reserve"]],
+        foundations=pb.Foundations(clubs=tops["C"], diamonds=tops["D"], hearts=tops["H"],
+                                   spades=tops["S"]),
+    )
+
+
+def _cli_message(data: dict) -> str:
+    with pytest.raises(InvalidInput) as caught:
+        Position.from_json(data)
+    return str(caught.value)
+
+
+def test_duplicate_card_is_invalid_argument_with_cli_message(stub):
+    data = _deal_2_with_7h_twice()
+    expected = _cli_message(data)
+    assert "holds 7H twice" in expected
+    source = pb.PositionSource(beleaguered=_proto_of_json(data))
+    for call, request in ((stub.Solve, pb.SolveRequest(position=source)),
+                          (stub.Hint, pb.HintRequest(position=source))):
+        error = rpc_error(call, request, timeout=10)
+        assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert error.details() == expected
+    assert_still_answers(stub)
+
+
+def test_empty_position_source_is_unimplemented(stub):
+    for call, request in ((stub.Solve, pb.SolveRequest()), (stub.Hint, pb.HintRequest())):
+        error = rpc_error(call, request, timeout=10)
+        assert error.code() == grpc.StatusCode.UNIMPLEMENTED
+        assert "beleaguered" in error.details()
+    assert_still_answers(stub)
+
+
+@pytest.mark.parametrize("number", [0, -1, 2**31, 2**63 - 1])
+def test_deal_out_of_range(stub, number):
+    for call, request in ((stub.Solve, pb.SolveRequest(position=deal_source(number))),
+                          (stub.Hint, pb.HintRequest(position=deal_source(number)))):
+        error = rpc_error(call, request, timeout=10)
+        assert error.code() == grpc.StatusCode.OUT_OF_RANGE
+        assert str(number) in error.details()
+    assert_still_answers(stub)
+
+
+def test_largest_deal_is_accepted(stub):
+    response = stub.Solve(solve_request(MAX_DEAL, mode=pb.MODE_ANY), timeout=30)
+    assert STATUS[response.status] is solve(deal(MAX_DEAL), Mode.ANY).status
+
+
+def test_batch_with_bad_position_names_it(stub):
+    data = _deal_2_with_7h_twice()
+    request = pb.SolveBatchRequest(deals=[pb.DealRange(first=1, last=2)],
+                                   positions=[position_to_proto(deal(2)), _proto_of_json(data)])
+    error = rpc_error(stub.SolveBatch, request, timeout=10)
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "positions[1]" in error.details()
+    assert error.details() == f"positions[1]: {_cli_message(data)}"
+    assert_still_answers(stub)
+
+
+@pytest.mark.parametrize(("first", "last"), [(5, 4), (0, 3), (1, 2**31)])
+def test_batch_deal_range_out_of_range(stub, first, last):
+    request = pb.SolveBatchRequest(deals=[pb.DealRange(first=first, last=last)])
+    error = rpc_error(stub.SolveBatch, request, timeout=10)
+    assert error.code() == grpc.StatusCode.OUT_OF_RANGE
+    assert_still_answers(stub)
+
+
+@pytest.mark.parametrize(("first", "last"), [(10, 5), (0, 5), (1, 2**31)])
+def test_generate_deals_bad_range_is_out_of_range(stub, first, last):
+    request = pb.GenerateDealsRequest(count=1, first_deal=first, last_deal=last)
+    error = rpc_error(stub.GenerateDeals, request, timeout=10)
+    assert error.code() == grpc.StatusCode.OUT_OF_RANGE
+    assert f"{first}-{last}" in error.details()
+    assert_still_answers(stub)
+
+
+# ============================================================================ deadlines
+
+
+def test_short_deadline_answers_unknown_in_time(stub):
+    started = time.perf_counter()
+    response = stub.Solve(solve_request(HARD_DEAL), timeout=0.3)  # no DEADLINE_EXCEEDED
+    elapsed = time.perf_counter() - started
+    print(f"\n[figure] Solve deal {HARD_DEAL} with timeout=0.3: UNKNOWN after "
+          f"{elapsed * 1000:.0f} ms ({response.stats.seconds * 1000:.0f} ms searching)")
+    assert response.status == pb.UNKNOWN
+    assert not response.optimal
+    assert not response.HasField("length")
+    assert list(response.moves) == []
+    assert elapsed < 0.3
+
+
+def test_short_deadline_hint_makes_no_claim(stub):
+    response = stub.Hint(pb.HintRequest(position=deal_source(29)), timeout=0.1)
+    assert response.status == pb.UNKNOWN
+    assert not response.HasField("move")
+    assert not response.HasField("moves_left")
+    assert not response.HasField("winnable")
+    assert not response.cached
+
+
+def test_request_budget_answers_unknown(stub):
+    budget = pb.Budget(nodes=500)
+    response = stub.Solve(solve_request(HARD_DEAL, budget=budget), timeout=30)
+    assert response.status == pb.UNKNOWN
+    assert response.stats.nodes <= 500
+
+
+# ============================================================================ cancellation
+
+
+@pytest.fixture()
+def one_worker_server():
+    with running_server(workers=1, queue=2) as server:
+        yield server
+
+
+def test_cancelled_call_frees_its_worker(one_worker_server):
+    with connect(one_worker_server) as client:
+        hard = client.Solve.future(solve_request(HARD_DEAL))  # no deadline
+        time.sleep(0.3)
+        assert not hard.done(), "the hard deal should still be searching"
+        cancelled_at = time.perf_counter()
+        assert hard.cancel()
+        response = client.Solve(solve_request(1), timeout=5)
+        elapsed = time.perf_counter() - cancelled_at
+        print(f"\n[figure] after cancelling deal {HARD_DEAL}, Solve deal 1 answered in "
+              f"{elapsed * 1000:.1f} ms on a 1-worker server")
+        assert response.status == pb.UNSOLVABLE
+        assert elapsed < 0.25
+        with pytest.raises(grpc.FutureCancelledError):
+            hard.result()
+
+
+@pytest.mark.parametrize("stream", ["SolveBatch", "GenerateDeals"])
+def test_cancelled_stream_frees_its_worker(one_worker_server, stream):
+    requests = {
+        "SolveBatch": pb.SolveBatchRequest(deals=[pb.DealRange(first=HARD_DEAL, last=HARD_DEAL),
+                                                  pb.DealRange(first=29, last=29)],
+                                           mode=pb.MODE_OPTIMAL),
+        "GenerateDeals": pb.GenerateDealsRequest(count=1, min_length=200,
+                                                 first_deal=HARD_DEAL),
+    }
+    with connect(one_worker_server) as client:
+        results = getattr(client, stream)(requests[stream])  # no deadline
+        time.sleep(0.3)
+        cancelled_at = time.perf_counter()
+        assert results.cancel()
+        response = client.Solve(solve_request(1), timeout=5)
+        elapsed = time.perf_counter() - cancelled_at
+        print(f"\n[figure] after cancelling a {stream} stream, Solve deal 1 answered in "
+              f"{elapsed * 1000:.1f} ms on a 1-worker server")
+        assert response.status == pb.UNSOLVABLE
+        assert elapsed < 0.25
+
+
+def _new_children(before: set[int]) -> list[multiprocessing.Process]:
+    return [p for p in multiprocessing.active_children() if p.pid not in before]
+
+
+def test_server_recovers_from_a_dead_worker():
+    before = {p.pid for p in multiprocessing.active_children()}
+    with running_server(workers=1, queue=1) as server, connect(server) as client:
+        (worker,) = _new_children(before)  # the one search process this test started
+        os.kill(worker.pid, signal.SIGKILL)  # as the OOM killer or a crash would
+        worker.join(timeout=5)
+        assert not worker.is_alive()
+        outcomes = []
+        for _ in range(3):
+            try:
+                outcomes.append(pb.Status.Name(client.Solve(solve_request(2), timeout=10).status))
+            except grpc.RpcError as error:
+                outcomes.append(f"{error.code().name}: {error.details()}")
+            time.sleep(0.1)
+        assert outcomes == ["SOLVED"] * 3, outcomes
+
+
+# ============================================================================ overload
+
+
+def test_overload_is_resource_exhausted():
+    calls = 5
+    with running_server(workers=1, queue=1) as server, connect(server) as client:
+        budget = pb.Budget(seconds=0.4)  # the admitted calls end on their own, UNKNOWN
+        finished: dict[int, float] = {}
+        lock = threading.Lock()
+        started = time.perf_counter()
+        futures = []
+        for k in range(calls):
+            future = client.Solve.future(solve_request(HARD_DEAL, budget=budget), timeout=10)
+
+            def done(_, k=k):
+                with lock:
+                    finished[k] = time.perf_counter() - started
+            future.add_done_callback(done)
+            futures.append(future)
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline and not all(f.done() for f in futures):
+            time.sleep(0.01)
+        for future in futures:  # free the server quickly if anything is left
+            future.cancel()
+        refused, answered = [], []
+        for k, future in enumerate(futures):
+            try:
+                answered.append((k, future.result()))
+            except grpc.RpcError as error:
+                assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, error
+                refused.append(k)
+        print(f"\n[figure] overload: {len(refused)} of {calls} refused after "
+              f"{', '.join(f'{finished[k] * 1000:.0f}' for k in refused)} ms; "
+              f"{len(answered)} answered")
+        assert refused, "no call was refused"
+        assert len(answered) <= 2  # one running, one waiting
+        assert len(refused) == calls - len(answered)
+        for k in refused:
+            assert finished[k] < 0.25
+        for _, response in answered:
+            assert response.status in (pb.UNKNOWN, pb.SOLVED)
+        assert_still_answers(client)
+
+
+# ============================================================================ health, reflection
+
+
+def test_health_serving(solver_server):
+    with grpc.insecure_channel(f"127.0.0.1:{solver_server.port}") as channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        for service in ("", "fortress.solver.v1.Solver"):
+            response = health.Check(health_pb2.HealthCheckRequest(service=service), timeout=5)
+            assert response.status == health_pb2.HealthCheckResponse.SERVING
+    assert SERVICE_NAME == "fortress.solver.v1.Solver"
+
+
+def test_reflection_lists_services(solver_server):
+    with grpc.insecure_channel(f"127.0.0.1:{solver_server.port}") as channel:
+        reflection = reflection_pb2_grpc.ServerReflectionStub(channel)
+        request = reflection_pb2.ServerReflectionRequest(list_services="")
+        responses = list(reflection.ServerReflectionInfo(iter([request]), timeout=5))
+    assert len(responses) == 1
+    names = {service.name for service in responses[0].list_services_response.service}
+    assert {"fortress.solver.v1.Solver", "grpc.health.v1.Health"} <= names
+
+
+def test_reflection_describes_the_solver(solver_server):
+    with grpc.insecure_channel(f"127.0.0.1:{solver_server.port}") as channel:
+        reflection = reflection_pb2_grpc.ServerReflectionStub(channel)
+        request = reflection_pb2.ServerReflectionRequest(
+            file_containing_symbol="fortress.solver.v1.Solver")
+        (response,) = reflection.ServerReflectionInfo(iter([request]), timeout=5)
+    assert response.HasField("file_descriptor_response")
+    assert pb.DESCRIPTOR.serialized_pb in response.file_descriptor_response.file_descriptor_proto
+
+
+# ============================================================================ streamed batch
+
+
+def test_streamed_batch_of_200_deals(stub):
+    request = pb.SolveBatchRequest(deals=[pb.DealRange(first=1, last=200)], mode=pb.MODE_ANY)
+    started = time.perf_counter()
+    results = list(stub.SolveBatch(request, timeout=60))
+    served = time.perf_counter() - started
+    assert len(results) == 200
+    assert sorted(r.index for r in results) == list(range(200))
+    for result in results:
+        assert result.HasField("deal")
+        assert result.deal == result.index + 1
+    remote = {r.deal: STATUS[r.result.status] for r in results}
+    started = time.perf_counter()
+    local = {n: solve(deal(n), Mode.ANY).status for n in range(1, 201)}
+    print(f"\n[figure] batch 1..200 any: {served:.2f} s served (2 workers), "
+          f"{time.perf_counter() - started:.2f} s locally")
+    assert remote == local
+    assert Status.UNKNOWN not in remote.values()
+    for result in results:
+        if result.result.status == pb.SOLVED:
+            assert_wins(deal(result.deal), result.result.moves)
+
+
+# ============================================================================ hint cache
+
+
+def test_hints_along_a_served_solution_are_cached(stub):
+    response = stub.Solve(solve_request(2), timeout=30)
+    assert response.status == pb.SOLVED and response.optimal
+    moves = moves_from_proto(response.moves)
+    position = deal(2)
+    latencies = []
+    for k, move in enumerate(moves):
+        hint, seconds = timed(stub.Hint, pb.HintRequest(position=position_source(position)),
+                              timeout=5)
+        latencies.append(seconds)
+        assert hint.cached, k
+        assert hint.status == pb.SOLVED
+        assert hint.moves_left == OPTIMAL_LENGTH_DEAL_2 - k
+        assert hint.winnable
+        assert moves_from_proto([hint.move]) == [move]
+        position = apply(position, move)
+    assert position.is_won
+    won = stub.Hint(pb.HintRequest(position=position_source(position)), timeout=5)
+    assert won.cached
+    assert won.status == pb.SOLVED
+    assert won.HasField("moves_left") and won.moves_left == 0
+    assert won.winnable
+    assert not won.HasField("move")
+    print(f"\n[figure] {len(latencies)} cached hints along deal 2: "
+          f"mean {sum(latencies) / len(latencies) * 1000:.2f} ms, "
+          f"max {max(latencies) * 1000:.2f} ms")
+
+
+def test_second_hint_is_cached(one_worker_server):
+    """On a fresh server (nothing cached): the first Hint searches, the second does not."""
+    request = pb.HintRequest(position=deal_source(13))
+    with connect(one_worker_server) as client:
+        first, first_seconds = timed(client.Hint, request, timeout=30)
+        second, second_seconds = timed(client.Hint, request, timeout=30)
+    print(f"\n[figure] Hint deal 13: first {first_seconds * 1000:.1f} ms "
+          f"(cached={first.cached}), second {second_seconds * 1000:.2f} ms "
+          f"(cached={second.cached})")
+    assert not first.cached
+    assert second.cached
+    assert second.status == pb.SOLVED
+    assert second.moves_left == first.moves_left == solve(deal(13)).length
+    assert second.move == first.move
+    assert second_seconds < 0.1
+
+
+def test_unsolvable_verdict_is_cached(stub):
+    stub.Hint(pb.HintRequest(position=deal_source(3)), timeout=30)
+    again = stub.Hint(pb.HintRequest(position=deal_source(3)), timeout=30)
+    assert again.cached
+    assert again.status == pb.UNSOLVABLE
+    assert again.HasField("winnable") and not again.winnable
+
+
+def test_any_mode_and_unknown_answers_are_not_cached(stub):
+    stub.Solve(solve_request(15, mode=pb.MODE_ANY), timeout=30)
+    stub.Solve(solve_request(HARD_DEAL, budget=pb.Budget(nodes=300)), timeout=30)
+    for number in (15, HARD_DEAL):
+        hint = stub.Hint(pb.HintRequest(position=deal_source(number),
+                                        budget=pb.Budget(nodes=300)), timeout=30)
+        assert not hint.cached, number
