@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 DEALS ?= 1-1000
 
-.PHONY: run test bench lint proto
+.PHONY: run test bench bench-service lint proto
 
 $(INSTALLED): pyproject.toml
 	python3 -m venv $(VENV)
@@ -21,6 +21,9 @@ test: $(INSTALLED)
 
 bench: $(INSTALLED)
 	$(PY) bench/bench_beleaguered.py --deals $(DEALS)
+
+bench-service: $(INSTALLED)
+	$(PY) -m bench.bench_service --deals $(DEALS)
 
 lint: $(INSTALLED)
 	$(PY) -m ruff check solver service tests bench

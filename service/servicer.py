@@ -43,7 +43,7 @@ from solver.errors import InvalidInput, OutOfRange
 
 log = logging.getLogger("fortress_solver.calls")
 
-_DEADLINE_MARGIN = 0.08  # seconds kept back to send an UNKNOWN answer before the deadline
+_DEADLINE_MARGIN = 0.1  # seconds kept back to send an UNKNOWN answer before the deadline
 
 
 class UnsupportedGame(InvalidInput):
@@ -166,7 +166,7 @@ class SolverServicer(pb_grpc.SolverServicer):
         remaining = context.time_remaining()
         if remaining is None:
             return budget
-        room = max(remaining - max(_DEADLINE_MARGIN, remaining * 0.1), 0.001)
+        room = max(remaining - max(_DEADLINE_MARGIN, remaining * 0.2), 0.001)
         return replace(budget, seconds=min(budget.seconds or math.inf, room))
 
 

@@ -71,3 +71,11 @@ def _matching_size(pairs: list[tuple[int, int]]) -> int:
         if x not in matched and y not in matched:
             matched.update((x, y))
     return len(matched) // 2
+
+
+def forget() -> None:
+    """Empty the caches: they serve one search, and a long-lived process (a server's
+    worker) should not hold them between searches."""
+    _profile.cache_clear()
+    _waiting_pairs.cache_clear()
+    extra_moves_bound.cache_clear()

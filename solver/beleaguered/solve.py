@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from solver.beleaguered import heuristic
 from solver.beleaguered.moves import Move, replay
 from solver.beleaguered.position import Position
 from solver.beleaguered.problem import FortressProblem
@@ -87,7 +88,10 @@ def solve(
     """`any` ignores `algorithm`: it always takes the greedy route to a verdict."""
     problem = FortressProblem(position, thorough=Mode(mode) is Mode.OPTIMAL)
     with paused_gc():
-        result = _SEARCHES[Mode(mode), Algorithm(algorithm)](problem, budget)
+        try:
+            result = _SEARCHES[Mode(mode), Algorithm(algorithm)](problem, budget)
+        finally:
+            heuristic.forget()
     if result.status is not Status.SOLVED:
         return Solution(result.status, False, (), result.stats)
     moves = tuple(problem.to_moves(result.steps))

@@ -1,0 +1,160 @@
+"""Soak-test the gRPC service: many clients sending mixed calls for a fixed time.
+
+It exists to check what the unit tests cannot: that a server under sustained overload
+answers each call or refuses it at once (RESOURCE_EXHAUSTED), answers UNKNOWN before a
+client's deadline instead of missing it, and holds its memory flat. The exit status is
+1 when any call ended with another status code.
+
+    .venv/bin/python -m bench.load [--seconds 60] [--seed 1] [--server HOST:PORT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import threading
+import time
+from array import array
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+from tqdm import tqdm
+
+from bench.bench_beleaguered import nearest_rank, render
+from service.api import fortress_solver_pb2 as pb
+from service.api import fortress_solver_pb2_grpc as pb_grpc
+from service.server import RunningServer, ServerConfig
+
+DEADLINE = 5.0  # seconds, every call
+SAMPLE_EVERY = 5  # seconds between RSS samples
+EXPECTED = ("OK", "RESOURCE_EXHAUSTED")
+SHOWN = (*EXPECTED, "DEADLINE_EXCEEDED")
+Call = Callable[[pb_grpc.SolverStub, pb.PositionSource], Any]
+CALLS: dict[str, Call] = {
+    "Hint": lambda stub, source: stub.Hint(pb.HintRequest(position=source), timeout=DEADLINE),
+    "Solve any": lambda stub, source: stub.Solve(
+        pb.SolveRequest(position=source, mode=pb.MODE_ANY), timeout=DEADLINE),
+    "Solve optimal": lambda stub, source: stub.Solve(
+        pb.SolveRequest(position=source, mode=pb.MODE_OPTIMAL), timeout=DEADLINE),
+}
+
+
+@dataclass
+class Calls:
+    """The outcomes of one kind of call (or of all)."""
+
+    codes: Counter[str] = field(default_factory=Counter)  # by status code name
+    unknown: int = 0  # OK calls whose answer is UNKNOWN
+    ok_seconds: array = field(default_factory=lambda: array("d"))  # compact: RSS is sampled
+
+    def row(self, name: str, seconds: float) -> list[str]:
+        calls = self.codes.total()
+        ms = [f"{1000 * nearest_rank(self.ok_seconds, p):.1f}" if self.ok_seconds else "-"
+              for p in (50, 99)]
+        return [name, str(calls), *(str(self.codes[code]) for code in SHOWN),
+                str(calls - sum(self.codes[code] for code in SHOWN)), str(self.unknown),
+                f"{self.codes['OK'] / seconds:.1f}", *ms]
+
+
+def client(address: str, seed: str, stop: threading.Event, totals: dict[str, Calls],
+           lock: threading.Lock) -> None:
+    """One client on a connection of its own: random calls until `stop`."""
+    rng, kinds = random.Random(seed), list(CALLS)
+    options = [("grpc.use_local_subchannel_pool", 1)]
+    with grpc.insecure_channel(address, options=options) as channel:
+        stub = pb_grpc.SolverStub(channel)
+        while not stop.is_set():
+            kind = rng.choice(kinds)
+            source = pb.PositionSource(beleaguered_deal=rng.randint(1, 1000))
+            began = time.perf_counter()
+            try:
+                answer, code = CALLS[kind](stub, source), "OK"
+            except grpc.RpcError as error:
+                answer, code = None, error.code().name
+            seconds = time.perf_counter() - began
+            with lock:
+                for calls in (totals[kind], totals["all"]):
+                    calls.codes[code] += 1
+                    if answer is not None:
+                        calls.ok_seconds.append(seconds)
+                        calls.unknown += answer.status == pb.UNKNOWN
+
+
+def rss_mib(pid: int | str) -> float:
+    with open(f"/proc/{pid}/status") as status:
+        kib = next(line.split()[1] for line in status if line.startswith("VmRSS:"))
+    return int(kib) / 1024
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long clients send")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--clients", type=int, default=200, help="concurrent client threads")
+    parser.add_argument("--server", metavar="HOST:PORT",
+                        help="load this server instead of starting one (no RSS figures then)")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.clients < 1:
+        parser.error("--seconds and --clients must be positive")
+
+    running = None if args.server else RunningServer(ServerConfig(port=0))
+    address = args.server or f"127.0.0.1:{running.port}"
+    totals = {kind: Calls() for kind in [*CALLS, "all"]}
+    samples: list[tuple[int, float, float]] = []  # (seconds in, this process, workers) MiB
+    stop, lock = threading.Event(), threading.Lock()
+    try:
+        with grpc.insecure_channel(address) as channel:  # also fails early on a wrong address
+            limits = pb_grpc.SolverStub(channel).GetServerInfo(pb.GetServerInfoRequest(),
+                                                               timeout=DEADLINE).limits
+        with ThreadPoolExecutor(args.clients) as pool:
+            try:
+                futures = [pool.submit(client, address, f"{args.seed}:{k}", stop, totals, lock)
+                           for k in range(args.clients)]
+                started = time.perf_counter()
+                for at in tqdm(range(0, int(args.seconds) + 1, SAMPLE_EVERY), "load",
+                               unit="sample"):
+                    time.sleep(max(0.0, started + at - time.perf_counter()))
+                    if running:
+                        workers = sum(rss_mib(pid) for pid in running.pool.pids())
+                        samples.append((at, rss_mib("self"), workers))
+                time.sleep(max(0.0, started + args.seconds - time.perf_counter()))
+            finally:
+                stop.set()
+            for future in futures:
+                future.result()
+    finally:
+        if running:
+            running.stop()
+
+    print(render(f"Load on {address} ({limits.workers} workers, queue {limits.queue}): "
+                 f"{args.clients} clients for {args.seconds:g} s, seed {args.seed}, deadline "
+                 f"{DEADLINE:g} s, deals 1-1000",
+                 ["", "calls", *SHOWN, "other", "OK but UNKNOWN", "OK/s", "OK p50 ms",
+                  "OK p99 ms"],
+                 [calls.row(kind, args.seconds) for kind, calls in totals.items()]))
+    errors = {code: n for code, n in totals["all"].codes.items() if code not in EXPECTED}
+    print(f"status codes other than {' / '.join(EXPECTED)}: {errors or 'none'}")
+    if samples:
+        print()
+        print(render("RSS (MiB): this process holds the server and the clients; workers summed",
+                     ["t (s)", "process", "workers", "total"],
+                     [[str(t), f"{me:.1f}", f"{w:.1f}", f"{me + w:.1f}"] for t, me, w in samples]))
+        at_ten = [me + w for t, me, w in samples if t == 10]
+        if at_ten:
+            last = samples[-1][1] + samples[-1][2]
+            flat = abs(last - at_ten[0]) <= 0.2 * at_ten[0]
+            print(f"memory {'stayed flat' if flat else 'did NOT stay flat'}: {last:.1f} MiB at "
+                  f"{samples[-1][0]} s vs {at_ten[0]:.1f} MiB at 10 s "
+                  f"({100 * (last / at_ten[0] - 1):+.1f} %, limit ±20 %)")
+        else:
+            print("memory not judged: no sample at 10 s")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
