@@ -18,6 +18,7 @@ all of them. `to_moves` gives the piles their numbers back by replaying from the
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import NamedTuple
 
 from solver.beleaguered.heuristic import Pile, blocked_cards, extra_moves_bound
@@ -105,21 +106,30 @@ class FortressProblem:
 def _moves(state: State) -> Iterator[Triple]:
     """Every move to the tableau, less those the pruning rules drop."""
     piles = state.piles
-    top_pile = {pile[-1]: i for i, pile in enumerate(piles) if pile}
-    empty = next((i for i, pile in enumerate(piles) if not pile), None)
-    sources = [(pile[-1], i) for i, pile in enumerate(piles) if pile]
-    reserve = state.reserve
-    while reserve:
-        low = reserve & -reserve
-        sources.append((low.bit_length() - 1, RESERVE))
-        reserve ^= low
+    top_pile = {}
+    sources = []
+    empty = None
+    for i, pile in enumerate(piles):
+        if pile:
+            top_pile[pile[-1]] = i
+            sources.append((pile[-1], i))
+        elif empty is None:
+            empty = i
+    sources += _reserve_sources(state.reserve)
     for card, source in sources:
-        for neighbour in (card - 4, card + 4):
-            target = top_pile.get(neighbour)
-            if target is not None and target != source:
-                yield card, source, target
+        target = top_pile.get(card - 4)
+        if target is not None and target != source:
+            yield card, source, target
+        target = top_pile.get(card + 4)
+        if target is not None and target != source:
+            yield card, source, target
         if empty is not None and (source == RESERVE or len(piles[source]) > 1):
             yield card, source, empty
+
+
+@lru_cache(maxsize=1 << 12)
+def _reserve_sources(reserve: int) -> tuple[tuple[int, int], ...]:
+    return tuple((card, RESERVE) for card in range(52) if reserve >> card & 1)
 
 
 def _apply(state: State, triple: Triple) -> State:
