@@ -8,6 +8,7 @@ takes the next job.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing as mp
 import queue
 import threading
@@ -47,6 +48,16 @@ def _work(connection: Connection, cancel: Event) -> None:
             connection.send(solve(job.position, job.mode, job.algorithm, budget))
         except Exception as error:  # a bug must not take the worker down with it
             connection.send(error)
+        _give_back_memory()
+
+
+def _give_back_memory() -> None:
+    """Return the freed tables of the last search to the system, so that a worker's
+    size is that of its current search, not the largest it ever ran (glibc only)."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 class _Worker:
