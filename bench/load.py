@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
+import socket
+import subprocess
 import sys
 import threading
 import time
@@ -28,7 +31,6 @@ from tqdm import tqdm
 from bench.bench_beleaguered import nearest_rank, render
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
-from service.server import RunningServer, ServerConfig
 
 DEADLINE = 5.0  # seconds, every call
 SAMPLE_EVERY = 5  # seconds between RSS samples
@@ -85,10 +87,26 @@ def client(address: str, seed: str, stop: threading.Event, totals: dict[str, Cal
                         calls.unknown += answer.status == pb.UNKNOWN
 
 
-def rss_mib(pid: int | str) -> float:
+def rss_mib(pid: int) -> float:
     with open(f"/proc/{pid}/status") as status:
         kib = next(line.split()[1] for line in status if line.startswith("VmRSS:"))
     return int(kib) / 1024
+
+
+def children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as listing:
+        return [int(child) for child in listing.read().split()]
+
+
+def start_server() -> tuple[subprocess.Popen, str]:
+    """`fortress-solver serve` in a process of its own on a free loopback port, so that
+    the clients' threads do not share the server's interpreter."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+                              stderr=subprocess.DEVNULL)
+    return server, f"127.0.0.1:{port}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -102,15 +120,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.seconds <= 0 or args.clients < 1:
         parser.error("--seconds and --clients must be positive")
 
-    running = None if args.server else RunningServer(ServerConfig(port=0))
-    address = args.server or f"127.0.0.1:{running.port}"
+    server, address = (None, args.server) if args.server else start_server()
     totals = {kind: Calls() for kind in [*CALLS, "all"]}
-    samples: list[tuple[int, float, float]] = []  # (seconds in, this process, workers) MiB
+    samples: list[tuple[int, float, float]] = []  # (seconds in, server, workers) MiB
     stop, lock = threading.Event(), threading.Lock()
     try:
         with grpc.insecure_channel(address) as channel:  # also fails early on a wrong address
-            limits = pb_grpc.SolverStub(channel).GetServerInfo(pb.GetServerInfoRequest(),
-                                                               timeout=DEADLINE).limits
+            limits = pb_grpc.SolverStub(channel).GetServerInfo(
+                pb.GetServerInfoRequest(), timeout=30, wait_for_ready=server is not None).limits
         with ThreadPoolExecutor(args.clients) as pool:
             try:
                 futures = [pool.submit(client, address, f"{args.seed}:{k}", stop, totals, lock)
@@ -119,17 +136,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for at in tqdm(range(0, int(args.seconds) + 1, SAMPLE_EVERY), "load",
                                unit="sample"):
                     time.sleep(max(0.0, started + at - time.perf_counter()))
-                    if running:
-                        workers = sum(rss_mib(pid) for pid in running.pool.pids())
-                        samples.append((at, rss_mib("self"), workers))
+                    if server:
+                        workers = sum(rss_mib(pid) for pid in children(server.pid))
+                        samples.append((at, rss_mib(server.pid), workers))
                 time.sleep(max(0.0, started + args.seconds - time.perf_counter()))
             finally:
                 stop.set()
             for future in futures:
                 future.result()
     finally:
-        if running:
-            running.stop()
+        if server:
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=30)
 
     print(render(f"Load on {address} ({limits.workers} workers, queue {limits.queue}): "
                  f"{args.clients} clients for {args.seconds:g} s, seed {args.seed}, deadline "
@@ -141,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"status codes other than {' / '.join(EXPECTED)}: {errors or 'none'}")
     if samples:
         print()
-        print(render("RSS (MiB): this process holds the server and the clients; workers summed",
+        print(render("RSS (MiB): the server process, and its worker processes summed",
                      ["t (s)", "process", "workers", "total"],
                      [[str(t), f"{me:.1f}", f"{w:.1f}", f"{me + w:.1f}"] for t, me, w in samples]))
         at_ten = [me + w for t, me, w in samples if t == 10]
