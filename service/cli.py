@@ -270,8 +270,9 @@ _COMMANDS = {"deal": _cmd_deal, "solve": _cmd_solve, "hint": _cmd_hint, "batch":
 
 
 def main(argv: list[str] | None = None) -> int:
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends us quietly
     args = build_parser().parse_args(argv)
+    if args.command != "serve":  # `| head` ends a command quietly; a server keeps serving
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
         _COMMANDS[args.command](args)
     except InvalidInput as err:
