@@ -21,10 +21,13 @@ _NONE = 99  # "no card of this suit below"
 
 
 @lru_cache(maxsize=1 << 18)
-def _profile(pile: Pile) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]:
-    """(blocked cards, the other cards each with the lowest card per suit beneath it)."""
+def _profile(pile: Pile) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...], int, int]:
+    """(blocked cards, the other cards each with the lowest card per suit beneath it,
+    and two masks of which suits wait on which: bit 4a+b when a card of suit a lies above
+    a card of suit b, and the same transposed) so that most pairs of piles are ruled
+    out without looking at their cards."""
     lowest = [_NONE, _NONE, _NONE, _NONE]
-    blocked = 0
+    blocked = waits = waits_transposed = 0
     free = []
     for card in pile:
         suit = card & 3
@@ -32,8 +35,12 @@ def _profile(pile: Pile) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]:
             blocked += 1
         else:
             free.append((card, tuple(lowest)))
+            for other in range(4):
+                if lowest[other] != _NONE and other != suit:
+                    waits |= 1 << (4 * suit + other)
+                    waits_transposed |= 1 << (4 * other + suit)
             lowest[suit] = card
-    return blocked, tuple(free)
+    return blocked, tuple(free), waits, waits_transposed
 
 
 @lru_cache(maxsize=1 << 20)
@@ -56,10 +63,10 @@ def blocked_cards(piles: tuple[Pile, ...]) -> int:
 def extra_moves_bound(piles: tuple[Pile, ...]) -> int:
     """Moves beyond one per card that the piles force; piles in sorted order, so that
     positions differing only in pile order share the cache entry."""
-    busy = [pile for pile in piles if len(pile) > 1]
-    pairs = [pair for i, first in enumerate(busy) for second in busy[i + 1:]
-             for pair in _waiting_pairs(first, second)]
-    return sum(_profile(pile)[0] for pile in busy) + _matching_size(pairs)
+    busy = [(pile, _profile(pile)) for pile in piles if len(pile) > 1]
+    pairs = [pair for i, (first, one) in enumerate(busy) for second, other in busy[i + 1:]
+             if one[2] & other[3] for pair in _waiting_pairs(first, second)]
+    return sum(profile[0] for _, profile in busy) + _matching_size(pairs)
 
 
 def _matching_size(pairs: list[tuple[int, int]]) -> int:
