@@ -122,10 +122,6 @@ class WorkerPool:
             raise result
         return result
 
-    def pids(self) -> list[int]:
-        """The worker processes' ids, for watching their memory."""
-        return [worker.process.pid for worker in self._all]
-
     def _replace(self, dead: _Worker) -> _Worker:
         dead.process.join(timeout=0)
         worker = _Worker(self._context)
