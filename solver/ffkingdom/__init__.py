@@ -1,0 +1,12 @@
+"""Fortress Fight Kingdom: the card table, the rules engine, exact puzzles and hints."""
+
+from solver.ffkingdom.actions import Action, Discard, Play, Timeout, parse_action
+from solver.ffkingdom.engine import apply, cost, legal_actions, new_game, why_not_playable
+from solver.ffkingdom.rules import Card, Config, Rules, load_rules
+from solver.ffkingdom.state import GAME, Loaded, Player, State, load, parse
+
+__all__ = [
+    "GAME", "Action", "Card", "Config", "Discard", "Loaded", "Play", "Player", "Rules", "State",
+    "Timeout", "apply", "cost", "legal_actions", "load", "load_rules", "new_game",
+    "parse", "parse_action", "why_not_playable",
+]

@@ -1,0 +1,203 @@
+"""The rules' numbers as values, read from cards.toml and checked on load.
+
+Every card value and setting the engine uses comes from here, so that correcting the
+proposed card table is an edit of the data file, never of the code.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from solver.errors import InvalidInput
+
+RESOURCES = ("Z", "W", "K", "G")
+CORE = ("Z", "W", "K")
+CARD_TYPES = ("bau", "angriff", "magie", "gold")
+PRODUCERS = ("builders", "soldiers", "mages", "markets")
+PRODUCED = {"builders": "Z", "soldiers": "W", "mages": "K", "markets": "G"}
+START_FIELDS = ("castle", "wall", *RESOURCES, *PRODUCERS)
+
+# effect name -> the kind of value it takes
+_EFFECTS: dict[str, type | tuple[type, ...]] = {
+    "wall": int, "castle": int, "dmg": int, "direct": int, "shatter": int,
+    "gain": dict, "steal": dict, "destroy": dict, "producer": str,
+    "shield": int, "guard": int, "poison": dict, "heal": dict,
+    "double_next": bool, "dispel": bool, "lock_type": str,
+    "opp_discard_random": int, "reveal": str,
+}
+_CARD_KEYS = {"name", "type", "cost", "effect", "copies", "extra_actions", "damage_card",
+              "theft_card", "unblockable", "hidden_play", "surcharge"}
+_CONFIG_CHOICES = {
+    "rounding": ("floor", "round_half_up"),
+    "producer_surcharge_scope": ("global", "per_type"),
+    "win_check": ("action_end_only", "every_step"),
+}
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card of the table: what it costs, what it does, how often it is in the deck."""
+
+    id: str
+    name: str
+    type: str
+    cost: Mapping[str, int]
+    effect: Mapping[str, Any]
+    copies: int
+    extra_actions: int = 0
+    damage_card: bool = False
+    theft_card: bool = False
+    unblockable: bool = False
+    hidden_play: bool = False
+    surcharge: bool = False
+
+    @property
+    def producer(self) -> str | None:
+        return self.effect.get("producer")
+
+
+@dataclass(frozen=True)
+class Config:
+    deck_size: int
+    hand_size: int
+    discard_max: int
+    castle_win: int
+    resource_win: int
+    resource_win_enabled: bool
+    concussion_pct: int
+    rubble_pct: int
+    rounding: str
+    producer_surcharge_step: int
+    producer_surcharge_scope: str
+    market_gold_per_turn: int
+    war_chest_start_round: int
+    war_chest_step_every_rounds: int
+    war_chest_core_cap: int
+    production_on_first_turn: bool
+    win_check: str
+
+    def percent(self, amount: int, pct: int) -> int:
+        if self.rounding == "floor":
+            return amount * pct // 100
+        return (amount * pct + 50) // 100
+
+    def war_chest(self, round_number: int) -> int:
+        """The extra units every stock gets each turn in this round."""
+        if round_number < self.war_chest_start_round:
+            return 0
+        return 1 + (round_number - self.war_chest_start_round) // self.war_chest_step_every_rounds
+
+
+@dataclass(frozen=True)
+class Rules:
+    config: Config
+    start: Mapping[str, int]
+    leaders: Mapping[str, Mapping[str, int]]
+    cards: Mapping[str, Card]
+
+    def card(self, card_id: str) -> Card:
+        try:
+            return self.cards[card_id]
+        except KeyError:
+            raise InvalidInput(f"no card is called {card_id!r}") from None
+
+    def deck(self) -> tuple[str, ...]:
+        """Every card of a full deck, in table order."""
+        return tuple(card.id for card in self.cards.values() for _ in range(card.copies))
+
+
+def load_rules(path: Path | None = None) -> Rules:
+    """Read and check a rules file (default: the cards.toml shipped with the package)."""
+    source = path or files("solver.ffkingdom").joinpath("cards.toml")
+    where = getattr(source, "name", "cards.toml")
+    try:
+        data = tomllib.loads(source.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise InvalidInput(f"{where}: {error}") from None
+    problems: list[str] = []
+    config = _config(data.get("config", {}), problems)
+    start = _numbers(data.get("start", {}), START_FIELDS, "start", problems, required=True)
+    leaders = {name: _numbers(values, START_FIELDS, f"leader {name}", problems)
+               for name, values in data.get("leaders", {}).items()}
+    cards = {card_id: _card(card_id, values, problems)
+             for card_id, values in data.get("cards", {}).items()}
+    if config and sum(card.copies for card in cards.values() if card) != config.deck_size:
+        total = sum(card.copies for card in cards.values() if card)
+        problems.append(f"the cards' copies add up to {total}, not deck_size {config.deck_size}")
+    if problems:
+        raise InvalidInput([f"{where}: {problem}" for problem in problems])
+    return Rules(config, start, leaders, cards)
+
+
+def _config(values: dict[str, Any], problems: list[str]) -> Config | None:
+    expected = Config.__dataclass_fields__
+    for key in values.keys() - expected.keys():
+        problems.append(f"config has an unknown setting {key!r}")
+    for key in expected.keys() - values.keys():
+        problems.append(f"config lacks the setting {key!r}")
+    for key, choices in _CONFIG_CHOICES.items():
+        if key in values and values[key] not in choices:
+            problems.append(f"config {key} is {values[key]!r}, not one of {', '.join(choices)}")
+    for key, field in expected.items():
+        kind = bool if field.type == "bool" else int if field.type == "int" else str
+        if key in values and type(values[key]) is not kind:
+            problems.append(f"config {key} must be a {kind.__name__}")
+    if problems:
+        return None
+    return Config(**values)
+
+
+def _numbers(values: dict[str, Any], allowed: tuple[str, ...], what: str,
+             problems: list[str], required: bool = False) -> dict[str, int]:
+    for key, value in values.items():
+        if key not in allowed:
+            problems.append(f"{what} has an unknown field {key!r}")
+        elif type(value) is not int or value < 0:
+            problems.append(f"{what} {key} must be a whole number >= 0, got {value!r}")
+    if required:
+        problems.extend(f"{what} lacks {key!r}" for key in allowed if key not in values)
+    return dict(values)
+
+
+def _card(card_id: str, values: dict[str, Any], problems: list[str]) -> Card | None:
+    before = len(problems)
+    what = f"card {card_id!r}"
+    for key in values.keys() - _CARD_KEYS:
+        problems.append(f"{what} has an unknown field {key!r}")
+    for key in ("name", "type", "cost", "effect", "copies"):
+        if key not in values:
+            problems.append(f"{what} lacks {key!r}")
+    if values.get("type", "bau") not in CARD_TYPES:
+        problems.append(f"{what} has type {values['type']!r}, not one of {', '.join(CARD_TYPES)}")
+    cost = values.get("cost", {})
+    _numbers(cost, RESOURCES, f"{what} cost", problems)
+    if type(values.get("copies", 1)) is not int or values.get("copies", 1) < 1:
+        problems.append(f"{what} copies must be a whole number >= 1")
+    effect = values.get("effect", {})
+    for name, value in effect.items():
+        kind = _EFFECTS.get(name)
+        if kind is None:
+            problems.append(f"{what} has an unknown effect {name!r}")
+        elif type(value) is not kind:
+            problems.append(f"{what} effect {name} must be a {kind.__name__}")
+    for name in ("gain", "steal", "destroy"):
+        if isinstance(effect.get(name), dict):
+            _numbers(effect[name], RESOURCES, f"{what} {name}", problems)
+    for name in ("poison", "heal"):
+        if isinstance(effect.get(name), dict):
+            _numbers(effect[name], ("per", "ticks"), f"{what} {name}", problems, required=True)
+    if effect.get("producer", "builders") not in PRODUCERS:
+        problems.append(f"{what} produces {effect['producer']!r}, "
+                        f"not one of {', '.join(PRODUCERS)}")
+    if effect.get("lock_type", "choose") != "choose":
+        problems.append(f"{what} lock_type must be \"choose\"")
+    if values.get("surcharge") and "producer" not in effect:
+        problems.append(f"{what} has a producer surcharge but produces nothing")
+    if len(problems) > before:
+        return None
+    return Card(id=card_id, **values)
