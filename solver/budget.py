@@ -49,10 +49,12 @@ class BudgetExhausted(Exception):
 
 
 class Meter:
-    """Counts expanded nodes and checks the budget; the clock is read every 256 nodes."""
+    """Counts expanded nodes and checks the budget; the clock is read every 256 nodes
+    (every node for searches whose nodes are costly: `costly_nodes`)."""
 
-    def __init__(self, budget: Budget) -> None:
+    def __init__(self, budget: Budget, costly_nodes: bool = False) -> None:
         self.budget = budget
+        self._clock_mask = 0 if costly_nodes else 255
         self.nodes = 0
         self.started = time.perf_counter()
         self._deadline = None if budget.seconds is None else self.started + budget.seconds
@@ -64,7 +66,7 @@ class Meter:
         if self._max_nodes is not None and self.nodes >= self._max_nodes:
             raise BudgetExhausted
         self.nodes += 1
-        if not self.nodes & 255:
+        if not self.nodes & self._clock_mask:
             if self._deadline is not None and time.perf_counter() > self._deadline:
                 raise BudgetExhausted
             if self._stop is not None and self._stop():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 from solver.errors import IllegalMove
@@ -89,20 +89,25 @@ def why_not_playable(state: State, card_id: str) -> str | None:
 
 def legal_actions(state: State) -> list[Action]:
     """Every play (each Blockade choice apart) and every distinct discard of 1..3 cards."""
+    return [*plays(state), *discards(state)]
+
+
+def plays(state: State) -> list[Play]:
     if state.winner is not None:
         return []
-    actions: list[Action] = []
+    result: list[Play] = []
     for card_id in dict.fromkeys(state.mover.hand):
         if why_not_playable(state, card_id) is None:
             if "lock_type" in state.rules.cards[card_id].effect:
-                actions.extend(Play(card_id, kind) for kind in CARD_TYPES)
+                result.extend(Play(card_id, kind) for kind in CARD_TYPES)
             else:
-                actions.append(Play(card_id))
-    actions.extend(discards(state))
-    return actions
+                result.append(Play(card_id))
+    return result
 
 
 def discards(state: State) -> list[Discard]:
+    if state.winner is not None:
+        return []
     hand = state.mover.hand
     return [Discard(cards) for size in range(1, state.rules.config.discard_max + 1)
             for cards in dict.fromkeys(combinations(hand, size))]
@@ -131,7 +136,7 @@ def apply(state: State, action: Action) -> State:
 # ---------------------------------------------------------------- the working copy
 
 
-@dataclass
+@dataclass(slots=True)
 class _Side:
     castle: int
     wall: int
@@ -147,18 +152,18 @@ class _Side:
     hand: list[str]
 
     @staticmethod
-    def of(player: Player) -> _Side:
-        values = {f.name: getattr(player, f.name) for f in fields(Player)}
-        for name in ("stocks", "producers", "producers_played", "poison", "heal", "hand"):
-            values[name] = list(values[name])
-        return _Side(**values)
+    def of(p: Player) -> _Side:
+        return _Side(p.castle, p.wall, list(p.stocks), list(p.producers),
+                     list(p.producers_played), p.shields, p.guards, p.double_next,
+                     list(p.poison), list(p.heal), p.locked, list(p.hand))
 
     def freeze(self) -> Player:
-        values = {f.name: getattr(self, f.name) for f in fields(_Side)}
-        for name in ("stocks", "producers", "producers_played", "poison", "heal"):
-            values[name] = tuple(values[name])
-        values["hand"] = tuple(sorted(self.hand))
-        return Player(**values)
+        return Player(castle=self.castle, wall=self.wall, stocks=tuple(self.stocks),
+                      producers=tuple(self.producers),
+                      producers_played=tuple(self.producers_played), shields=self.shields,
+                      guards=self.guards, double_next=self.double_next,
+                      poison=tuple(self.poison), heal=tuple(self.heal), locked=self.locked,
+                      hand=tuple(sorted(self.hand)))
 
 
 class _Game:

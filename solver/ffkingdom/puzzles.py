@@ -1,0 +1,109 @@
+"""Exact puzzles: win this turn (fewest actions), and win within N turns against every
+defence when the whole position is known (the opponent's hand and the deck order).
+
+A win counts when the game is won before the opponent takes another action after the
+player's last allowed turn; with `win_check = every_step` that includes a poison tick
+at the start of the opponent's turn.
+
+Within one final turn only plays and one-card discards are tried: a discard can only
+matter as an action (the end of an action is when wins are checked), and discarding
+more cards never helps to win before the hand is refilled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
+
+from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
+from solver.errors import InvalidInput
+from solver.ffkingdom.actions import Action, Discard
+from solver.ffkingdom.engine import apply, legal_actions, plays
+from solver.ffkingdom.evaluate import evaluate
+from solver.ffkingdom.state import State
+from solver.search.andor import forced_win
+from solver.search.bfs import breadth_first
+
+
+@dataclass(frozen=True)
+class PuzzleAnswer:
+    status: Status                       # solved / unsolvable (proven) / unknown (budget)
+    turns: int | None                    # fewest own turns that force the win
+    line: tuple[tuple[int, Action], ...]  # (player, action); the opponent's are defences
+    optimal: bool                        # fewest turns proven (and fewest actions for one turn)
+    stats: SearchStats
+
+
+def solve_puzzle(state: State, turns: int = 1, budget: Budget = DEFAULT_BUDGET) -> PuzzleAnswer:
+    """Win this turn (turns=1), or force a win within `turns` of the mover's turns."""
+    if turns < 1:
+        raise InvalidInput(f"turns must be at least 1, got {turns}")
+    if state.winner is not None:
+        raise InvalidInput(f"the game is already over: player {state.winner} won")
+    if turns > 1:
+        found = forced_win(_Duel(), state, turns, budget)
+        if found.status is not Status.SOLVED or found.turns != 1:
+            return PuzzleAnswer(found.status, found.turns, found.line,
+                                found.status is Status.SOLVED, found.stats)
+    return win_this_turn(state, budget)
+
+
+def win_this_turn(state: State, budget: Budget = DEFAULT_BUDGET) -> PuzzleAnswer:
+    """The fewest actions that win before the opponent acts, or a proof that none do."""
+    result = breadth_first(_ThisTurn(state), budget)
+    line = tuple((state.to_move, action) for action in result.steps)
+    solved = result.status is Status.SOLVED
+    return PuzzleAnswer(result.status, 1 if solved else None, line, solved, result.stats)
+
+
+def final_turn_actions(state: State) -> list[Action]:
+    """Plays, and a discard of each distinct single card."""
+    return [*plays(state), *(Discard((card,)) for card in dict.fromkeys(state.mover.hand))]
+
+
+class _ThisTurn:
+    """The mover's own turn as a one-player search: actions are unit steps."""
+
+    def __init__(self, state: State) -> None:
+        self.root = state
+        self.me = state.to_move
+
+    def start(self) -> State:
+        return self.root
+
+    def is_goal(self, state: State) -> bool:
+        return state.winner == self.me
+
+    def successors(self, state: State) -> Iterable[tuple[Action, State, int]]:
+        if state.winner is not None or state.to_move != self.me:
+            return
+        for action in final_turn_actions(state):
+            child = apply(state, action)
+            if child.winner == self.me or (child.winner is None and child.to_move == self.me):
+                yield action, child, 1
+
+    def heuristic(self, state: State) -> int:
+        return 0
+
+    def key(self, state: State) -> Hashable:
+        return state
+
+
+class _Duel:
+    """Fortress Fight Kingdom as a two-player game for the forced-win search."""
+
+    def player(self, state: State) -> int:
+        return state.to_move
+
+    def winner(self, state: State) -> int | None:
+        return state.winner
+
+    def moves(self, state: State, final_turn: bool) -> Iterable[tuple[Action, State]]:
+        actions = final_turn_actions(state) if final_turn else legal_actions(state)
+        children = [(action, apply(state, action)) for action in actions]
+        mover = state.to_move
+        children.sort(key=lambda pair: -evaluate(pair[1], mover))
+        return children
+
+    def key(self, state: State) -> Hashable:
+        return state
