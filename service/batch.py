@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -17,6 +16,7 @@ from tqdm import tqdm
 
 from solver.beleaguered import Algorithm, Mode, Solution, deal, solve
 from solver.budget import Budget
+from solver.intervals import wilson_interval
 
 
 def record(number: int, solution: Solution) -> dict[str, Any]:
@@ -62,15 +62,9 @@ class Summary:
     seconds: float
     processed: int
 
-    def wilson_interval(self, z: float = 1.96) -> tuple[float, float]:
+    def wilson_interval(self) -> tuple[float, float]:
         """95 % interval of the solvable share among decided deals."""
-        n = self.solvable + self.unsolvable
-        if n == 0:
-            return 0.0, 1.0
-        p = self.solvable / n
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return max(0.0, centre - half), min(1.0, centre + half)
+        return wilson_interval(self.solvable, self.solvable + self.unsolvable)
 
     def __str__(self) -> str:
         decided = self.solvable + self.unsolvable

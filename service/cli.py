@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
+from service import ffk_cli
 from service.batch import record, run_batch, solve_locally
 from solver.beleaguered import Algorithm, Hint, Mode, Position, Solution, deal, hint, solve
 from solver.beleaguered.deals import MAX_DEAL
@@ -100,7 +101,8 @@ def _add_solving_commands(commands: Any, server: bool = False) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Exact solver for Beleaguered Fortress.")
+    parser = _Parser(prog=PROG,
+                     description="Exact solvers and hints for fortress-and-siege card games.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     show = commands.add_parser("deal", help="the position of deal N")
@@ -108,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true")
 
     _add_solving_commands(commands)
+    ffk_cli.add_commands(commands, _positive)
 
     serve = commands.add_parser("serve", help="run the gRPC server until SIGTERM or SIGINT")
     serve.add_argument("--host", default="127.0.0.1")
@@ -266,7 +269,7 @@ class ServiceError(Exception):
 
 
 _COMMANDS = {"deal": _cmd_deal, "solve": _cmd_solve, "hint": _cmd_hint, "batch": _cmd_batch,
-             "serve": _cmd_serve, "client": _cmd_client}
+             "serve": _cmd_serve, "client": _cmd_client, "ffk": ffk_cli.run}
 
 
 def main(argv: list[str] | None = None) -> int:

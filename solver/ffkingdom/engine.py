@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from itertools import combinations
 
-from solver.errors import IllegalMove
+from solver.errors import IllegalMove, InvalidInput
 from solver.ffkingdom.actions import Action, Discard, Play, Timeout
 from solver.ffkingdom.rules import CARD_TYPES, CORE, PRODUCED, PRODUCERS, RESOURCES, Card, Rules
 from solver.ffkingdom.state import SHIELD_CARD, Player, State
@@ -46,7 +46,7 @@ def _starting_player(rules: Rules, leader: str | None, hand: list[str]) -> Playe
     values = dict(rules.start)
     if leader is not None:
         if leader not in rules.leaders:
-            raise IllegalMove(f"no leader is called {leader!r} "
+            raise InvalidInput(f"no leader is called {leader!r} "
                               f"(leaders: {', '.join(rules.leaders)})")
         for key, bonus in rules.leaders[leader].items():
             values[key] += bonus
@@ -359,11 +359,15 @@ class _Game:
             me.stocks[k] += min(bonus, room)
         if every_step:
             self.check_wins()
+            if self.winner is not None:
+                return
         for per, _ in me.poison:
             me.castle = max(0, me.castle - per)
         me.poison = [(per, ticks - 1) for per, ticks in me.poison if ticks > 1]
         if every_step:
             self.check_wins()
+            if self.winner is not None:
+                return
         for per, _ in me.heal:
             me.wall += per
         me.heal = [(per, ticks - 1) for per, ticks in me.heal if ticks > 1]

@@ -126,8 +126,9 @@ def load_rules(path: Path | None = None) -> Rules:
                for name, values in data.get("leaders", {}).items()}
     cards = {card_id: _card(card_id, values, problems)
              for card_id, values in data.get("cards", {}).items()}
-    if config and sum(card.copies for card in cards.values() if card) != config.deck_size:
-        total = sum(card.copies for card in cards.values() if card)
+    copies = [values.get("copies") for values in data.get("cards", {}).values()]
+    total = sum(n for n in copies if type(n) is int)
+    if config and total != config.deck_size:
         problems.append(f"the cards' copies add up to {total}, not deck_size {config.deck_size}")
     if problems:
         raise InvalidInput([f"{where}: {problem}" for problem in problems])
@@ -174,11 +175,20 @@ def _card(card_id: str, values: dict[str, Any], problems: list[str]) -> Card | N
             problems.append(f"{what} lacks {key!r}")
     if values.get("type", "bau") not in CARD_TYPES:
         problems.append(f"{what} has type {values['type']!r}, not one of {', '.join(CARD_TYPES)}")
-    cost = values.get("cost", {})
+    cost, effect = values.get("cost", {}), values.get("effect", {})
+    for name, table in (("cost", cost), ("effect", effect)):
+        if not isinstance(table, dict):
+            problems.append(f"{what} {name} must be a table")
+            return None
     _numbers(cost, RESOURCES, f"{what} cost", problems)
     if type(values.get("copies", 1)) is not int or values.get("copies", 1) < 1:
         problems.append(f"{what} copies must be a whole number >= 1")
-    effect = values.get("effect", {})
+    extra = values.get("extra_actions", 0)
+    if type(extra) is not int or not 0 <= extra <= 3:
+        problems.append(f"{what} extra_actions must be a whole number 0..3")
+    for flag in ("damage_card", "theft_card", "unblockable", "hidden_play", "surcharge"):
+        if type(values.get(flag, False)) is not bool:
+            problems.append(f"{what} {flag} must be true or false")
     for name, value in effect.items():
         kind = _EFFECTS.get(name)
         if kind is None:

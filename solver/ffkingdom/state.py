@@ -151,7 +151,8 @@ def load(data: Any, rules: Rules) -> Loaded:
         player, hand = _player(value, index, rules, problems)
         players.append(player)
         known_hands.append(hand)
-    if known_hands[to_move] is None:
+    mover_data = players_data[to_move]
+    if known_hands[to_move] is None and not (isinstance(mover_data, dict) and "hand" in mover_data):
         problems.append(f"player {to_move} is to move, so their \"hand\" must be given")
     deck = _cards(data.get("deck"), "deck", rules, problems)
     discard = _cards(data.get("discard", []), "discard", rules, problems) or ()
