@@ -4,6 +4,7 @@ requests from command-line values, answers back as solver values."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import grpc
 
@@ -18,8 +19,13 @@ from service.convert.beleaguered import (
     position_to_proto,
     solution_from_proto,
 )
+from service.convert.ffkingdom import hint_from_proto as ffk_hint_from_proto
+from service.convert.ffkingdom import position_from_json, puzzle_from_proto
 from solver.beleaguered import Algorithm, Hint, Mode, Position, Solution
 from solver.budget import Budget
+from solver.errors import InvalidInput
+from solver.ffkingdom import hints
+from solver.ffkingdom.puzzles import PuzzleAnswer
 
 
 class Client:
@@ -39,6 +45,19 @@ class Client:
     def hint(self, source: pb.PositionSource, budget: Budget) -> Hint:
         request = pb.HintRequest(position=source, budget=budget_to_proto(budget))
         return hint_from_proto(self._stub.Hint(request, timeout=_timeout(budget)))
+
+    def ffk_puzzle(self, data: dict[str, Any], turns: int, budget: Budget) -> PuzzleAnswer:
+        """A Fortress Fight Kingdom puzzle; `data` is the position's JSON."""
+        request = pb.SolveRequest(position=ffk_source(data), turns=turns,
+                                  budget=budget_to_proto(budget))
+        return puzzle_from_proto(self._stub.Solve(request, timeout=_timeout(budget)))
+
+    def ffk_hint(self, data: dict[str, Any], budget: Budget, worlds: int,
+                 seed: int) -> hints.Hint:
+        """A Fortress Fight Kingdom hint; `data` is the position's JSON."""
+        request = pb.HintRequest(position=ffk_source(data), budget=budget_to_proto(budget),
+                                 worlds=worlds, seed=seed)
+        return ffk_hint_from_proto(self._stub.Hint(request, timeout=_timeout(budget)))
 
     def batch(self, deals: list[int], mode: Mode, algorithm: Algorithm,
               budget: Budget) -> Iterator[tuple[int, Solution]]:
@@ -60,6 +79,14 @@ def source_of(position: Position | None, deal: int | None) -> pb.PositionSource:
     if deal is not None:
         return pb.PositionSource(beleaguered_deal=deal)
     return pb.PositionSource(beleaguered=position_to_proto(position))
+
+
+def ffk_source(data: dict[str, Any]) -> pb.PositionSource:
+    """The message of a position JSON that `load` accepted."""
+    try:
+        return pb.PositionSource(ffkingdom=position_from_json(data))
+    except ValueError as error:  # a number the JSON allows, too large for its field
+        raise InvalidInput(f"position cannot be sent to a server: {error}") from None
 
 
 def _timeout(budget: Budget) -> float | None:

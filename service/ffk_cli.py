@@ -1,4 +1,8 @@
-"""`fortress-solver ffk ...`: Fortress Fight Kingdom puzzles, hints and self-play."""
+"""`fortress-solver ffk ...`: Fortress Fight Kingdom puzzles, hints and self-play.
+
+`fortress-solver client ffk puzzle|hint` reads, checks and prints the same way; only
+the search is the server's.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ import sys
 from functools import partial
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
 
@@ -20,6 +24,9 @@ from solver.ffkingdom.bots import BOTS, GameResult, pairing_games, play_game, ta
 from solver.ffkingdom.hints import HINT_BUDGET, Hint, Settings, hint
 from solver.ffkingdom.puzzles import PuzzleAnswer, solve_puzzle
 from solver.intervals import wilson_interval
+
+if TYPE_CHECKING:
+    from service.client import Client
 
 
 def add_commands(commands: Any, positive: Any) -> None:
@@ -33,22 +40,8 @@ def add_commands(commands: Any, positive: Any) -> None:
     deal.add_argument("--leaders", default="", metavar="A,B",
                       help="leaders of players 0 and 1, e.g. haendler,festungsherr")
 
-    puzzle = sub.add_parser("puzzle", help="win this turn, or within N turns (exact)")
-    puzzle.add_argument("file", help="position JSON file, or - for standard input")
-    puzzle.add_argument("--turns", type=positive(int), default=1,
-                        help="own turns to win within (above 1 needs the opponent's hand "
-                             "and the deck order)")
-    puzzle.add_argument("--seconds", type=positive(float), default=60.0)
-    puzzle.add_argument("--nodes", type=positive(int))
-    puzzle.add_argument("--json", action="store_true")
-
-    advice = sub.add_parser("hint", help="the best action from what the player to move sees")
-    advice.add_argument("file", help="position JSON file, or - for standard input")
-    advice.add_argument("--seconds", type=positive(float), default=HINT_BUDGET.seconds)
-    advice.add_argument("--worlds", type=positive(int), default=Settings().worlds,
-                        help="samples of the unseen cards (default %(default)s)")
-    advice.add_argument("--seed", type=int, default=0)
-    advice.add_argument("--json", action="store_true")
+    _add_puzzle(sub, positive)
+    _add_hint(sub, positive)
 
     selfplay = sub.add_parser("selfplay", help="win rates of two bots over many games")
     selfplay.add_argument("--bots", required=True, metavar="A,B",
@@ -59,22 +52,65 @@ def add_commands(commands: Any, positive: Any) -> None:
     selfplay.add_argument("--json", action="store_true")
 
 
+def add_client_commands(commands: Any, positive: Any) -> None:
+    """`client ffk puzzle|hint`: the local commands' arguments and the server to ask."""
+    ffk = commands.add_parser("ffk", help="Fortress Fight Kingdom puzzles and hints")
+    sub = ffk.add_subparsers(dest="ffk_command", required=True, parser_class=type(ffk))
+    for command in (_add_puzzle(sub, positive), _add_hint(sub, positive)):
+        command.add_argument("--server", required=True, metavar="HOST:PORT")
+
+
+def _add_puzzle(sub: Any, positive: Any) -> argparse.ArgumentParser:
+    puzzle = sub.add_parser("puzzle", help="win this turn, or within N turns (exact)")
+    puzzle.add_argument("file", help="position JSON file, or - for standard input")
+    puzzle.add_argument("--turns", type=positive(int), default=1,
+                        help="own turns to win within (above 1 needs the opponent's hand "
+                             "and the deck order)")
+    puzzle.add_argument("--seconds", type=positive(float), default=60.0)
+    puzzle.add_argument("--nodes", type=positive(int))
+    puzzle.add_argument("--json", action="store_true")
+    return puzzle
+
+
+def _add_hint(sub: Any, positive: Any) -> argparse.ArgumentParser:
+    advice = sub.add_parser("hint", help="the best action from what the player to move sees")
+    advice.add_argument("file", help="position JSON file, or - for standard input")
+    advice.add_argument("--seconds", type=positive(float), default=HINT_BUDGET.seconds)
+    advice.add_argument("--worlds", type=positive(int), default=Settings().worlds,
+                        help="samples of the unseen cards (default %(default)s)")
+    advice.add_argument("--seed", type=int, default=0)
+    advice.add_argument("--json", action="store_true")
+    return advice
+
+
 def run(args: argparse.Namespace) -> None:
     rules = load_rules()
     {"deal": _deal, "puzzle": _puzzle, "hint": _hint,
      "selfplay": _selfplay}[args.ffk_command](args, rules)
 
 
-def _read(path: str, rules: Rules) -> Loaded:
+def run_remote(args: argparse.Namespace, client: Client) -> None:
+    """`client ffk puzzle|hint`: as the local command, with the search done by `client`."""
+    {"puzzle": _puzzle, "hint": _hint}[args.ffk_command](args, load_rules(), client)
+
+
+def check_turns(loaded: Loaded, turns: int, option: str = "--turns") -> None:
+    """Beyond this turn the search plays the real deck against the opponent's real hand."""
+    if turns > 1 and not loaded.complete:
+        raise InvalidInput(f"{option} {turns} needs the whole position: give the "
+                           "opponent's \"hand\" and the \"deck\" in order")
+
+
+def _read(path: str) -> Any:
+    """The JSON value of a file or standard input (`-`)."""
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text()
     except OSError as err:
         raise InvalidInput(f"cannot read {path}: {err.strerror}") from None
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as err:
         raise InvalidInput(f"{path} is not JSON: {err}") from None
-    return load(data, rules)
 
 
 def _deal(args: argparse.Namespace, rules: Rules) -> None:
@@ -89,13 +125,15 @@ def _deal(args: argparse.Namespace, rules: Rules) -> None:
     print(new_game(rules, args.seed, args.first, leaders))
 
 
-def _puzzle(args: argparse.Namespace, rules: Rules) -> None:
-    loaded = _read(args.file, rules)
-    if args.turns > 1 and not loaded.complete:
-        raise InvalidInput(f"--turns {args.turns} needs the whole position: give the "
-                           "opponent's \"hand\" and the \"deck\" in order")
-    answer = solve_puzzle(loaded.state, args.turns,
-                          Budget(seconds=args.seconds, nodes=args.nodes, table_entries=None))
+def _puzzle(args: argparse.Namespace, rules: Rules, client: Client | None = None) -> None:
+    data = _read(args.file)
+    loaded = load(data, rules)
+    check_turns(loaded, args.turns)
+    budget = Budget(seconds=args.seconds, nodes=args.nodes, table_entries=None)
+    if client is None:
+        answer = solve_puzzle(loaded.state, args.turns, budget)
+    else:
+        answer = client.ffk_puzzle(data, args.turns, budget)
     if args.json:
         print(json.dumps(puzzle_json(answer)))
     else:
@@ -126,10 +164,16 @@ def _puzzle_text(answer: PuzzleAnswer, state: State, turns: int) -> str:
     return "\n".join(lines)
 
 
-def _hint(args: argparse.Namespace, rules: Rules) -> None:
-    state = _read(args.file, rules).state
-    advice = hint(state, Budget(seconds=args.seconds, nodes=None, table_entries=None),
-                  Settings(worlds=args.worlds), args.seed)
+def _hint(args: argparse.Namespace, rules: Rules, client: Client | None = None) -> None:
+    data = _read(args.file)
+    state = load(data, rules).state
+    budget = Budget(seconds=args.seconds, nodes=None, table_entries=None)
+    if client is None:
+        advice = hint(state, budget, Settings(worlds=args.worlds), args.seed)
+    elif args.seed < 0:  # the request's seed is unsigned
+        raise InvalidInput(f"--seed must be 0 or more for a server, not {args.seed}")
+    else:
+        advice = client.ffk_hint(data, budget, args.worlds, args.seed)
     if args.json:
         print(json.dumps(hint_json(advice)))
     elif advice.action is None:

@@ -1,9 +1,11 @@
 """Searches run in worker processes (not threads: the GIL), one job at a time each.
 
-A caller waits for an idle worker only while the queue has room: past it the call is
-refused at once (Overloaded). A caller whose client has gone sets the worker's cancel
-event; the search asks about it every 256 nodes and ends with UNKNOWN, and the worker
-takes the next job.
+A job is a small picklable value that runs its own search, so one pool serves every
+game and kind of search. A caller waits for an idle worker only while the queue has
+room: past it the call is refused at once (Overloaded). A caller whose client has gone
+sets the worker's cancel event; the search asks about it as often as it reads the clock
+(every 256 nodes, or every node of a costly search) and ends with UNKNOWN, and the
+worker takes the next job.
 """
 
 from __future__ import annotations
@@ -17,9 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from multiprocessing.synchronize import Event
+from typing import Protocol, TypeVar
 
 from solver.beleaguered import Algorithm, Mode, Position, Solution, solve
 from solver.budget import Budget, SearchStats, Status
+from solver.ffkingdom import State
+from solver.ffkingdom.hints import Hint, Settings, hint
+from solver.ffkingdom.puzzles import PuzzleAnswer, solve_puzzle
 
 _POLL_SECONDS = 0.01
 
@@ -32,20 +38,74 @@ class WorkerLost(Exception):
     """A worker process died (killed, out of memory); it has been replaced."""
 
 
+R = TypeVar("R", covariant=True)
+
+
+class Job(Protocol[R]):
+    """A search to run in a worker: a frozen dataclass with a `budget` field (without
+    `stop`: the worker adds its own cancel event; the pool sets the seconds left)."""
+
+    budget: Budget
+
+    def run(self, budget: Budget) -> R:
+        """The search's answer within `budget`."""
+
+    def gave_up(self, seconds: float) -> R:
+        """The UNKNOWN answer when the time or the client ran out before a worker was free."""
+
+
 @dataclass(frozen=True)
 class SolveJob:
+    """A Beleaguered Fortress solve."""
+
     position: Position
     mode: Mode
     algorithm: Algorithm
-    budget: Budget  # without `stop`: the worker adds its own cancel event
+    budget: Budget
+
+    def run(self, budget: Budget) -> Solution:
+        return solve(self.position, self.mode, self.algorithm, budget)
+
+    def gave_up(self, seconds: float) -> Solution:
+        return Solution(Status.UNKNOWN, False, (), SearchStats(0, seconds, 0))
+
+
+@dataclass(frozen=True)
+class PuzzleJob:
+    """A Fortress Fight Kingdom puzzle: win this turn, or force a win within `turns`."""
+
+    state: State
+    turns: int
+    budget: Budget
+
+    def run(self, budget: Budget) -> PuzzleAnswer:
+        return solve_puzzle(self.state, self.turns, budget)
+
+    def gave_up(self, seconds: float) -> PuzzleAnswer:
+        return PuzzleAnswer(Status.UNKNOWN, None, (), False, SearchStats(0, seconds, 0))
+
+
+@dataclass(frozen=True)
+class HintJob:
+    """A Fortress Fight Kingdom hint for the player to move."""
+
+    state: State
+    settings: Settings
+    seed: int
+    budget: Budget
+
+    def run(self, budget: Budget) -> Hint:
+        return hint(self.state, budget, self.settings, self.seed)
+
+    def gave_up(self, seconds: float) -> Hint:
+        return Hint(Status.UNKNOWN, None, None, (), (), SearchStats(0, seconds, 0))
 
 
 def _work(connection: Connection, cancel: Event) -> None:
-    """A worker process: solve each job received until told to stop (None)."""
+    """A worker process: run each job received until told to stop (None)."""
     while (job := connection.recv()) is not None:
-        budget = replace(job.budget, stop=cancel.is_set)
         try:
-            connection.send(solve(job.position, job.mode, job.algorithm, budget))
+            connection.send(job.run(replace(job.budget, stop=cancel.is_set)))
         except Exception as error:  # a bug must not take the worker down with it
             connection.send(error)
         _give_back_memory()
@@ -79,8 +139,8 @@ class WorkerPool:
             self._idle.put(worker)
         self._admitted = threading.BoundedSemaphore(workers + queue_size)
 
-    def run(self, job: SolveJob, cancelled: Callable[[], bool], wait: bool = False) -> Solution:
-        """Solve `job` in a worker. With `wait`, queue outside the limit (for streams that
+    def run(self, job: Job[R], cancelled: Callable[[], bool], wait: bool = False) -> R:
+        """Run `job` in a worker. With `wait`, queue outside the limit (for streams that
         keep at most one job per worker in flight); otherwise raise Overloaded when the
         queue is full."""
         if wait:
@@ -92,13 +152,13 @@ class WorkerPool:
         finally:
             self._admitted.release()
 
-    def _run_admitted(self, job: SolveJob, cancelled: Callable[[], bool]) -> Solution:
+    def _run_admitted(self, job: Job[R], cancelled: Callable[[], bool]) -> R:
         started = time.perf_counter()
         deadline = started + (job.budget.seconds or float("inf"))
         worker = None
         while worker is None:
             if cancelled() or time.perf_counter() >= deadline:
-                return _gave_up(time.perf_counter() - started)
+                return job.gave_up(time.perf_counter() - started)
             try:
                 worker = self._idle.get(timeout=_POLL_SECONDS)
             except queue.Empty:
@@ -139,8 +199,3 @@ class WorkerPool:
             worker.process.join(timeout=2)
             if worker.process.is_alive():
                 worker.process.terminate()
-
-
-def _gave_up(seconds: float) -> Solution:
-    """The verdict for a job whose time or client ran out before a worker was free."""
-    return Solution(Status.UNKNOWN, False, (), SearchStats(0, seconds, 0))

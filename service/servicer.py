@@ -1,9 +1,11 @@
 """The Solver RPCs: requests to solver values, work to the pool, answers back.
 
-Every call logs one JSON line (method, game, status, milliseconds). Bad input is
-INVALID_ARGUMENT with the command line's message, a deal number out of range
-OUT_OF_RANGE, a position of no supported game UNIMPLEMENTED, a full queue
-RESOURCE_EXHAUSTED, a search process that died UNAVAILABLE (it is replaced).
+Solve and Hint take a position of either game: Beleaguered Fortress positions are
+solved (and hints cached), Fortress Fight Kingdom positions go to its puzzles and
+hints. Every call logs one JSON line (method, game, status, milliseconds). Bad input is
+INVALID_ARGUMENT with the command line's message, a number out of range (a deal,
+worlds above the limit) OUT_OF_RANGE, a position of no supported game UNIMPLEMENTED, a
+full queue RESOURCE_EXHAUSTED, a search process that died UNAVAILABLE (it is replaced).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import grpc
 
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
+from service.convert import ffkingdom as ffk
 from service.convert.beleaguered import (
     algorithm_from_proto,
     budget_from_proto,
@@ -34,16 +37,23 @@ from service.convert.beleaguered import (
     position_to_proto,
     solution_to_proto,
 )
+from service.ffk_cli import check_turns
 from service.hint_cache import HintCache
-from service.pool import Overloaded, SolveJob, WorkerLost, WorkerPool
+from service.pool import HintJob, Overloaded, PuzzleJob, SolveJob, WorkerLost, WorkerPool
 from solver.beleaguered import MAX_DEAL, Algorithm, Mode, Position, Solution, deal, hint_from
 from solver.beleaguered.position import GAME
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput, OutOfRange
+from solver.ffkingdom import GAME as FFK_GAME
+from solver.ffkingdom import load_rules
+from solver.ffkingdom.hints import Settings
 
 log = logging.getLogger("fortress_solver.calls")
 
 _DEADLINE_MARGIN = 0.1  # seconds kept back to send an UNKNOWN answer before the deadline
+MAX_WORLDS = 1000  # a hint draws its worlds without looking at its budget or a cancel
+FFK_MODES = ("win-this-turn", "forced-win", "hint")
+_GAMES = {"beleaguered_deal": GAME, "beleaguered": GAME, "ffkingdom": FFK_GAME}
 
 
 class UnsupportedGame(InvalidInput):
@@ -55,11 +65,14 @@ class SolverServicer(pb_grpc.SolverServicer):
         self.pool = pool
         self.cache = cache
         self.limits = limits
+        self.rules = load_rules()
 
     # ------------------------------------------------------------ unary calls
 
     def Solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:
-        with _rpc("Solve", context):
+        with _rpc("Solve", context, _game(request.position)):
+            if request.position.HasField("ffkingdom"):
+                return self._ffk_puzzle(request, context)
             position = _position(request.position)
             mode = mode_from_proto(request.mode)
             job = SolveJob(position, mode, algorithm_from_proto(request.algorithm),
@@ -70,7 +83,9 @@ class SolverServicer(pb_grpc.SolverServicer):
             return solution_to_proto(solution)
 
     def Hint(self, request: pb.HintRequest, context: grpc.ServicerContext) -> pb.HintResponse:
-        with _rpc("Hint", context):
+        with _rpc("Hint", context, _game(request.position)):
+            if request.position.HasField("ffkingdom"):
+                return self._ffk_hint(request, context)
             position = _position(request.position)
             known = self.cache.get(position)
             if known is not None:
@@ -81,25 +96,44 @@ class SolverServicer(pb_grpc.SolverServicer):
             self.cache.remember(position, solution)
             return hint_to_proto(hint_from(solution))
 
+    def _ffk_puzzle(self, request: pb.SolveRequest,
+                    context: grpc.ServicerContext) -> pb.SolveResponse:
+        loaded = ffk.position_from_proto(request.position.ffkingdom, self.rules)
+        turns = request.turns or 1
+        check_turns(loaded, turns, option="turns")
+        job = PuzzleJob(loaded.state, turns, self._budget(request.budget, context))
+        return ffk.puzzle_to_proto(self.pool.run(job, _gone(context)))
+
+    def _ffk_hint(self, request: pb.HintRequest,
+                  context: grpc.ServicerContext) -> pb.HintResponse:
+        state = ffk.position_from_proto(request.position.ffkingdom, self.rules).state
+        worlds = request.worlds or Settings().worlds
+        if worlds > MAX_WORLDS:
+            raise OutOfRange(f"worlds {worlds} is more than this server's limit of {MAX_WORLDS}")
+        job = HintJob(state, Settings(worlds=worlds), request.seed,
+                      self._budget(request.budget, context))
+        return ffk.hint_to_proto(self.pool.run(job, _gone(context)))
+
     def GetServerInfo(self, request: pb.GetServerInfoRequest,
                       context: grpc.ServicerContext) -> pb.ServerInfo:
-        with _rpc("GetServerInfo", context):
+        with _rpc("GetServerInfo", context, None):
             return pb.ServerInfo(
                 version=version("fortress-solver"),
                 games=[pb.GameInfo(name=GAME, modes=[m.value for m in Mode],
-                                   algorithms=[a.value for a in Algorithm], max_deal=MAX_DEAL)],
+                                   algorithms=[a.value for a in Algorithm], max_deal=MAX_DEAL),
+                       pb.GameInfo(name=FFK_GAME, modes=FFK_MODES)],
                 limits=pb.Limits(
                     workers=self.pool.workers, queue=self.pool.queue_size,
                     max_seconds=self.limits.seconds or 0, max_nodes=self.limits.nodes or 0,
                     max_table_entries=self.limits.table_entries or 0,
-                    cache_entries=self.cache.capacity),
+                    cache_entries=self.cache.capacity, max_worlds=MAX_WORLDS),
             )
 
     # ------------------------------------------------------------ streams
 
     def SolveBatch(self, request: pb.SolveBatchRequest,
                    context: grpc.ServicerContext) -> Iterator[pb.BatchResult]:
-        with _rpc("SolveBatch", context):
+        with _rpc("SolveBatch", context, GAME):
             items = _batch_items(request)
             mode = mode_from_proto(request.mode, default=Mode.ANY)
             algorithm = algorithm_from_proto(request.algorithm)
@@ -114,7 +148,7 @@ class SolverServicer(pb_grpc.SolverServicer):
 
     def GenerateDeals(self, request: pb.GenerateDealsRequest,
                       context: grpc.ServicerContext) -> Iterator[pb.GeneratedDeal]:
-        with _rpc("GenerateDeals", context):
+        with _rpc("GenerateDeals", context, GAME):
             first = request.first_deal if request.HasField("first_deal") else 1
             last = request.last_deal if request.HasField("last_deal") else MAX_DEAL
             _check_range(first, last)
@@ -177,7 +211,12 @@ def _position(source: pb.PositionSource) -> Position:
     if kind == "beleaguered":
         return position_from_proto(source.beleaguered)
     raise UnsupportedGame("position names no game this server supports "
-                          "(set beleaguered_deal or beleaguered)")
+                          "(set beleaguered_deal, beleaguered or ffkingdom)")
+
+
+def _game(source: pb.PositionSource) -> str | None:
+    """The game of a position, for the log line; None when it names none."""
+    return _GAMES.get(source.WhichOneof("source"))
 
 
 def _check_range(first: int, last: int) -> None:
@@ -216,8 +255,9 @@ _CODES = [
 
 
 @contextmanager
-def _rpc(method: str, context: grpc.ServicerContext) -> Iterator[None]:
-    """Map solver errors to status codes and log the call's one line."""
+def _rpc(method: str, context: grpc.ServicerContext, game: str | None) -> Iterator[None]:
+    """Map solver errors to status codes and log the call's one line (`game` is None for
+    calls about no one game)."""
     started = time.perf_counter()
     code = grpc.StatusCode.OK
     try:
@@ -231,5 +271,5 @@ def _rpc(method: str, context: grpc.ServicerContext) -> Iterator[None]:
     finally:
         if code is grpc.StatusCode.OK and not context.is_active():
             code = grpc.StatusCode.CANCELLED
-        log.info(json.dumps({"method": method, "game": GAME, "status": code.name,
+        log.info(json.dumps({"method": method, "game": game, "status": code.name,
                              "ms": round((time.perf_counter() - started) * 1000, 3)}))

@@ -70,13 +70,109 @@ class Foundations(_message.Message):
     spades: int
     def __init__(self, clubs: _Optional[int] = ..., diamonds: _Optional[int] = ..., hearts: _Optional[int] = ..., spades: _Optional[int] = ...) -> None: ...
 
+class FfkPosition(_message.Message):
+    __slots__ = ("players", "deck", "deck_size", "discard", "round", "to_move", "first_player", "actions_left", "resource_win", "winner", "seed")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    DECK_FIELD_NUMBER: _ClassVar[int]
+    DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_LEFT_FIELD_NUMBER: _ClassVar[int]
+    RESOURCE_WIN_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    players: _containers.RepeatedCompositeFieldContainer[FfkPlayer]
+    deck: FfkCards
+    deck_size: int
+    discard: _containers.RepeatedScalarFieldContainer[str]
+    round: int
+    to_move: int
+    first_player: int
+    actions_left: int
+    resource_win: bool
+    winner: int
+    seed: int
+    def __init__(self, players: _Optional[_Iterable[_Union[FfkPlayer, _Mapping]]] = ..., deck: _Optional[_Union[FfkCards, _Mapping]] = ..., deck_size: _Optional[int] = ..., discard: _Optional[_Iterable[str]] = ..., round: _Optional[int] = ..., to_move: _Optional[int] = ..., first_player: _Optional[int] = ..., actions_left: _Optional[int] = ..., resource_win: _Optional[bool] = ..., winner: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class FfkPlayer(_message.Message):
+    __slots__ = ("castle", "wall", "bricks", "weapons", "crystals", "gold", "builders", "soldiers", "mages", "markets", "producers_played", "shields", "guards", "double_next", "poison", "heal", "locked", "hand", "hand_size")
+    CASTLE_FIELD_NUMBER: _ClassVar[int]
+    WALL_FIELD_NUMBER: _ClassVar[int]
+    BRICKS_FIELD_NUMBER: _ClassVar[int]
+    WEAPONS_FIELD_NUMBER: _ClassVar[int]
+    CRYSTALS_FIELD_NUMBER: _ClassVar[int]
+    GOLD_FIELD_NUMBER: _ClassVar[int]
+    BUILDERS_FIELD_NUMBER: _ClassVar[int]
+    SOLDIERS_FIELD_NUMBER: _ClassVar[int]
+    MAGES_FIELD_NUMBER: _ClassVar[int]
+    MARKETS_FIELD_NUMBER: _ClassVar[int]
+    PRODUCERS_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    SHIELDS_FIELD_NUMBER: _ClassVar[int]
+    GUARDS_FIELD_NUMBER: _ClassVar[int]
+    DOUBLE_NEXT_FIELD_NUMBER: _ClassVar[int]
+    POISON_FIELD_NUMBER: _ClassVar[int]
+    HEAL_FIELD_NUMBER: _ClassVar[int]
+    LOCKED_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    castle: int
+    wall: int
+    bricks: int
+    weapons: int
+    crystals: int
+    gold: int
+    builders: int
+    soldiers: int
+    mages: int
+    markets: int
+    producers_played: FfkProducers
+    shields: int
+    guards: int
+    double_next: bool
+    poison: _containers.RepeatedCompositeFieldContainer[FfkTicks]
+    heal: _containers.RepeatedCompositeFieldContainer[FfkTicks]
+    locked: str
+    hand: FfkCards
+    hand_size: int
+    def __init__(self, castle: _Optional[int] = ..., wall: _Optional[int] = ..., bricks: _Optional[int] = ..., weapons: _Optional[int] = ..., crystals: _Optional[int] = ..., gold: _Optional[int] = ..., builders: _Optional[int] = ..., soldiers: _Optional[int] = ..., mages: _Optional[int] = ..., markets: _Optional[int] = ..., producers_played: _Optional[_Union[FfkProducers, _Mapping]] = ..., shields: _Optional[int] = ..., guards: _Optional[int] = ..., double_next: _Optional[bool] = ..., poison: _Optional[_Iterable[_Union[FfkTicks, _Mapping]]] = ..., heal: _Optional[_Iterable[_Union[FfkTicks, _Mapping]]] = ..., locked: _Optional[str] = ..., hand: _Optional[_Union[FfkCards, _Mapping]] = ..., hand_size: _Optional[int] = ...) -> None: ...
+
+class FfkCards(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, cards: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class FfkProducers(_message.Message):
+    __slots__ = ("builders", "soldiers", "mages", "markets")
+    BUILDERS_FIELD_NUMBER: _ClassVar[int]
+    SOLDIERS_FIELD_NUMBER: _ClassVar[int]
+    MAGES_FIELD_NUMBER: _ClassVar[int]
+    MARKETS_FIELD_NUMBER: _ClassVar[int]
+    builders: int
+    soldiers: int
+    mages: int
+    markets: int
+    def __init__(self, builders: _Optional[int] = ..., soldiers: _Optional[int] = ..., mages: _Optional[int] = ..., markets: _Optional[int] = ...) -> None: ...
+
+class FfkTicks(_message.Message):
+    __slots__ = ("per", "ticks")
+    PER_FIELD_NUMBER: _ClassVar[int]
+    TICKS_FIELD_NUMBER: _ClassVar[int]
+    per: int
+    ticks: int
+    def __init__(self, per: _Optional[int] = ..., ticks: _Optional[int] = ...) -> None: ...
+
 class PositionSource(_message.Message):
-    __slots__ = ("beleaguered_deal", "beleaguered")
+    __slots__ = ("beleaguered_deal", "beleaguered", "ffkingdom")
     BELEAGUERED_DEAL_FIELD_NUMBER: _ClassVar[int]
     BELEAGUERED_FIELD_NUMBER: _ClassVar[int]
+    FFKINGDOM_FIELD_NUMBER: _ClassVar[int]
     beleaguered_deal: int
     beleaguered: BeleagueredPosition
-    def __init__(self, beleaguered_deal: _Optional[int] = ..., beleaguered: _Optional[_Union[BeleagueredPosition, _Mapping]] = ...) -> None: ...
+    ffkingdom: FfkPosition
+    def __init__(self, beleaguered_deal: _Optional[int] = ..., beleaguered: _Optional[_Union[BeleagueredPosition, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkPosition, _Mapping]] = ...) -> None: ...
 
 class Budget(_message.Message):
     __slots__ = ("seconds", "nodes", "table_entries")
@@ -98,6 +194,14 @@ class Move(_message.Message):
     target: str
     def __init__(self, card: _Optional[str] = ..., source: _Optional[str] = ..., target: _Optional[str] = ...) -> None: ...
 
+class FfkStep(_message.Message):
+    __slots__ = ("player", "action")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    player: int
+    action: str
+    def __init__(self, player: _Optional[int] = ..., action: _Optional[str] = ...) -> None: ...
+
 class SearchStats(_message.Message):
     __slots__ = ("nodes", "seconds", "table_entries")
     NODES_FIELD_NUMBER: _ClassVar[int]
@@ -109,52 +213,86 @@ class SearchStats(_message.Message):
     def __init__(self, nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., table_entries: _Optional[int] = ...) -> None: ...
 
 class SolveRequest(_message.Message):
-    __slots__ = ("position", "mode", "algorithm", "budget")
+    __slots__ = ("position", "mode", "algorithm", "budget", "turns")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     ALGORITHM_FIELD_NUMBER: _ClassVar[int]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
+    TURNS_FIELD_NUMBER: _ClassVar[int]
     position: PositionSource
     mode: Mode
     algorithm: Algorithm
     budget: Budget
-    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ...) -> None: ...
+    turns: int
+    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., turns: _Optional[int] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("status", "optimal", "length", "moves", "stats")
+    __slots__ = ("status", "optimal", "length", "moves", "stats", "ffk_line", "turns")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     OPTIMAL_FIELD_NUMBER: _ClassVar[int]
     LENGTH_FIELD_NUMBER: _ClassVar[int]
     MOVES_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
+    FFK_LINE_FIELD_NUMBER: _ClassVar[int]
+    TURNS_FIELD_NUMBER: _ClassVar[int]
     status: Status
     optimal: bool
     length: int
     moves: _containers.RepeatedCompositeFieldContainer[Move]
     stats: SearchStats
-    def __init__(self, status: _Optional[_Union[Status, str]] = ..., optimal: _Optional[bool] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ...) -> None: ...
+    ffk_line: _containers.RepeatedCompositeFieldContainer[FfkStep]
+    turns: int
+    def __init__(self, status: _Optional[_Union[Status, str]] = ..., optimal: _Optional[bool] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., ffk_line: _Optional[_Iterable[_Union[FfkStep, _Mapping]]] = ..., turns: _Optional[int] = ...) -> None: ...
 
 class HintRequest(_message.Message):
-    __slots__ = ("position", "budget")
+    __slots__ = ("position", "budget", "worlds", "seed")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
+    WORLDS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
     position: PositionSource
     budget: Budget
-    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ...) -> None: ...
+    worlds: int
+    seed: int
+    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., worlds: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
 
 class HintResponse(_message.Message):
-    __slots__ = ("status", "move", "moves_left", "winnable", "cached")
+    __slots__ = ("status", "move", "moves_left", "winnable", "cached", "ffk")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     MOVES_LEFT_FIELD_NUMBER: _ClassVar[int]
     WINNABLE_FIELD_NUMBER: _ClassVar[int]
     CACHED_FIELD_NUMBER: _ClassVar[int]
+    FFK_FIELD_NUMBER: _ClassVar[int]
     status: Status
     move: Move
     moves_left: int
     winnable: bool
     cached: bool
-    def __init__(self, status: _Optional[_Union[Status, str]] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., moves_left: _Optional[int] = ..., winnable: _Optional[bool] = ..., cached: _Optional[bool] = ...) -> None: ...
+    ffk: FfkHint
+    def __init__(self, status: _Optional[_Union[Status, str]] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., moves_left: _Optional[int] = ..., winnable: _Optional[bool] = ..., cached: _Optional[bool] = ..., ffk: _Optional[_Union[FfkHint, _Mapping]] = ...) -> None: ...
+
+class FfkHint(_message.Message):
+    __slots__ = ("action", "value", "plan", "runners_up", "stats")
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    PLAN_FIELD_NUMBER: _ClassVar[int]
+    RUNNERS_UP_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    action: str
+    value: float
+    plan: _containers.RepeatedScalarFieldContainer[str]
+    runners_up: _containers.RepeatedCompositeFieldContainer[FfkAlternative]
+    stats: SearchStats
+    def __init__(self, action: _Optional[str] = ..., value: _Optional[float] = ..., plan: _Optional[_Iterable[str]] = ..., runners_up: _Optional[_Iterable[_Union[FfkAlternative, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ...) -> None: ...
+
+class FfkAlternative(_message.Message):
+    __slots__ = ("action", "value")
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    action: str
+    value: float
+    def __init__(self, action: _Optional[str] = ..., value: _Optional[float] = ...) -> None: ...
 
 class DealRange(_message.Message):
     __slots__ = ("first", "last")
@@ -243,17 +381,19 @@ class GameInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., modes: _Optional[_Iterable[str]] = ..., algorithms: _Optional[_Iterable[str]] = ..., max_deal: _Optional[int] = ...) -> None: ...
 
 class Limits(_message.Message):
-    __slots__ = ("workers", "queue", "max_seconds", "max_nodes", "max_table_entries", "cache_entries")
+    __slots__ = ("workers", "queue", "max_seconds", "max_nodes", "max_table_entries", "cache_entries", "max_worlds")
     WORKERS_FIELD_NUMBER: _ClassVar[int]
     QUEUE_FIELD_NUMBER: _ClassVar[int]
     MAX_SECONDS_FIELD_NUMBER: _ClassVar[int]
     MAX_NODES_FIELD_NUMBER: _ClassVar[int]
     MAX_TABLE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
     CACHE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    MAX_WORLDS_FIELD_NUMBER: _ClassVar[int]
     workers: int
     queue: int
     max_seconds: float
     max_nodes: int
     max_table_entries: int
     cache_entries: int
-    def __init__(self, workers: _Optional[int] = ..., queue: _Optional[int] = ..., max_seconds: _Optional[float] = ..., max_nodes: _Optional[int] = ..., max_table_entries: _Optional[int] = ..., cache_entries: _Optional[int] = ...) -> None: ...
+    max_worlds: int
+    def __init__(self, workers: _Optional[int] = ..., queue: _Optional[int] = ..., max_seconds: _Optional[float] = ..., max_nodes: _Optional[int] = ..., max_table_entries: _Optional[int] = ..., cache_entries: _Optional[int] = ..., max_worlds: _Optional[int] = ...) -> None: ...

@@ -12,7 +12,7 @@ from service.api import fortress_solver_pb2 as pb
 from solver.beleaguered import Algorithm, Hint, Mode, Move, Position, Solution
 from solver.budget import Budget, SearchStats, Status
 
-_STATUS = {Status.SOLVED: pb.SOLVED, Status.UNSOLVABLE: pb.UNSOLVABLE, Status.UNKNOWN: pb.UNKNOWN}
+STATUS = {Status.SOLVED: pb.SOLVED, Status.UNSOLVABLE: pb.UNSOLVABLE, Status.UNKNOWN: pb.UNKNOWN}
 _SUITS = ("clubs", "diamonds", "hearts", "spades")
 
 
@@ -70,7 +70,7 @@ def stats_to_proto(stats: SearchStats) -> pb.SearchStats:
 
 def solution_to_proto(solution: Solution) -> pb.SolveResponse:
     response = pb.SolveResponse(
-        status=_STATUS[solution.status],
+        status=STATUS[solution.status],
         optimal=solution.optimal,
         moves=[move_to_proto(move) for move in solution.moves],
         stats=stats_to_proto(solution.stats),
@@ -81,7 +81,7 @@ def solution_to_proto(solution: Solution) -> pb.SolveResponse:
 
 
 def hint_to_proto(hint: Hint, cached: bool = False) -> pb.HintResponse:
-    response = pb.HintResponse(status=_STATUS[hint.status], cached=cached)
+    response = pb.HintResponse(status=STATUS[hint.status], cached=cached)
     if hint.move is not None:
         response.move.CopyFrom(move_to_proto(hint.move))
     if hint.moves_left is not None:
@@ -91,7 +91,7 @@ def hint_to_proto(hint: Hint, cached: bool = False) -> pb.HintResponse:
     return response
 
 
-_STATUS_BACK = {code: status for status, code in _STATUS.items()}
+STATUS_BACK = {code: status for status, code in STATUS.items()}
 
 
 def move_from_proto(message: pb.Move) -> Move:
@@ -103,13 +103,13 @@ def stats_from_proto(message: pb.SearchStats) -> SearchStats:
 
 
 def solution_from_proto(message: pb.SolveResponse) -> Solution:
-    return Solution(_STATUS_BACK[message.status], message.optimal,
+    return Solution(STATUS_BACK[message.status], message.optimal,
                     tuple(move_from_proto(m) for m in message.moves),
                     stats_from_proto(message.stats))
 
 
 def hint_from_proto(message: pb.HintResponse) -> Hint:
-    return Hint(_STATUS_BACK[message.status],
+    return Hint(STATUS_BACK[message.status],
                 move_from_proto(message.move) if message.HasField("move") else None,
                 message.moves_left if message.HasField("moves_left") else None,
                 SearchStats(0, 0.0, 0))

@@ -37,6 +37,7 @@ class Settings:
     worlds: int = 8          # samples of the unseen cards
     shortlist: int = 8       # plans valued in every world
     discard_pool: int = 4    # discards are drawn from this many least useful cards
+    rollout_rounds: int = 0  # greedy rounds of both players after the opponent's answer
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,10 @@ def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settin
         def value(plan: Plan, world: State) -> float:
             for action in plan:
                 world = apply(world, action)
-            return evaluate(greedy_turn(world), me)
+            world = greedy_turn(world)
+            for _ in range(2 * settings.rollout_rounds):
+                world = greedy_turn(world)
+            return evaluate(world, me)
 
         ranked = expectimax(list(plans), worlds, value, prior, settings.shortlist, meter)
     except BudgetExhausted:

@@ -195,7 +195,8 @@ def test_generate_deals_band(stub):
 def test_get_server_info(stub, solver_server):
     info = stub.GetServerInfo(pb.GetServerInfoRequest(), timeout=5)
     assert info.version
-    assert [game.name for game in info.games] == ["beleaguered-fortress"]
+    assert [game.name for game in info.games] == ["beleaguered-fortress",
+                                                  "fortress-fight-kingdom"]
     game = info.games[0]
     assert list(game.modes) == ["optimal", "any"]
     assert list(game.algorithms) == ["astar", "idastar"]

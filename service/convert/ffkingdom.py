@@ -1,0 +1,131 @@
+"""Fortress Fight Kingdom: protobuf messages <-> solver values.
+
+A position message becomes the JSON that the command line reads, with exactly the
+fields the message sets, so that the loader fills in the same defaults and bad input
+gets the same message on both. Actions travel as their text and are parsed back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.api import fortress_solver_pb2 as pb
+from service.convert.beleaguered import STATUS, STATUS_BACK, stats_from_proto, stats_to_proto
+from solver.budget import Status
+from solver.ffkingdom import Loaded, Rules, State, load, parse_action
+from solver.ffkingdom.hints import Hint
+from solver.ffkingdom.puzzles import PuzzleAnswer
+from solver.ffkingdom.rules import PRODUCERS, RESOURCES
+
+# Fields with presence: left out of the JSON when the message leaves them out.
+_STATE_FIELDS = ("deck_size", "round", "to_move", "first_player", "actions_left",
+                 "resource_win", "winner", "seed")
+# Player fields with presence, by message field: the JSON key.
+_PLAYER_FIELDS = {
+    "castle": "castle", "wall": "wall",
+    **dict(zip(("bricks", "weapons", "crystals", "gold"), RESOURCES, strict=True)),
+    **{kind: kind for kind in PRODUCERS},
+    "shields": "shields", "guards": "guards", "locked": "locked", "hand_size": "hand_size",
+}
+
+
+def position_from_proto(message: pb.FfkPosition, rules: Rules) -> Loaded:
+    return load(position_to_json(message), rules)
+
+
+def position_to_json(message: pb.FfkPosition) -> dict[str, Any]:
+    """The JSON form of the message, for `load`."""
+    data = {name: getattr(message, name) for name in _STATE_FIELDS if message.HasField(name)}
+    data["players"] = [_player_to_json(player) for player in message.players]
+    data["discard"] = list(message.discard)
+    if message.HasField("deck"):
+        data["deck"] = list(message.deck.cards)
+    return data
+
+
+def _player_to_json(message: pb.FfkPlayer) -> dict[str, Any]:
+    data = {key: getattr(message, name) for name, key in _PLAYER_FIELDS.items()
+            if message.HasField(name)}
+    data["producers_played"] = {kind: getattr(message.producers_played, kind)
+                                for kind in PRODUCERS}
+    data["double_next"] = message.double_next
+    data["poison"] = [{"per": t.per, "ticks": t.ticks} for t in message.poison]
+    data["heal"] = [{"per": t.per, "ticks": t.ticks} for t in message.heal]
+    if message.HasField("hand"):
+        data["hand"] = list(message.hand.cards)
+    return data
+
+
+def position_from_json(data: dict[str, Any]) -> pb.FfkPosition:
+    """The message of a position JSON that `load` accepts; a null is left out, as the
+    loader reads it (an unknown hand or deck, no winner, nothing locked)."""
+    return pb.FfkPosition(
+        players=[_player_from_json(player) for player in data["players"]],
+        discard=data.get("discard", []),
+        **_cards(data, "deck"),
+        **{name: data[name] for name in _STATE_FIELDS if data.get(name) is not None},
+    )
+
+
+def _player_from_json(data: dict[str, Any]) -> pb.FfkPlayer:
+    return pb.FfkPlayer(
+        producers_played=pb.FfkProducers(**data.get("producers_played", {})),
+        double_next=data.get("double_next", False),
+        poison=[pb.FfkTicks(**ticks) for ticks in data.get("poison", [])],
+        heal=[pb.FfkTicks(**ticks) for ticks in data.get("heal", [])],
+        **_cards(data, "hand"),
+        **{name: data[key] for name, key in _PLAYER_FIELDS.items() if data.get(key) is not None},
+    )
+
+
+def _cards(data: dict[str, Any], key: str) -> dict[str, pb.FfkCards]:
+    return {} if data.get(key) is None else {key: pb.FfkCards(cards=data[key])}
+
+
+def state_to_proto(state: State) -> pb.FfkPosition:
+    return position_from_json(state.to_json())
+
+
+def puzzle_to_proto(answer: PuzzleAnswer) -> pb.SolveResponse:
+    response = pb.SolveResponse(
+        status=STATUS[answer.status], optimal=answer.optimal,
+        ffk_line=[pb.FfkStep(player=player, action=str(action)) for player, action in answer.line],
+        stats=stats_to_proto(answer.stats),
+    )
+    if answer.status is Status.SOLVED:
+        response.length = len(answer.line)
+    if answer.turns is not None:
+        response.turns = answer.turns
+    return response
+
+
+def puzzle_from_proto(message: pb.SolveResponse) -> PuzzleAnswer:
+    return PuzzleAnswer(
+        STATUS_BACK[message.status], message.turns if message.HasField("turns") else None,
+        tuple((step.player, parse_action(step.action)) for step in message.ffk_line),
+        message.optimal, stats_from_proto(message.stats))
+
+
+def hint_to_proto(advice: Hint) -> pb.HintResponse:
+    ffk = pb.FfkHint(
+        plan=[str(action) for action in advice.plan],
+        runners_up=[pb.FfkAlternative(action=str(action), value=value)
+                    for action, value in advice.runners_up],
+        stats=stats_to_proto(advice.stats),
+    )
+    if advice.action is not None:
+        ffk.action = str(advice.action)
+    if advice.value is not None:
+        ffk.value = advice.value
+    return pb.HintResponse(status=STATUS[advice.status], ffk=ffk)
+
+
+def hint_from_proto(message: pb.HintResponse) -> Hint:
+    ffk = message.ffk
+    return Hint(
+        STATUS_BACK[message.status],
+        parse_action(ffk.action) if ffk.HasField("action") else None,
+        ffk.value if ffk.HasField("value") else None,
+        tuple(parse_action(action) for action in ffk.plan),
+        tuple((parse_action(other.action), other.value) for other in ffk.runners_up),
+        stats_from_proto(ffk.stats))

@@ -1,0 +1,428 @@
+"""Fortress Fight Kingdom over gRPC, against real servers on 127.0.0.1: puzzles and
+hints, bad input, deadlines, cancellation, the position message, the log line and the
+client commands.
+
+Most tests share one module-scoped server (2 workers); the cancellation test gets a
+1-worker server of its own. Remote answers are compared with the library's answers for
+the same position (searches and hints are deterministic within their budgets).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import re
+import signal
+import time
+
+import grpc
+import pytest
+
+from service.api import fortress_solver_pb2 as pb
+from service.cli import main
+from service.convert.ffkingdom import (
+    hint_from_proto,
+    position_from_json,
+    position_from_proto,
+    position_to_json,
+    puzzle_from_proto,
+    state_to_proto,
+)
+from solver.budget import Status
+from solver.errors import InvalidInput
+from solver.ffkingdom import apply, legal_actions, load, load_rules, new_game, parse_action
+from solver.ffkingdom.hints import HINT_BUDGET, Settings, hint
+from solver.ffkingdom.puzzles import solve_puzzle
+from tests.service.conftest import address, connect, running_server
+
+RULES = load_rules()
+
+# Wins this turn in 3 actions: doppelzug (two more actions), then angriff and katapult.
+WIN_THIS_TURN = {"players": [
+    {"W": 20, "G": 6, "hand": ["doppelzug", "katapult", "angriff", "sturmlaeufer", "mauer"]},
+    {"castle": 14, "wall": 0},
+]}
+OUT_OF_REACH = {"players": [WIN_THIS_TURN["players"][0], {"castle": 30, "wall": 0}]}
+NEEDS_A_HAND_AND_DECK = ('turns 2 needs the whole position: give the opponent\'s "hand" '
+                         'and the "deck" in order')
+
+
+def whole(data: dict) -> dict:
+    """The position with its unseen cards filled in and given, as a complete position."""
+    return load(data, RULES).state.to_json()
+
+
+# A win within two turns whatever the opponent does, found in a few milliseconds.
+TWO_TURNS = whole({"players": [
+    {"Z": 0, "W": 9, "K": 0, "G": 0, "hand": ["katapult", "angriff"]},
+    {"castle": 12, "wall": 0, "Z": 0, "W": 0, "K": 0, "G": 0,
+     "hand": ["sturmlaeufer", "angriff"]},
+]})
+
+
+def view(seed: int) -> dict:
+    """A new game as the player to move sees it: the opponent's hand and the deck unknown."""
+    data = new_game(RULES, seed).to_json()
+    del data["deck"]
+    del data["players"][1 - data["to_move"]]["hand"]
+    return data
+
+
+def source(data: dict) -> pb.PositionSource:
+    return pb.PositionSource(ffkingdom=position_from_json(data))
+
+
+def puzzle(stub, data: dict, timeout: float = 30, **fields) -> pb.SolveResponse:
+    return stub.Solve(pb.SolveRequest(position=source(data), **fields), timeout=timeout)
+
+
+def rpc_error(call, request, timeout: float = 10) -> grpc.RpcError:
+    with pytest.raises(grpc.RpcError) as caught:
+        call(request, timeout=timeout)
+    return caught.value
+
+
+def replay(data: dict, line) -> int | None:
+    """The winner after the line's actions."""
+    state = load(data, RULES).state
+    for step in line:
+        assert step.player == state.to_move
+        state = apply(state, parse_action(step.action))
+    return state.winner
+
+
+# ============================================================================ puzzles
+
+
+def test_win_this_turn(stub):
+    response = puzzle(stub, WIN_THIS_TURN)
+    assert response.status == pb.SOLVED
+    assert response.optimal
+    assert response.HasField("turns") and response.turns == 1
+    assert response.HasField("length") and response.length == 3 == len(response.ffk_line)
+    actions = [step.action for step in response.ffk_line]
+    assert actions[0] == "play doppelzug"
+    assert sorted(actions[1:]) == ["play angriff", "play katapult"]
+    assert {step.player for step in response.ffk_line} == {0}
+    assert replay(WIN_THIS_TURN, response.ffk_line) == 0
+    assert list(response.moves) == []
+    assert response.stats.nodes > 0
+
+
+def test_turns_one_is_the_default(stub):
+    default, one = puzzle(stub, WIN_THIS_TURN), puzzle(stub, WIN_THIS_TURN, turns=1)
+    assert default.ffk_line == one.ffk_line
+    assert default.turns == one.turns == 1
+
+
+def test_out_of_reach_is_unsolvable(stub):
+    response = puzzle(stub, OUT_OF_REACH)
+    assert response.status == pb.UNSOLVABLE
+    assert not response.optimal
+    assert not response.HasField("length")
+    assert not response.HasField("turns")
+    assert list(response.ffk_line) == []
+
+
+def test_forced_win_within_two_turns(stub):
+    response = puzzle(stub, TWO_TURNS, turns=2)
+    local = solve_puzzle(load(TWO_TURNS, RULES).state, 2)
+    assert local.status is Status.SOLVED and local.turns == 2
+    assert response.status == pb.SOLVED
+    assert response.turns == 2
+    assert response.optimal
+    assert [(step.player, step.action) for step in response.ffk_line] == \
+        [(player, str(action)) for player, action in local.line]
+    assert {step.player for step in response.ffk_line} == {0, 1}  # with the defence
+    assert response.length == len(response.ffk_line)
+    assert replay(TWO_TURNS, response.ffk_line) == 0
+
+
+@pytest.mark.parametrize("known", ["nothing", "hand", "deck"])
+def test_turns_above_one_need_the_whole_position(stub, known):
+    data = whole(WIN_THIS_TURN)
+    if known != "hand":
+        del data["players"][1]["hand"]
+    if known != "deck":
+        del data["deck"]
+    error = rpc_error(stub.Solve, pb.SolveRequest(position=source(data), turns=2))
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.details() == NEEDS_A_HAND_AND_DECK
+
+
+def _load_message(data: dict) -> str:
+    with pytest.raises(InvalidInput) as caught:
+        load(data, RULES)
+    return str(caught.value)
+
+
+def test_bad_card_is_invalid_argument_with_the_cli_message(stub):
+    data = {"players": [{"hand": ["katapullt", "mauer"]}, {"hand": ["drache", "besen"]}]}
+    expected = _load_message(data)
+    assert "'katapullt'" in expected and "'besen'" in expected
+    for call, request in ((stub.Solve, pb.SolveRequest(position=source(data))),
+                          (stub.Hint, pb.HintRequest(position=source(data)))):
+        error = rpc_error(call, request)
+        assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert error.details() == expected
+
+
+def test_every_fault_is_named_as_the_cli_names_it(stub):
+    message = pb.FfkPosition(to_move=2, players=[pb.FfkPlayer(castle=120, locked="wetter"),
+                                                 pb.FfkPlayer(hand_size=12)])
+    expected = _load_message(position_to_json(message))
+    assert "to_move" in expected and "castle 120" in expected and "locked" in expected
+    error = rpc_error(stub.Solve, pb.SolveRequest(position=pb.PositionSource(ffkingdom=message)))
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.details() == expected
+
+
+def test_a_finished_game_is_invalid_argument(stub):
+    data = {**WIN_THIS_TURN, "winner": 1}
+    error = rpc_error(stub.Solve, pb.SolveRequest(position=source(data)))
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.details() == "the game is already over: player 1 won"
+    error = rpc_error(stub.Hint, pb.HintRequest(position=source(data)))
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.details() == "the game is over: player 1 won"
+
+
+# ============================================================================ hints
+
+
+@pytest.mark.parametrize(("seed", "worlds", "hint_seed"), [(1, 0, 0), (2, 3, 7), (5, 12, 1)])
+def test_hint_is_legal_and_the_librarys(stub, seed, worlds, hint_seed):
+    data = view(seed)
+    response = stub.Hint(pb.HintRequest(position=source(data), worlds=worlds, seed=hint_seed),
+                         timeout=30)
+    assert response.status == pb.SOLVED
+    assert not response.HasField("move") and not response.cached
+    ffk = response.ffk
+    assert ffk.HasField("action") and ffk.HasField("value")
+    state = load(data, RULES).state
+    legal = {str(action) for action in legal_actions(state)}
+    assert ffk.action in legal
+    assert ffk.plan[0] == ffk.action
+    others = [other.action for other in ffk.runners_up]
+    assert ffk.action not in others
+    assert len(set(others)) == len(others)
+    assert set(others) <= legal
+    local = hint(state, HINT_BUDGET, Settings(worlds=worlds or Settings().worlds), hint_seed)
+    remote = hint_from_proto(response)
+    assert (remote.action, remote.value, remote.plan, remote.runners_up) == \
+        (local.action, local.value, local.plan, local.runners_up)
+
+
+def test_some_hint_has_runners_up(stub):
+    """So that the test above checks runners-up at all."""
+    response = stub.Hint(pb.HintRequest(position=source(view(1))), timeout=30)
+    assert response.ffk.runners_up
+
+
+def test_too_many_worlds_is_out_of_range(stub):
+    error = rpc_error(stub.Hint, pb.HintRequest(position=source(view(1)), worlds=1001))
+    assert error.code() == grpc.StatusCode.OUT_OF_RANGE
+    assert "1001" in error.details() and "1000" in error.details()
+
+
+# ============================================================================ deadlines
+
+
+def test_tiny_deadline_answers_unknown_in_time(stub):
+    hard = new_game(RULES, 1).to_json()  # no forced win within 3 turns is found in 20 s
+    started = time.perf_counter()
+    response = puzzle(stub, hard, timeout=0.3, turns=3)  # never DEADLINE_EXCEEDED
+    elapsed = time.perf_counter() - started
+    print(f"\n[figure] FFK forced win within 3 turns, timeout=0.3: UNKNOWN after "
+          f"{elapsed * 1000:.0f} ms")
+    assert response.status == pb.UNKNOWN
+    assert not response.optimal
+    assert not response.HasField("length") and not response.HasField("turns")
+    assert elapsed < 0.3
+    request = pb.HintRequest(position=source(view(1)), worlds=1000)  # about 4 s of work
+    started = time.perf_counter()
+    response = stub.Hint(request, timeout=0.3)
+    assert time.perf_counter() - started < 0.3
+    assert response.status == pb.UNKNOWN
+    assert not response.ffk.HasField("action") and not response.ffk.HasField("value")
+    assert list(response.ffk.plan) == [] and list(response.ffk.runners_up) == []
+
+
+def test_request_budget_answers_unknown(stub):
+    response = puzzle(stub, new_game(RULES, 1).to_json(), turns=3,
+                      budget=pb.Budget(nodes=50))
+    assert response.status == pb.UNKNOWN
+    assert response.stats.nodes <= 50
+
+
+@pytest.mark.parametrize("call", ["Solve", "Hint"])
+def test_cancelled_call_frees_its_worker(call):
+    requests = {"Solve": pb.SolveRequest(position=source(new_game(RULES, 1).to_json()), turns=3),
+                "Hint": pb.HintRequest(position=source(view(1)), worlds=1000)}
+    with running_server(workers=1, queue=2) as server, connect(server) as client:
+        hard = getattr(client, call).future(requests[call])  # no deadline
+        time.sleep(0.3)
+        assert not hard.done(), "the search should still be running"
+        cancelled_at = time.perf_counter()
+        assert hard.cancel()
+        response = puzzle(client, WIN_THIS_TURN, timeout=5)
+        elapsed = time.perf_counter() - cancelled_at
+    print(f"\n[figure] after cancelling an FFK {call}, a puzzle answered in "
+          f"{elapsed * 1000:.1f} ms on a 1-worker server")
+    assert response.status == pb.SOLVED
+    assert elapsed < 0.25
+
+
+# ============================================================================ server
+
+
+def test_server_info_lists_the_game(stub):
+    info = stub.GetServerInfo(pb.GetServerInfoRequest(), timeout=5)
+    (ffk,) = [game for game in info.games if game.name == "fortress-fight-kingdom"]
+    assert list(ffk.modes) == ["win-this-turn", "forced-win", "hint"]
+    assert list(ffk.algorithms) == []
+    assert ffk.max_deal == 0
+    assert info.limits.max_worlds == 1000
+
+
+def test_log_line_names_the_game(stub, caplog):
+    with caplog.at_level(logging.INFO, logger="fortress_solver.calls"):
+        puzzle(stub, WIN_THIS_TURN)
+        stub.Hint(pb.HintRequest(position=pb.PositionSource(beleaguered_deal=1)), timeout=30)
+        rpc_error(stub.Hint, pb.HintRequest(position=source({"players": []})))
+        stub.GetServerInfo(pb.GetServerInfoRequest(), timeout=5)
+    lines = [json.loads(record.getMessage()) for record in caplog.records
+             if record.name == "fortress_solver.calls"]
+    assert [(line["method"], line["game"], line["status"]) for line in lines] == [
+        ("Solve", "fortress-fight-kingdom", "OK"),
+        ("Hint", "beleaguered-fortress", "OK"),
+        ("Hint", "fortress-fight-kingdom", "INVALID_ARGUMENT"),
+        ("GetServerInfo", None, "OK"),
+    ]
+
+
+# ============================================================================ the message
+
+
+def _states(seed: int, every: int = 5) -> list:
+    """Every `every`-th state of a game of random legal actions, and its last."""
+    rng = random.Random(seed)
+    state = new_game(RULES, seed)
+    states = [state]
+    while state.winner is None:
+        state = apply(state, rng.choice(legal_actions(state)))
+        states.append(state)
+    return states[::every] + states[-1:]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_state_round_trip(seed):
+    for state in _states(seed):
+        sent = pb.FfkPosition.FromString(state_to_proto(state).SerializeToString())
+        loaded = position_from_proto(sent, RULES)
+        assert loaded.complete
+        assert loaded.state == state
+
+
+@pytest.mark.parametrize("data", [
+    WIN_THIS_TURN, OUT_OF_REACH, view(3),
+    {"players": [{"hand": []}, {"hand_size": 4, "locked": "magie", "shields": 1}],
+     "deck_size": 65, "discard": ["mauer", "mauer"], "winner": None, "to_move": 0},
+    {"players": [{"hand_size": 2, "poison": [{"per": 2, "ticks": 3}]},
+                 {"hand": ["katapult"], "heal": [{"per": 1, "ticks": 1}], "double_next": True}],
+     "to_move": 1, "round": 7, "first_player": 1, "resource_win": False, "seed": 2**62},
+], ids=["win-this-turn", "out-of-reach", "a-view", "hand-size", "player-1-to-move"])
+def test_json_round_trip_keeps_what_is_unknown(data):
+    """What a client sends is what the file says: the same state, the same parts known."""
+    back = load(position_to_json(position_from_json(data)), RULES)
+    local = load(data, RULES)
+    assert back.state == local.state
+    assert (back.opponent_hand_known, back.deck_known) == \
+        (local.opponent_hand_known, local.deck_known)
+
+
+def test_unknown_and_empty_are_apart():
+    empty = whole({"players": [{"hand": []}, {"hand": []}]})
+    empty["deck"] = []
+    empty["discard"] = list(RULES.deck())
+    message = position_from_json(empty)
+    assert message.HasField("deck") and list(message.deck.cards) == []
+    assert all(player.HasField("hand") for player in message.players)
+    unknown = position_from_json({"players": [{"hand": []}, {}]})
+    assert not unknown.HasField("deck") and not unknown.players[1].HasField("hand")
+
+
+def test_puzzle_answer_round_trip(stub):
+    local = solve_puzzle(load(TWO_TURNS, RULES).state, 2)
+    remote = puzzle_from_proto(puzzle(stub, TWO_TURNS, turns=2))
+    assert (remote.status, remote.turns, remote.line, remote.optimal) == \
+        (local.status, local.turns, local.line, local.optimal)
+
+
+# ============================================================================ the client
+
+
+@pytest.fixture(autouse=True)
+def _keep_sigpipe():
+    """main() sets SIGPIPE to its default; give the test process its own handler back."""
+    before = signal.getsignal(signal.SIGPIPE)
+    yield
+    signal.signal(signal.SIGPIPE, before)
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    try:
+        code = main(list(argv))
+    except SystemExit as stop:
+        code = stop.code
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def timeless(text: str) -> str:
+    """Output with its timings blanked: they differ from run to run."""
+    text = re.sub(r'"seconds": [0-9.e-]+', '"seconds": S', text)
+    return re.sub(r"\d+\.\d\d s\)", "S s)", text)
+
+
+@pytest.mark.parametrize("argv", [
+    ["puzzle", "win"], ["puzzle", "win", "--json"], ["puzzle", "out-of-reach"],
+    ["puzzle", "two-turns", "--turns", "2"], ["puzzle", "two-turns", "--turns", "2", "--json"],
+    ["puzzle", "win", "--turns", "2"], ["puzzle", "bad-card", "--json"],
+    ["hint", "view"], ["hint", "view", "--json", "--worlds", "3", "--seed", "5"],
+    ["hint", "win"], ["hint", "bad-card"],
+], ids=lambda argv: " ".join(argv))
+def test_client_prints_what_the_local_command_prints(capsys, tmp_path, solver_server, argv):
+    positions = {"win": WIN_THIS_TURN, "out-of-reach": OUT_OF_REACH, "two-turns": TWO_TURNS,
+                 "view": view(2), "bad-card": {"players": [{"hand": ["katapullt"]}, {}]}}
+    command, name, *options = argv
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(positions[name]))
+    local = run(capsys, "ffk", command, str(path), *options)
+    remote = run(capsys, "client", "ffk", command, str(path), "--server",
+                 address(solver_server), *options)
+    assert local[0] in (0, 2)
+    assert (remote[0], timeless(remote[1]), remote[2]) == \
+        (local[0], timeless(local[1]), local[2])
+
+
+def test_client_refuses_a_negative_seed(capsys, tmp_path, solver_server):
+    path = tmp_path / "view.json"
+    path.write_text(json.dumps(view(1)))
+    code, out, err = run(capsys, "client", "ffk", "hint", str(path), "--seed", "-1",
+                         "--server", address(solver_server))
+    assert (code, out) == (2, "")
+    assert err == "fortress-solver: --seed must be 0 or more for a server, not -1\n"
+
+
+def test_budget_reaches_the_server(capsys, tmp_path, solver_server):
+    path = tmp_path / "hard.json"
+    path.write_text(json.dumps(new_game(RULES, 1).to_json()))
+    code, out, _ = run(capsys, "client", "ffk", "puzzle", str(path), "--turns", "3",
+                       "--seconds", "0.2", "--json", "--server", address(solver_server))
+    assert code == 0
+    answer = json.loads(out)
+    assert answer["status"] == "unknown"
+    assert answer["seconds"] < 1
