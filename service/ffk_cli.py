@@ -19,10 +19,10 @@ from tqdm import tqdm
 
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
-from solver.ffkingdom import Loaded, Rules, State, load, load_rules, new_game
+from solver.ffkingdom import Rules, State, load, load_rules, new_game
 from solver.ffkingdom.bots import BOTS, GameResult, pairing_games, play_game, tally
 from solver.ffkingdom.hints import HINT_BUDGET, Hint, Settings, hint
-from solver.ffkingdom.puzzles import PuzzleAnswer, solve_puzzle
+from solver.ffkingdom.puzzles import PuzzleAnswer, check_complete, solve_puzzle
 from solver.intervals import wilson_interval
 
 if TYPE_CHECKING:
@@ -94,13 +94,6 @@ def run_remote(args: argparse.Namespace, client: Client) -> None:
     {"puzzle": _puzzle, "hint": _hint}[args.ffk_command](args, load_rules(), client)
 
 
-def check_turns(loaded: Loaded, turns: int, option: str = "--turns") -> None:
-    """Beyond this turn the search plays the real deck against the opponent's real hand."""
-    if turns > 1 and not loaded.complete:
-        raise InvalidInput(f"{option} {turns} needs the whole position: give the "
-                           "opponent's \"hand\" and the \"deck\" in order")
-
-
 def _read(path: str) -> Any:
     """The JSON value of a file or standard input (`-`)."""
     try:
@@ -128,7 +121,7 @@ def _deal(args: argparse.Namespace, rules: Rules) -> None:
 def _puzzle(args: argparse.Namespace, rules: Rules, client: Client | None = None) -> None:
     data = _read(args.file)
     loaded = load(data, rules)
-    check_turns(loaded, args.turns)
+    check_complete(loaded, args.turns, option="--turns")
     budget = Budget(seconds=args.seconds, nodes=args.nodes, table_entries=None)
     if client is None:
         answer = solve_puzzle(loaded.state, args.turns, budget)

@@ -37,7 +37,6 @@ from service.convert.beleaguered import (
     position_to_proto,
     solution_to_proto,
 )
-from service.ffk_cli import check_turns
 from service.hint_cache import HintCache
 from service.pool import HintJob, Overloaded, PuzzleJob, SolveJob, WorkerLost, WorkerPool
 from solver.beleaguered import MAX_DEAL, Algorithm, Mode, Position, Solution, deal, hint_from
@@ -47,6 +46,7 @@ from solver.errors import InvalidInput, OutOfRange
 from solver.ffkingdom import GAME as FFK_GAME
 from solver.ffkingdom import load_rules
 from solver.ffkingdom.hints import Settings
+from solver.ffkingdom.puzzles import check_complete
 
 log = logging.getLogger("fortress_solver.calls")
 
@@ -100,7 +100,7 @@ class SolverServicer(pb_grpc.SolverServicer):
                     context: grpc.ServicerContext) -> pb.SolveResponse:
         loaded = ffk.position_from_proto(request.position.ffkingdom, self.rules)
         turns = request.turns or 1
-        check_turns(loaded, turns, option="turns")
+        check_complete(loaded, turns)
         job = PuzzleJob(loaded.state, turns, self._budget(request.budget, context))
         return ffk.puzzle_to_proto(self.pool.run(job, _gone(context)))
 

@@ -23,7 +23,7 @@ def evaluate(state: State, player: int) -> float:
 
 def _side(p: Player, state: State) -> float:
     config = state.rules.config
-    castle = p.castle + 0.8 * max(0, 30 - p.castle)   # the last points are the dearest
+    castle = p.castle + 0.3 * max(0, 30 - p.castle)   # the last points are the dearest
     castle += 0.6 * max(0, p.castle - 70)              # and so are those near the build win
     wall = 0.6 * min(p.wall, 30) + 0.25 * max(0, p.wall - 30)
     production = 4.0 * sum(p.producers[:3]) + 3.0 * p.producers[3]

@@ -11,7 +11,7 @@ evaluated when the turn comes back. The plan with the best mean wins.
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from itertools import combinations
@@ -20,7 +20,7 @@ from solver.budget import Budget, BudgetExhausted, Meter, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.ffkingdom.actions import Action, Discard
 from solver.ffkingdom.engine import apply, plays
-from solver.ffkingdom.evaluate import card_value, evaluate
+from solver.ffkingdom.evaluate import WIN, card_value, evaluate
 from solver.ffkingdom.policies import greedy_turn
 from solver.ffkingdom.state import SHIELD_CARD, State
 from solver.search.expectimax import Ranked, expectimax
@@ -58,9 +58,18 @@ def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settin
     meter = Meter(budget, costly_nodes=True)
     rng = random.Random(seed)
     me = state.to_move
-    worlds = [sample_world(state, rng) for _ in range(settings.worlds)]
     try:
+        worlds = []
+        for _ in range(settings.worlds):
+            meter.tick()
+            worlds.append(sample_world(state, rng))
         plans = turn_plans(worlds[0], settings.discard_pool, meter)
+        wins = [plan for plan, end in plans.items() if end.winner == me]
+        if wins:  # won this turn whatever the hidden cards are: take the shortest win
+            wins.sort(key=len)
+            others = dict.fromkeys(plan[0] for plan in wins if plan[0] != wins[0][0])
+            return Hint(Status.SOLVED, wins[0][0], WIN, wins[0],
+                        tuple((action, WIN) for action in others), meter.stats(len(plans)))
 
         def prior(plan: Plan) -> float:
             return evaluate(plans[plan], me)
@@ -107,9 +116,9 @@ def turn_plans(state: State, discard_pool: int, meter: Meter) -> dict[Plan, Stat
     me = state.to_move
     seen: set[Hashable] = set()
     plans: dict[Plan, State] = {}
-    stack: list[tuple[Plan, State]] = [((), state)]
-    while stack:
-        plan, current = stack.pop()
+    queue: deque[tuple[Plan, State]] = deque([((), state)])
+    while queue:  # breadth first: each state is reached by its shortest plan
+        plan, current = queue.popleft()
         for action in _choices(current, discard_pool):
             meter.tick()
             child = apply(current, action)
@@ -119,7 +128,7 @@ def turn_plans(state: State, discard_pool: int, meter: Meter) -> dict[Plan, Stat
             if child.winner is not None or child.to_move != me:
                 plans[plan + (action,)] = child
             else:
-                stack.append((plan + (action,), child))
+                queue.append((plan + (action,), child))
     return plans
 
 

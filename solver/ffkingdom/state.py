@@ -152,9 +152,11 @@ def load(data: Any, rules: Rules) -> Loaded:
         players.append(player)
         known_hands.append(hand)
     mover_data = players_data[to_move]
-    if known_hands[to_move] is None and not (isinstance(mover_data, dict) and "hand" in mover_data):
+    if not isinstance(mover_data, dict) or mover_data.get("hand") is None:
         problems.append(f"player {to_move} is to move, so their \"hand\" must be given")
     deck = _cards(data.get("deck"), "deck", rules, problems)
+    if deck is not None and data.get("deck_size", len(deck)) != len(deck):
+        problems.append(f"deck_size is {data['deck_size']} but the deck lists {len(deck)} cards")
     discard = _cards(data.get("discard", []), "discard", rules, problems) or ()
     config = rules.config
     state_values = {
@@ -207,7 +209,7 @@ def load(data: Any, rules: Rules) -> Loaded:
                   to_move=to_move, resource_win=resource_win, winner=winner, rules=rules,
                   **state_values)
     return Loaded(state, opponent_hand_known=known_hands[1 - to_move] is not None,
-                  deck_known="deck" in data)
+                  deck_known=data.get("deck") is not None)
 
 
 def _player(value: Any, index: int, rules: Rules,
@@ -239,6 +241,9 @@ def _player(value: Any, index: int, rules: Rules,
         hand = _cards(hand, f"{what} hand", rules, problems)
         if hand is not None and len(hand) > rules.config.hand_size:
             problems.append(f"{what} holds {len(hand)} cards, more than {rules.config.hand_size}")
+        if hand is not None and value.get("hand_size", len(hand)) != len(hand):
+            problems.append(f"{what} hand_size is {value['hand_size']} but the hand lists "
+                            f"{len(hand)} cards")
     player = Player(
         castle=numbers["castle"], wall=numbers["wall"],
         stocks=tuple(numbers[r] for r in RESOURCES),  # type: ignore[arg-type]
