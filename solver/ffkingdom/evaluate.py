@@ -1,46 +1,91 @@
-"""How good a position is for one player, in castle points: the evaluation that the
-greedy bot maximises one action ahead and the hint search uses at its leaves.
+"""How good a position is for one player: a weighted difference of the two sides'
+features (castle, wall, producers, stocks, effects, and what the cards in hand could do).
 
-It reads only what both players see (castles, walls, stocks, producers, effects);
-`hand_value` adds the worth of a player's own hand, which only that player knows.
+Two sets of weights: the greedy bot's, set by hand in castle points, which weigh the
+board alone; and the hint's, the log-odds of winning fitted to the outcomes of self-play
+games (bench/fit_ffk_eval.py), which also weigh the hand. The hint evaluates worlds in
+which the opponent's hand is sampled, so it never reads a hand it cannot see.
 """
 
 from __future__ import annotations
 
+import tomllib
+from collections.abc import Sequence
+from importlib.resources import files
+
+from solver.errors import InvalidInput
 from solver.ffkingdom.engine import cost
 from solver.ffkingdom.rules import RESOURCES, Rules
 from solver.ffkingdom.state import Player, State
 
 WIN = 10_000.0
 
+FEATURES = (
+    "castle", "castle_below_30", "castle_above_70", "wall_to_30", "wall_above_30",
+    "core_producers", "markets", "core_stocks_to_40", "gold_to_30", "resource_race",
+    "shields", "guards", "double_next", "poison_left", "heal_left",
+    "hand_damage", "hand_castle", "hand_wall", "hand_producers", "hand_out_of_reach",
+)
 
-def evaluate(state: State, player: int) -> float:
+# Hand-set, in castle points: the greedy bot's scale.
+BOARD_WEIGHTS = (1.0, 0.3, 0.6, 0.6, 0.25, 4.0, 3.0, 0.35, 0.2, 0.6, 6.0, 2.0, 5.0, -1.0, 0.5,
+                 0, 0, 0, 0, 0)
+
+
+
+def _fitted_weights() -> tuple[float, ...]:
+    """The hint's weights, fitted to game outcomes by bench/fit_ffk_eval.py."""
+    text = files("solver.ffkingdom").joinpath("fitted_eval.toml").read_text(encoding="utf-8")
+    weights = tomllib.loads(text)["weights"]
+    if set(weights) != set(FEATURES):
+        raise InvalidInput(f"fitted_eval.toml must weigh exactly {', '.join(FEATURES)}")
+    return tuple(float(weights[name]) for name in FEATURES)
+
+
+# Log-odds of winning per unit: the hint's scale.
+FITTED_WEIGHTS = _fitted_weights()
+
+
+def evaluate(state: State, player: int, weights: Sequence[float] = BOARD_WEIGHTS) -> float:
+    """The weighted difference of the two sides' features; a won game is +-WIN."""
     if state.winner is not None:
         return WIN if state.winner == player else -WIN
-    me, them = state.players[player], state.players[1 - player]
-    return _side(me, state) - _side(them, state)
+    mine = side_features(state.players[player], state)
+    theirs = side_features(state.players[1 - player], state)
+    return sum(w * (a - b) for w, a, b in zip(weights, mine, theirs, strict=True))
 
 
-def _side(p: Player, state: State) -> float:
-    config = state.rules.config
-    castle = p.castle + 0.3 * max(0, 30 - p.castle)   # the last points are the dearest
-    castle += 0.6 * max(0, p.castle - 70)              # and so are those near the build win
-    wall = 0.6 * min(p.wall, 30) + 0.25 * max(0, p.wall - 30)
-    production = 4.0 * sum(p.producers[:3]) + 3.0 * p.producers[3]
-    stocks = 0.35 * sum(min(s, 40) for s in p.stocks[:3]) + 0.2 * min(p.stocks[3], 30)
-    if state.resource_win:
-        top = max(p.stocks[:3])
-        stocks += 0.6 * max(0, top - 60) * (top / config.resource_win)
-    effects = 6.0 * p.shields + 2.0 * p.guards + 5.0 * p.double_next
-    effects -= sum(per * ticks for per, ticks in p.poison)
-    effects += 0.5 * sum(per * ticks for per, ticks in p.heal)
-    return castle + wall + production + stocks + effects
+def side_features(p: Player, state: State) -> tuple[float, ...]:
+    """What one side has, as FEATURES names it: castles count most near 0 and near the
+    build win, walls and stocks less once they are large."""
+    top = max(p.stocks[:3])
+    race = max(0, top - 60) * top / state.rules.config.resource_win if state.resource_win else 0
+    return (
+        p.castle, max(0, 30 - p.castle), max(0, p.castle - 70),
+        min(p.wall, 30), max(0, p.wall - 30),
+        sum(p.producers[:3]), p.producers[3],
+        sum(min(s, 40) for s in p.stocks[:3]), min(p.stocks[3], 30), race,
+        p.shields, p.guards, p.double_next,
+        sum(per * ticks for per, ticks in p.poison), sum(per * ticks for per, ticks in p.heal),
+        *_hand_features(p, state.rules),
+    )
 
 
-def hand_value(state: State, player: int) -> float:
-    """What the hand is worth to its holder."""
-    p = state.players[player]
-    return sum(card_value(p, card_id, state.rules) for card_id in p.hand)
+def _hand_features(p: Player, rules: Rules) -> tuple[float, ...]:
+    """What the cards in hand could do: damage, castle and wall they add, producers, and
+    how many are out of reach next turn."""
+    damage = castle = wall = producers = out_of_reach = 0
+    for card_id in p.hand:
+        card = rules.cards[card_id]
+        effect = card.effect
+        damage += effect.get("dmg", 0) + effect.get("direct", 0)
+        castle += effect.get("castle", 0)
+        wall += effect.get("wall", 0)
+        producers += "producer" in effect
+        price = cost(p, card, rules)
+        out_of_reach += any(p.stock(r) + _income(p, r, rules) < amount
+                            for r, amount in price.items())
+    return damage, castle, wall, producers, out_of_reach
 
 
 def card_value(p: Player, card_id: str, rules: Rules) -> float:

@@ -5,7 +5,8 @@ Depth-limited expectimax: every plan for the rest of this turn (plays and discar
 order) is a choice; the unseen cards (the opponent's hand and the deck order, drawn as
 a multiset from what is not visible) are sampled into worlds; in each world the plan is
 played, the hand refilled, the opponent answers with a greedy turn, and the position is
-evaluated when the turn comes back. The plan with the best mean wins.
+evaluated when the turn comes back (fitted weights, hand included). The plan with the
+best mean wins; a turn that wins outright is taken by its fewest actions.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from solver.budget import Budget, BudgetExhausted, Meter, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.ffkingdom.actions import Action, Discard
 from solver.ffkingdom.engine import apply, plays
-from solver.ffkingdom.evaluate import WIN, card_value, evaluate
+from solver.ffkingdom.evaluate import FITTED_WEIGHTS, WIN, card_value, evaluate
 from solver.ffkingdom.policies import greedy_turn
 from solver.ffkingdom.state import SHIELD_CARD, State
 from solver.search.expectimax import Ranked, expectimax
@@ -37,7 +38,6 @@ class Settings:
     worlds: int = 8          # samples of the unseen cards
     shortlist: int = 8       # plans valued in every world
     discard_pool: int = 4    # discards are drawn from this many least useful cards
-    rollout_rounds: int = 0  # greedy rounds of both players after the opponent's answer
 
 
 @dataclass(frozen=True)
@@ -72,15 +72,12 @@ def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settin
                         tuple((action, WIN) for action in others), meter.stats(len(plans)))
 
         def prior(plan: Plan) -> float:
-            return evaluate(plans[plan], me)
+            return evaluate(plans[plan], me, FITTED_WEIGHTS)
 
         def value(plan: Plan, world: State) -> float:
             for action in plan:
                 world = apply(world, action)
-            world = greedy_turn(world)
-            for _ in range(2 * settings.rollout_rounds):
-                world = greedy_turn(world)
-            return evaluate(world, me)
+            return evaluate(greedy_turn(world), me, FITTED_WEIGHTS)
 
         ranked = expectimax(list(plans), worlds, value, prior, settings.shortlist, meter)
     except BudgetExhausted:
