@@ -3,8 +3,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 DEALS ?= 1-1000
+GAMES ?= 1000
 
-.PHONY: run test bench bench-service lint proto
+.PHONY: run test bench bench-service bench-ffk lint proto
 
 $(INSTALLED): pyproject.toml
 	python3 -m venv $(VENV)
@@ -24,6 +25,11 @@ bench: $(INSTALLED)
 
 bench-service: $(INSTALLED)
 	$(PY) -m bench.bench_service --deals $(DEALS)
+
+# Fortress Fight Kingdom: the hint bot against the random and the greedy bot.
+bench-ffk: $(INSTALLED)
+	$(VENV)/bin/fortress-solver ffk selfplay --bots hint,random --games $(GAMES) --seed 1
+	$(VENV)/bin/fortress-solver ffk selfplay --bots hint,greedy --games $(GAMES) --seed 1
 
 lint: $(INSTALLED)
 	$(PY) -m ruff check solver service tests bench

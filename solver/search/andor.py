@@ -4,7 +4,8 @@ transposition table and iterative deepening on the number of turns.
 
 A turn is a run of consecutive moves by one player (a game with play-again moves has
 turns of several moves). Proven results are kept across depths: a win within d turns
-is a win within any more, a refutation at depth d refutes every smaller depth.
+is a win within any more, a refutation at depth d refutes every smaller depth. A game
+must not cycle within a turn (each turn must end), or the search would not.
 """
 
 from __future__ import annotations

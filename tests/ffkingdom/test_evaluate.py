@@ -1,0 +1,118 @@
+"""The evaluation: zero-sum between the players, +-WIN for a finished game, the board
+weights blind to hands, and castle points worth having."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import replace
+from importlib.resources import files
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.ffkingdom import Play, State, apply, new_game
+from solver.ffkingdom.evaluate import (
+    BOARD_WEIGHTS,
+    FEATURES,
+    FITTED_WEIGHTS,
+    WIN,
+    evaluate,
+    side_features,
+)
+
+from .helpers import RULES, playout, position
+
+WEIGHT_SETS = pytest.mark.parametrize("weights", [BOARD_WEIGHTS, FITTED_WEIGHTS],
+                                      ids=["board", "fitted"])
+seeds = st.integers(0, 2**32)
+
+
+def with_castle(state: State, player: int, castle: int) -> State:
+    return state.with_player(player, replace(state.players[player], castle=castle))
+
+
+def swap_hands(state: State) -> State:
+    first, second = state.players
+    return replace(state, players=(replace(first, hand=second.hand),
+                                   replace(second, hand=first.hand)))
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=seeds, weights=st.sampled_from([BOARD_WEIGHTS, FITTED_WEIGHTS]))
+def test_evaluation_is_zero_sum_between_the_players(seed, weights):
+    for state in playout(new_game(RULES, seed), seed, limit=300)[::3]:
+        assert evaluate(state, 0, weights) == -evaluate(state, 1, weights)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=seeds, weights=st.sampled_from([BOARD_WEIGHTS, FITTED_WEIGHTS]))
+def test_a_finished_game_is_win_for_the_winner_and_minus_win_for_the_loser(seed, weights):
+    final = playout(new_game(RULES, seed), seed)[-1]
+    assert final.winner in (0, 1)
+    assert evaluate(final, final.winner, weights) == WIN
+    assert evaluate(final, 1 - final.winner, weights) == -WIN
+
+
+@WEIGHT_SETS
+def test_a_won_position_is_win_whatever_the_board(weights):
+    state = position({"castle": 1, "W": 4, "hand": ["angriff", "mauer"]},
+                     {"castle": 6, "wall": 0, "builders": 9})
+    over = apply(state, Play("angriff"))
+    assert over.winner == 0
+    assert (evaluate(over, 0, weights), evaluate(over, 1, weights)) == (WIN, -WIN)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=seeds)
+def test_board_weights_ignore_the_hands(seed):
+    for state in playout(new_game(RULES, seed), seed, limit=300)[::3]:
+        if state.winner is None:
+            swapped = swap_hands(state)
+            assert evaluate(swapped, 0, BOARD_WEIGHTS) == evaluate(state, 0, BOARD_WEIGHTS)
+            assert evaluate(swapped, 1, BOARD_WEIGHTS) == evaluate(state, 1, BOARD_WEIGHTS)
+
+
+def test_fitted_weights_read_the_hands():
+    state = position({"hand": ["drache", "katapult", "belagerung"]},
+                     {"hand": ["mauer"]})
+    assert evaluate(swap_hands(state), 0, FITTED_WEIGHTS) != evaluate(state, 0, FITTED_WEIGHTS)
+
+
+def test_there_is_one_weight_per_feature():
+    fitted = tomllib.loads(files("solver.ffkingdom").joinpath("fitted_eval.toml")
+                           .read_text(encoding="utf-8"))["weights"]
+    assert set(fitted) == set(FEATURES)
+    assert len(FITTED_WEIGHTS) == len(BOARD_WEIGHTS) == len(FEATURES) == 20
+    assert FITTED_WEIGHTS == tuple(float(fitted[name]) for name in FEATURES)
+    assert len(side_features(new_game(RULES, 1).players[0], new_game(RULES, 1))) == 20
+
+
+def test_board_weights_give_the_hand_features_no_weight():
+    hand = [k for k, name in enumerate(FEATURES) if name.startswith("hand_")]
+    assert hand == [15, 16, 17, 18, 19]
+    assert [BOARD_WEIGHTS[k] for k in hand] == [0, 0, 0, 0, 0]
+
+
+@WEIGHT_SETS
+@pytest.mark.parametrize("player", [0, 1])
+def test_more_castle_is_better_other_things_equal(weights, player):
+    state = position({"hand": ["mauer", "turm"]}, {"hand": ["angriff"]})
+    values = [evaluate(with_castle(state, player, castle), player, weights)
+              for castle in range(0, 101)]
+    assert all(low < high for low, high in zip(values, values[1:], strict=False))
+    theirs = [evaluate(with_castle(state, 1 - player, castle), player, weights)
+              for castle in range(0, 101)]
+    assert all(low > high for low, high in zip(theirs, theirs[1:], strict=False))
+
+
+def test_board_weights_price_castle_points_by_band():
+    state = position({"hand": ["mauer"]}, {"hand": ["mauer"]})
+
+    def gain(castle: int) -> float:
+        return (evaluate(with_castle(state, 0, castle + 1), 0, BOARD_WEIGHTS)
+                - evaluate(with_castle(state, 0, castle), 0, BOARD_WEIGHTS))
+
+    assert [round(gain(c), 6) for c in (10, 50, 80)] == [0.7, 1.0, 1.6]
+
+
