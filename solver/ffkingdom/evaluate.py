@@ -20,19 +20,19 @@ from solver.ffkingdom.state import Player, State
 
 WIN = 10_000.0
 
-FEATURES = (
+BOARD_FEATURES = (
     "castle", "castle_below_30", "castle_above_70", "wall_to_30", "wall_above_30",
     "core_producers", "markets", "core_stocks_to_40", "gold_to_30", "resource_race",
     "shields", "guards", "double_next", "poison_left", "heal_left",
-    "hand_damage", "hand_castle", "hand_wall", "hand_producers", "hand_out_of_reach",
 )
+HAND_FEATURES = ("hand_damage", "hand_castle", "hand_wall", "hand_producers",
+                 "hand_out_of_reach")
+FEATURES = BOARD_FEATURES + HAND_FEATURES
 
 # Set by hand in castle points and adjusted by greedy-against-greedy matches: a castle
 # point counts 0.7 below 30, 1 up to 70 and 1.6 above (castle_below_30 at 0.8, meant to
 # make the last points dearer, played worse than 0.3, which makes them cheaper).
-BOARD_WEIGHTS = (1.0, 0.3, 0.6, 0.6, 0.25, 4.0, 3.0, 0.35, 0.2, 0.6, 6.0, 2.0, 5.0, -1.0, 0.5,
-                 0, 0, 0, 0, 0)
-
+BOARD_WEIGHTS = (1.0, 0.3, 0.6, 0.6, 0.25, 4.0, 3.0, 0.35, 0.2, 0.6, 6.0, 2.0, 5.0, -1.0, 0.5)
 
 
 def _fitted_weights() -> tuple[float, ...]:
@@ -49,17 +49,19 @@ FITTED_WEIGHTS = _fitted_weights()
 
 
 def evaluate(state: State, player: int, weights: Sequence[float] = BOARD_WEIGHTS) -> float:
-    """The weighted difference of the two sides' features; a won game is +-WIN."""
+    """The weighted difference of the two sides' features; a won game is +-WIN. Weights
+    for the board features alone leave the hands unread."""
     if state.winner is not None:
         return WIN if state.winner == player else -WIN
-    mine = side_features(state.players[player], state)
-    theirs = side_features(state.players[1 - player], state)
+    hands = len(weights) > len(BOARD_FEATURES)
+    mine = side_features(state.players[player], state, hands)
+    theirs = side_features(state.players[1 - player], state, hands)
     return sum(w * (a - b) for w, a, b in zip(weights, mine, theirs, strict=True))
 
 
-def side_features(p: Player, state: State) -> tuple[float, ...]:
-    """What one side has, as FEATURES names it: castle bands below 30 and above 70 apart,
-    walls, stocks and gold with their large parts apart."""
+def side_features(p: Player, state: State, hands: bool = True) -> tuple[float, ...]:
+    """What one side has, as FEATURES names it (BOARD_FEATURES without `hands`): castle
+    bands below 30 and above 70 apart, walls, stocks and gold with their large parts apart."""
     top = max(p.stocks[:3])
     race = max(0, top - 60) * top / state.rules.config.resource_win if state.resource_win else 0
     return (
@@ -69,7 +71,7 @@ def side_features(p: Player, state: State) -> tuple[float, ...]:
         sum(min(s, 40) for s in p.stocks[:3]), min(p.stocks[3], 30), race,
         p.shields, p.guards, p.double_next,
         sum(per * ticks for per, ticks in p.poison), sum(per * ticks for per, ticks in p.heal),
-        *_hand_features(p, state.rules),
+        *(_hand_features(p, state.rules) if hands else ()),
     )
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.ffkingdom.actions import Action, Discard
-from solver.ffkingdom.engine import apply, legal_actions, plays
+from solver.ffkingdom.engine import apply, discards, plays
 from solver.ffkingdom.evaluate import evaluate
 from solver.ffkingdom.state import Loaded, State
 from solver.search.andor import forced_win
@@ -71,7 +71,11 @@ def win_this_turn(state: State, budget: Budget = DEFAULT_BUDGET) -> PuzzleAnswer
 
 def final_turn_actions(state: State) -> list[Action]:
     """Plays, and a discard of each distinct single card."""
-    return [*plays(state), *(Discard((card,)) for card in dict.fromkeys(state.mover.hand))]
+    return [*plays(state), *single_discards(state)]
+
+
+def single_discards(state: State) -> list[Discard]:
+    return [Discard((card,)) for card in dict.fromkeys(state.mover.hand)]
 
 
 class _ThisTurn:
@@ -112,11 +116,19 @@ class _Duel:
         return state.winner
 
     def moves(self, state: State, final_turn: bool) -> Iterable[tuple[Action, State]]:
-        actions = final_turn_actions(state) if final_turn else legal_actions(state)
-        children = [(action, apply(state, action)) for action in actions]
+        """Plays first, the most promising first; discards after them as they come."""
         mover = state.to_move
-        children.sort(key=lambda pair: -evaluate(pair[1], mover))
-        return children
+        played = sorted(((action, apply(state, action)) for action in plays(state)),
+                        key=lambda pair: -evaluate(pair[1], mover))
+        rest = single_discards(state) if final_turn else discards(state)
+        return played + [(action, apply(state, action)) for action in rest]
 
-    def key(self, state: State) -> Hashable:
-        return state
+    def key(self, state: State, final_turn: bool) -> Hashable:
+        """In the last turn nothing is drawn before it ends and the opponent's cards
+        cannot help or hinder: the opponent's hand, the deck, the discard pile and the
+        seed (which only picks the opponent's random discards here) drop out of the key."""
+        if not final_turn:
+            return state
+        me = state.to_move
+        blind = replace(state.players[1 - me], hand=())
+        return replace(state.with_player(1 - me, blind), deck=(), discard=(), seed=0)

@@ -31,7 +31,10 @@ class TwoPlayerGame(Protocol[S, A]):
         where a game may leave out moves that only matter later."""
         ...
 
-    def key(self, state: S) -> Hashable: ...
+    def key(self, state: S, final_turn: bool) -> Hashable:
+        """The table key; in the searching player's last turn of the horizon, states
+        that differ only in what cannot matter before that turn ends may share one."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -82,14 +85,15 @@ class _Search(Generic[S, A]):
             return winner == self.me
         if depth == 0:
             return False
-        key = self.game.key(state)
+        mine = self.game.player(state) == self.me
+        key = self.game.key(state, final_turn=mine and depth == 1)
         if self.won_within.get(key, depth + 1) <= depth:
             return True
         if self.lost_within.get(key, -1) >= depth:
             return False
         self.meter.tick()
         children = self.children(state, depth)
-        if self.game.player(state) == self.me:
+        if mine:
             result = any(self.wins(child, left) for _, child, left in children)
         else:
             result = all(self.wins(child, left) for _, child, left in children)

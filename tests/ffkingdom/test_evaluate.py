@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from solver.ffkingdom import Play, State, apply, new_game
 from solver.ffkingdom.evaluate import (
+    BOARD_FEATURES,
     BOARD_WEIGHTS,
     FEATURES,
     FITTED_WEIGHTS,
@@ -83,15 +84,18 @@ def test_there_is_one_weight_per_feature():
     fitted = tomllib.loads(files("solver.ffkingdom").joinpath("fitted_eval.toml")
                            .read_text(encoding="utf-8"))["weights"]
     assert set(fitted) == set(FEATURES)
-    assert len(FITTED_WEIGHTS) == len(BOARD_WEIGHTS) == len(FEATURES) == 20
+    assert len(FITTED_WEIGHTS) == len(FEATURES) == 20
+    assert len(BOARD_WEIGHTS) == len(BOARD_FEATURES) == 15
     assert FITTED_WEIGHTS == tuple(float(fitted[name]) for name in FEATURES)
-    assert len(side_features(new_game(RULES, 1).players[0], new_game(RULES, 1))) == 20
+    state = new_game(RULES, 1)
+    assert len(side_features(state.players[0], state)) == 20
+    assert len(side_features(state.players[0], state, hands=False)) == 15
 
 
-def test_board_weights_give_the_hand_features_no_weight():
-    hand = [k for k, name in enumerate(FEATURES) if name.startswith("hand_")]
-    assert hand == [15, 16, 17, 18, 19]
-    assert [BOARD_WEIGHTS[k] for k in hand] == [0, 0, 0, 0, 0]
+def test_board_weights_weigh_no_hand_feature():
+    assert not any(name.startswith("hand_") for name in BOARD_FEATURES)
+    assert FEATURES[len(BOARD_WEIGHTS):] == tuple(name for name in FEATURES
+                                                   if name.startswith("hand_"))
 
 
 @WEIGHT_SETS

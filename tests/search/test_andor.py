@@ -58,7 +58,7 @@ class CounterGame:
             result.append(((step, False), Count(total, 1 - state.to_move)))
         return result
 
-    def key(self, state: Count) -> Count:
+    def key(self, state: Count, final_turn: bool) -> Count:
         return state
 
 
