@@ -2,7 +2,7 @@
 per puzzle, each the median of several runs), then real positions: every turn start of
 greedy self-play games, solved for a win this turn and for a forced win within two turns.
 
-    .venv/bin/python -m bench.bench_ffk_puzzles [--repeat 5] [--games 10] [--seconds 10]
+    .venv/bin/python -m bench.bench_ffk_puzzles [--repeat 5] [--games 2] [--seconds 5]
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ PUZZLES = Path(__file__).resolve().parent.parent / "tests" / "ffkingdom" / "puzz
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--games", type=int, default=10, help="self-play games for positions")
-    parser.add_argument("--seconds", type=float, default=10.0, help="budget per forced win")
+    parser.add_argument("--games", type=int, default=2, help="self-play games for positions")
+    parser.add_argument("--seconds", type=float, default=5.0, help="budget per forced win")
     args = parser.parse_args()
     rules = load_rules()
     hand_made(rules, args.repeat)
@@ -57,6 +57,8 @@ def real_positions(rules: Rules, games: int, seconds: float) -> None:
             if state.actions_left == 1:
                 positions.append(state)
             state = apply(state, greedy_action(state))
+    if not positions:
+        return
     print(f"\n{len(positions)} turn starts of {games} greedy games (9 cards in hand)")
     for turns, budget in ((1, Budget(seconds=60, table_entries=None)),
                           (2, Budget(seconds=seconds, table_entries=None))):
