@@ -4,52 +4,17 @@ one-line errors, run in-process through `service.cli.main`."""
 from __future__ import annotations
 
 import json
-import signal
 from pathlib import Path
 
 import pytest
 
-from service.cli import main
 from solver.ffkingdom import legal_actions, load, new_game, parse, parse_action
 from solver.ffkingdom.puzzles import solve_puzzle
 
+from ..cli import assert_one_line_error, keep_sigpipe, run, run_json  # noqa: F401
 from .helpers import RULES, rest_of_deck
 
 SIMPLE_WIN = {"players": [{"W": 4, "hand": ["angriff", "mauer"]}, {"castle": 6, "wall": 0}]}
-
-
-@pytest.fixture(autouse=True)
-def _keep_sigpipe():
-    before = signal.getsignal(signal.SIGPIPE)
-    yield
-    signal.signal(signal.SIGPIPE, before)
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    try:
-        code = main(list(argv))
-    except SystemExit as stop:
-        code = stop.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def run_json(capsys, *argv: str) -> dict:
-    code, out, err = run(capsys, *argv)
-    assert code == 0, err
-    assert len(out.splitlines()) == 1, out
-    return json.loads(out)
-
-
-def assert_one_line_error(code: int, out: str, err: str, *fragments: str) -> None:
-    assert code == 2
-    assert out == ""
-    lines = err.strip("\n").splitlines()
-    assert len(lines) == 1, err
-    assert "Traceback" not in err
-    for fragment in fragments:
-        assert fragment in lines[0], (fragment, lines[0])
 
 
 def write_position(tmp_path: Path, data: object) -> str:

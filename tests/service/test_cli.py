@@ -19,6 +19,8 @@ import pytest
 from service.cli import main
 from solver.beleaguered import Move, Position, apply, deal, replay
 
+from ..cli import assert_one_line_error, keep_sigpipe, run, run_json  # noqa: F401
+
 SCRIPT = Path(sys.executable).parent / "fortress-solver"
 
 OPTIMAL_LENGTH_DEAL_2 = 66
@@ -36,46 +38,6 @@ BATCH_KEYS = {"deal", "status", "optimal", "length", "nodes", "seconds"}
 
 
 # ----------------------------------------------------------------------------- helpers
-
-
-@pytest.fixture(autouse=True)
-def _keep_sigpipe():
-    """main() sets SIGPIPE to its default; give the test process its own handler back."""
-    before = signal.getsignal(signal.SIGPIPE)
-    yield
-    signal.signal(signal.SIGPIPE, before)
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    """Run the CLI in-process: (exit code, stdout, stderr).
-
-    Argument errors leave main() through argparse's SystemExit rather than a return
-    value, so both ways out are turned into an exit code here.
-    """
-    capsys.readouterr()  # drop anything printed before
-    try:
-        code = main(list(argv))
-    except SystemExit as stop:
-        code = stop.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def run_json(capsys, *argv: str) -> dict:
-    code, out, err = run(capsys, *argv)
-    assert code == 0, err
-    assert len(out.splitlines()) == 1, out
-    return json.loads(out)
-
-
-def assert_one_line_error(code: int, out: str, err: str, *fragments: str) -> None:
-    assert code == 2
-    assert out == ""
-    lines = err.strip("\n").splitlines()
-    assert len(lines) == 1, err
-    assert "Traceback" not in err
-    for fragment in fragments:
-        assert fragment in lines[0], (fragment, lines[0])
 
 
 def assert_move_shape(move: object) -> None:

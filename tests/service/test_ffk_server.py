@@ -13,14 +13,12 @@ import json
 import logging
 import random
 import re
-import signal
 import time
 
 import grpc
 import pytest
 
 from service.api import fortress_solver_pb2 as pb
-from service.cli import main
 from service.convert.ffkingdom import (
     hint_from_proto,
     position_from_json,
@@ -35,6 +33,8 @@ from solver.ffkingdom import apply, legal_actions, load, load_rules, new_game, p
 from solver.ffkingdom.hints import HINT_BUDGET, Settings, hint
 from solver.ffkingdom.puzzles import solve_puzzle
 from tests.service.conftest import address, connect, running_server
+
+from ..cli import keep_sigpipe, run  # noqa: F401
 
 RULES = load_rules()
 
@@ -361,24 +361,6 @@ def test_puzzle_answer_round_trip(stub):
 
 
 # ============================================================================ the client
-
-
-@pytest.fixture(autouse=True)
-def _keep_sigpipe():
-    """main() sets SIGPIPE to its default; give the test process its own handler back."""
-    before = signal.getsignal(signal.SIGPIPE)
-    yield
-    signal.signal(signal.SIGPIPE, before)
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    try:
-        code = main(list(argv))
-    except SystemExit as stop:
-        code = stop.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def timeless(text: str) -> str:
