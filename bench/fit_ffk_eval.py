@@ -1,7 +1,7 @@
 """Fit the hint's evaluation: the log-odds that a side wins, as a weighted difference of
 the two sides' features, learned from the outcomes of greedy self-play games.
 
-    .venv/bin/python -m bench.fit_ffk_eval --games 4000
+    .venv/bin/python -m bench.fit_ffk_eval --games 3000
 
 writes solver/ffkingdom/fitted_eval.toml and prints the held-out accuracy and log loss.
 """
@@ -60,7 +60,7 @@ def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[float, float]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4000)
+    parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=100_000)
     args = parser.parse_args()
     with Pool() as pool:

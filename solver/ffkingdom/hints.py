@@ -44,7 +44,7 @@ class Settings:
 class Hint:
     status: Status                  # SOLVED: every shortlisted plan valued; UNKNOWN: out of budget
     action: Action | None
-    value: float | None             # expected evaluation (castle points) when the turn returns
+    value: float | None             # mean log-odds of winning when the turn returns
     plan: Plan                      # the whole turn the action begins
     runners_up: tuple[tuple[Action, float], ...]  # other first actions, best first
     stats: SearchStats
