@@ -51,7 +51,7 @@ from solver.ffkingdom.puzzles import check_complete
 log = logging.getLogger("fortress_solver.calls")
 
 _DEADLINE_MARGIN = 0.1  # seconds kept back to send an UNKNOWN answer before the deadline
-MAX_WORLDS = 1000  # a hint draws its worlds without looking at its budget or a cancel
+MAX_WORLDS = 1000  # each world is a copy of the position: a cap on one call's memory
 FFK_MODES = ("win-this-turn", "forced-win", "hint")
 _GAMES = {"beleaguered_deal": GAME, "beleaguered": GAME, "ffkingdom": FFK_GAME}
 
