@@ -1,0 +1,1 @@
+"""Farbduell: the tables as data and the rules engine (Classic and Belagerung so far)."""
