@@ -369,6 +369,11 @@ def load(data: Any, tables: Mapping[str, Table]) -> State:
         problems.append(f"colour must be one of {', '.join(table.config.colours)}")
     if data.get("pending_kind") not in (None, *PENALTY):
         problems.append(f"pending_kind must be null or one of {', '.join(PENALTY)}")
+    pending = data.get("pending", 0)
+    if type(pending) is not int or pending < 0:
+        problems.append("pending must be a whole number >= 0")
+    elif (pending > 0) != (data.get("pending_kind") is not None):
+        problems.append("pending and pending_kind go together: a stack has both or neither")
     if data.get("to_move", 0) not in range(seats):
         problems.append(f"to_move must be a seat 0..{seats - 1}")
     if data.get("direction", 1) not in (1, -1):
@@ -378,6 +383,9 @@ def load(data: Any, tables: Mapping[str, Table]) -> State:
     if drawn is not None:
         found = cards([drawn], "drawn")
         drawn_card = found[0] if found else None
+        to_move = data.get("to_move", 0)
+        if drawn_card is not None and to_move in range(seats) and drawn_card not in hands[to_move]:
+            problems.append(f"the drawn card {drawn_card} is not in the hand of the player to move")
     if problems:
         raise InvalidInput(problems)
     return State(

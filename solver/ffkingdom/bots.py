@@ -16,6 +16,8 @@ from solver.ffkingdom.hints import hint
 from solver.ffkingdom.policies import greedy_action, random_action
 from solver.ffkingdom.rules import Rules
 from solver.ffkingdom.state import State
+from solver.selfplay import seatings
+from solver.selfplay import tally as count_wins
 
 BOTS = ("random", "greedy", "hint")
 MAX_ROUNDS = 300  # a game still running then counts as a draw (none has been seen)
@@ -59,19 +61,10 @@ def play_game(seats: tuple[str, str], seed: int, rules: Rules) -> GameResult:
 
 def pairing_games(bots: tuple[str, str], games: int,
                   seed: int) -> list[tuple[tuple[str, str], int]]:
-    """(seats, deal seed) for each game: the bots swap seats every game, and each deal is
-    played twice, once from each seat, so that neither bot has the better cards."""
-    return [((bots[g % 2], bots[1 - g % 2]), seed + g // 2) for g in range(games)]
+    """(seats, deal seed) for each game (see solver.selfplay)."""
+    return seatings(bots, games, seed)  # type: ignore[return-value]
 
 
 def tally(results: list[GameResult], bots: tuple[str, str]) -> dict[str, int]:
-    """Wins per bot, from the results in the order of `pairing_games`; two copies of
-    one bot count as `name` and `name-2`."""
-    names = bots if bots[0] != bots[1] else (bots[0], f"{bots[1]}-2")
-    wins = dict.fromkeys(names, 0)
-    for g, result in enumerate(results):
-        if result.winner is not None:
-            first_bot_seat = 0 if g % 2 == 0 else 1
-            wins[names[0] if result.winner == first_bot_seat else names[1]] += 1
-    return wins
-
+    """Wins per bot, from the results in the order of `pairing_games`."""
+    return count_wins(bots, [result.winner for result in results])
