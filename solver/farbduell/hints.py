@@ -1,0 +1,99 @@
+"""Hints in a real game: the best play (or draw) for the player to move, who sees only
+their own hand, the discard pile and how many cards the others hold.
+
+Depth-limited expectimax over the unseen cards: the other hands and the draw pile are
+sampled as a multiset from what is not visible; each legal action is played in every
+world, the others answer by the greedy policy until the turn comes back, and the
+position is evaluated then: a win or a loss, else how many cards fewer the player holds
+than the others on average (a waiting stack counts as held). Every action is valued in
+the same worlds, so actions are compared on equal luck.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from solver.budget import Budget, BudgetExhausted, Meter, SearchStats, Status
+from solver.errors import InvalidInput
+from solver.farbduell.engine import Action, State, apply, legal_actions
+from solver.farbduell.policies import greedy_action
+from solver.search.expectimax import expectimax
+
+HINT_BUDGET = Budget(seconds=10.0, nodes=None, table_entries=None)
+WIN = 100.0
+
+
+@dataclass(frozen=True)
+class Settings:
+    worlds: int = 12      # samples of the unseen cards
+    horizon: int = 60     # the others' actions at most before the turn comes back
+
+
+@dataclass(frozen=True)
+class Hint:
+    status: Status                                # SOLVED, or UNKNOWN when out of budget
+    action: Action | None
+    value: float | None                           # expected evaluation when the turn returns
+    runners_up: tuple[tuple[Action, float], ...]  # the other actions, best first
+    stats: SearchStats
+
+
+def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settings(),
+         seed: int = 0) -> Hint:
+    """The best action for the player to move, from what that player can see."""
+    if state.winner is not None:
+        raise InvalidInput(f"the game is over: player {state.winner} won")
+    meter = Meter(budget, costly_nodes=True)
+    rng = random.Random(seed)
+    me = state.to_move
+    actions = legal_actions(state)
+    if len(actions) == 1:
+        return Hint(Status.SOLVED, actions[0], None, (), meter.stats(0))
+    try:
+        worlds = []
+        for _ in range(settings.worlds):
+            meter.tick()
+            worlds.append(sample_world(state, rng))
+
+        def value(action: Action, world: State) -> float:
+            world = apply(world, action)
+            for _ in range(settings.horizon):
+                if world.winner is not None or world.to_move == me:
+                    break
+                world = apply(world, greedy_action(world))
+            return evaluate(world, me)
+
+        ranked = expectimax(actions, worlds, value, prior=lambda _: 0.0,
+                            shortlist=len(actions), meter=meter)
+    except BudgetExhausted:
+        return Hint(Status.UNKNOWN, None, None, (), meter.stats(0))
+    best, *rest = ranked
+    return Hint(Status.SOLVED, best.option, best.value,
+                tuple((r.option, r.value) for r in rest), meter.stats(len(actions)))
+
+
+def evaluate(state: State, me: int) -> float:
+    """A win or a loss, else the others' mean hand less one's own (a waiting stack is
+    counted as cards held by whoever it waits for)."""
+    if state.winner is not None:
+        return WIN if state.winner == me else -WIN
+    held = [len(hand) for hand in state.hands]
+    held[state.to_move] += state.pending
+    others = (sum(held) - held[me]) / (len(held) - 1)
+    return others - held[me]
+
+
+def sample_world(state: State, rng: random.Random) -> State:
+    """The position with the cards the mover cannot see dealt afresh at random."""
+    me = state.to_move
+    visible = Counter(state.hands[me]) + Counter(state.discard)
+    unseen = list((Counter(state.table.deck) - visible).elements())
+    rng.shuffle(unseen)
+    hands = list(state.hands)
+    for seat, hand in enumerate(state.hands):
+        if seat != me:
+            hands[seat], unseen = tuple(sorted(unseen[:len(hand)])), unseen[len(hand):]
+    return replace(state, hands=tuple(hands), draw_pile=tuple(unseen),
+                   seed=rng.getrandbits(62))
