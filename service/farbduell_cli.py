@@ -1,0 +1,204 @@
+"""`fortress-solver farbduell ...`: go-out chains, puzzles, hints and self-play."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from functools import partial
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from solver.budget import Budget, Status
+from solver.errors import InvalidInput
+from solver.farbduell.bots import BOTS, GameResult, play_game
+from solver.farbduell.chains import OBJECTIVES, Chain, best_chain
+from solver.farbduell.engine import State, load, new_game, to_json
+from solver.farbduell.hints import HINT_BUDGET, Hint, Settings, hint
+from solver.farbduell.puzzles import PuzzleAnswer, solve_puzzle
+from solver.farbduell.tables import Table, load_tables
+from solver.intervals import wilson_interval
+from solver.selfplay import seatings, tally
+
+
+def add_commands(commands: Any, positive: Any) -> None:
+    """The `farbduell` command and its subcommands; `positive` reads a number > 0."""
+    game = commands.add_parser("farbduell", help="Farbduell: chains, puzzles, hints, self-play")
+    sub = game.add_subparsers(dest="farbduell_command", required=True,
+                              parser_class=type(game))
+    tables = sorted(load_tables())
+
+    deal = sub.add_parser("deal", help="the starting position of a shuffled game, as JSON")
+    deal.add_argument("--table", choices=tables, default="classic")
+    deal.add_argument("--players", type=positive(int), default=2)
+    deal.add_argument("--seed", type=int, default=1)
+
+    chain = sub.add_parser("chain", help="go out before the opponent's turn (CP-SAT)")
+    chain.add_argument("file", help="position JSON file, or - for standard input")
+    chain.add_argument("--objective", choices=OBJECTIVES, default="cards",
+                       help="what the longest chain maximises when going out is impossible")
+    chain.add_argument("--seconds", type=positive(float), default=10.0)
+    chain.add_argument("--json", action="store_true")
+
+    puzzle = sub.add_parser("puzzle", help="force a win within N own turns (all cards known)")
+    puzzle.add_argument("file", help="position JSON file, or - for standard input")
+    puzzle.add_argument("--turns", type=positive(int), default=1)
+    puzzle.add_argument("--seconds", type=positive(float), default=60.0)
+    puzzle.add_argument("--nodes", type=positive(int))
+    puzzle.add_argument("--json", action="store_true")
+
+    advice = sub.add_parser("hint", help="the best play from what the player to move sees")
+    advice.add_argument("file", help="position JSON file, or - for standard input")
+    advice.add_argument("--seconds", type=positive(float), default=HINT_BUDGET.seconds)
+    advice.add_argument("--worlds", type=positive(int), default=Settings().worlds)
+    advice.add_argument("--seed", type=int, default=0)
+    advice.add_argument("--json", action="store_true")
+
+    selfplay = sub.add_parser("selfplay", help="win rates of two bots over many games")
+    selfplay.add_argument("--table", choices=tables, default="classic")
+    selfplay.add_argument("--players", type=positive(int), default=2)
+    selfplay.add_argument("--bots", required=True, metavar="A,B",
+                          help=f"two of {', '.join(BOTS)}, e.g. hint,greedy")
+    selfplay.add_argument("--games", type=positive(int), required=True)
+    selfplay.add_argument("--seed", type=int, default=1)
+    selfplay.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1)
+    selfplay.add_argument("--json", action="store_true")
+
+
+def run(args: argparse.Namespace) -> None:
+    tables = load_tables()
+    {"deal": _deal, "chain": _chain, "puzzle": _puzzle, "hint": _hint,
+     "selfplay": _selfplay}[args.farbduell_command](args, tables)
+
+
+def _read(path: str, tables: dict[str, Table]) -> State:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text()
+    except OSError as err:
+        raise InvalidInput(f"cannot read {path}: {err.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InvalidInput(f"{path} is not JSON: {err}") from None
+    return load(data, tables)
+
+
+def _deal(args: argparse.Namespace, tables: dict[str, Table]) -> None:
+    try:
+        state = new_game(tables[args.table], args.players, args.seed)
+    except ValueError as err:
+        raise InvalidInput(str(err)) from None
+    print(json.dumps(to_json(state)))
+
+
+def _chain(args: argparse.Namespace, tables: dict[str, Table]) -> None:
+    found = best_chain(_read(args.file, tables), args.objective,
+                       Budget(seconds=args.seconds, nodes=None, table_entries=None))
+    if args.json:
+        print(json.dumps(chain_json(found)))
+    elif found.status is Status.UNKNOWN:
+        print(f"unknown: no chain found within the budget ({found.stats.seconds:.2f} s)")
+    else:
+        verdict = "goes out" if found.goes_out else "cannot go out; longest chain"
+        proof = "optimal" if found.optimal else "not proven optimal"
+        print(f"{verdict}: {found.cards} cards, {found.points} points ({proof}, "
+              f"{found.stats.seconds:.3f} s)")
+        print(", ".join(str(play) for play in found.plays) or "(no card can be played)")
+
+
+def chain_json(found: Chain) -> dict[str, Any]:
+    return {"status": found.status.value, "goes_out": found.goes_out,
+            "plays": [str(play) for play in found.plays], "cards": found.cards,
+            "points": found.points, "optimal": found.optimal,
+            "seconds": round(found.stats.seconds, 6)}
+
+
+def _puzzle(args: argparse.Namespace, tables: dict[str, Table]) -> None:
+    state = _read(args.file, tables)
+    answer = solve_puzzle(state, args.turns,
+                          Budget(seconds=args.seconds, nodes=args.nodes, table_entries=None))
+    if args.json:
+        print(json.dumps(puzzle_json(answer)))
+        return
+    stats = f"({answer.stats.nodes} nodes, {answer.stats.seconds:.2f} s)"
+    if answer.status is Status.UNSOLVABLE:
+        print(f"player {state.to_move} cannot force a win within {args.turns} turns: "
+              f"proven {stats}")
+    elif answer.status is Status.UNKNOWN:
+        print(f"unknown: the budget ran out {stats}")
+    else:
+        print(f"player {state.to_move} wins in {answer.turns} turns {stats}")
+        for n, (seat, action) in enumerate(answer.line, 1):
+            print(f"{n:3}. player {seat}: {action}")
+
+
+def puzzle_json(answer: PuzzleAnswer) -> dict[str, Any]:
+    return {"status": answer.status.value, "turns": answer.turns,
+            "line": [{"player": seat, "action": str(action)} for seat, action in answer.line],
+            "nodes": answer.stats.nodes, "seconds": round(answer.stats.seconds, 6)}
+
+
+def _hint(args: argparse.Namespace, tables: dict[str, Table]) -> None:
+    advice = hint(_read(args.file, tables),
+                  Budget(seconds=args.seconds, nodes=None, table_entries=None),
+                  Settings(worlds=args.worlds), args.seed)
+    if args.json:
+        print(json.dumps(hint_json(advice)))
+    elif advice.action is None:
+        print(f"unknown: the budget ran out ({advice.stats.seconds:.2f} s)")
+    else:
+        value = "" if advice.value is None else f" (expected {advice.value:+.2f})"
+        print(f"{advice.action}{value}")
+        if advice.runners_up:
+            print("runners-up: " + ", ".join(f"{action} {value:+.2f}"
+                                             for action, value in advice.runners_up))
+
+
+def hint_json(advice: Hint) -> dict[str, Any]:
+    return {"status": advice.status.value,
+            "action": None if advice.action is None else str(advice.action),
+            "value": None if advice.value is None else round(advice.value, 4),
+            "runners_up": [{"action": str(action), "value": round(value, 4)}
+                           for action, value in advice.runners_up],
+            "seconds": round(advice.stats.seconds, 6)}
+
+
+def _selfplay(args: argparse.Namespace, tables: dict[str, Table]) -> None:
+    bots = tuple(args.bots.split(","))
+    if len(bots) != 2 or any(bot not in BOTS for bot in bots):
+        raise InvalidInput(f"--bots takes two of {', '.join(BOTS)} separated by a comma, "
+                           f"not {args.bots!r}")
+    config = tables[args.table].config
+    if not config.min_players <= args.players <= config.max_players:
+        raise InvalidInput(f"--players must be {config.min_players} to {config.max_players}")
+    games = seatings(bots, args.games, args.seed, args.players)  # type: ignore[arg-type]
+    with Pool(args.jobs) as pool:
+        results = list(tqdm(pool.imap(partial(_play, table=tables[args.table]), games),
+                            total=len(games), unit="game", disable=None, file=sys.stderr))
+    wins = tally(bots, [result.winner for result in results])  # type: ignore[arg-type]
+    hints = sum(result.hints for result in results)
+    per_hint = sum(result.hint_seconds for result in results) / hints if hints else 0.0
+    draws = args.games - sum(wins.values())
+    if args.json:
+        print(json.dumps({"games": args.games, "wins": wins,
+                          "seconds_per_hint": round(per_hint, 6), "draws": draws,
+                          "table": args.table, "players": args.players, "seed": args.seed}))
+        return
+    print(f"{' vs '.join(wins)}: {args.games} games, {args.table}, {args.players} players, "
+          f"seed {args.seed}, seats alternating")
+    for name, won in wins.items():
+        low, high = wilson_interval(won, args.games)
+        print(f"  {name:8} {won:5} wins  {won / args.games:6.1%}  "
+              f"(95 % interval {low:.1%}-{high:.1%})")
+    print(f"  draws    {draws:5}")
+    if hints:
+        print(f"  {per_hint * 1000:.1f} ms per hint over {hints} hints")
+
+
+def _play(game: tuple[tuple[str, ...], int], table: Table) -> GameResult:
+    seats, seed = game
+    return play_game(seats, seed, table)

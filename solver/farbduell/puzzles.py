@@ -1,0 +1,47 @@
+"""Perfect-information puzzles: with every hand and the draw pile's order known, the
+fewest own turns in which the player to move forces a win against all the others, or a
+proof that none does within N turns."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
+
+from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
+from solver.errors import InvalidInput
+from solver.farbduell.engine import Action, State, apply, legal_actions
+from solver.search.andor import forced_win
+
+
+@dataclass(frozen=True)
+class PuzzleAnswer:
+    status: Status                        # solved / unsolvable (proven) / unknown (budget)
+    turns: int | None                     # fewest own turns that force the win
+    line: tuple[tuple[int, Action], ...]  # (seat, action); the others' are first-tried defences
+    stats: SearchStats
+
+
+def solve_puzzle(state: State, turns: int = 1, budget: Budget = DEFAULT_BUDGET) -> PuzzleAnswer:
+    if turns < 1:
+        raise InvalidInput(f"turns must be at least 1, got {turns}")
+    if state.winner is not None:
+        raise InvalidInput(f"the game is already over: player {state.winner} won")
+    found = forced_win(_Game(), state, turns, budget)
+    return PuzzleAnswer(found.status, found.turns, found.line, found.stats)
+
+
+class _Game:
+    """Farbduell for the forced-win search: a turn is every action until the turn passes
+    (a two-player Skip or Reverse, and a drawn card's decision, keep it)."""
+
+    def player(self, state: State) -> int:
+        return state.to_move
+
+    def winner(self, state: State) -> int | None:
+        return state.winner
+
+    def moves(self, state: State, final_turn: bool) -> Iterable[tuple[Action, State]]:
+        return [(action, apply(state, action)) for action in legal_actions(state)]
+
+    def key(self, state: State, final_turn: bool) -> Hashable:
+        return state

@@ -1,0 +1,63 @@
+"""The `fortress-solver farbduell` commands: shapes of their JSON and one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+from solver.farbduell.engine import load
+from solver.farbduell.tables import load_tables
+
+from ..cli import assert_one_line_error, keep_sigpipe, run, run_json  # noqa: F401
+
+CHAIN = {"hands": [["red-skip", "blue-skip", "blue-7"], ["green-1"]], "discard": ["red-9"]}
+
+
+def write(tmp_path, data) -> str:
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_deal_prints_a_loadable_position(capsys):
+    data = run_json(capsys, "farbduell", "deal", "--table", "belagerung", "--players", "3")
+    state = load(data, load_tables())
+    assert state.players == 3 and all(len(hand) == 7 for hand in state.hands)
+
+
+def test_chain_json(capsys, tmp_path):
+    out = run_json(capsys, "farbduell", "chain", write(tmp_path, CHAIN), "--json")
+    assert out | {"seconds": 0} == {
+        "status": "solved", "goes_out": True, "cards": 3, "points": 47, "optimal": True,
+        "plays": ["play red-skip", "play blue-skip", "play blue-7"], "seconds": 0}
+
+
+def test_puzzle_json(capsys, tmp_path):
+    out = run_json(capsys, "farbduell", "puzzle", write(tmp_path, CHAIN), "--json")
+    assert out["status"] == "solved" and out["turns"] == 1
+    assert [step["action"] for step in out["line"]] == [
+        "play red-skip", "play blue-skip", "play blue-7"]
+
+
+def test_hint_json(capsys, tmp_path):
+    out = run_json(capsys, "farbduell", "hint", write(tmp_path, CHAIN), "--json")
+    assert set(out) == {"status", "action", "value", "runners_up", "seconds"}
+    assert out["status"] == "solved" and out["action"].startswith(("play", "draw"))
+
+
+def test_selfplay_json(capsys):
+    out = run_json(capsys, "farbduell", "selfplay", "--bots", "greedy,random", "--games", "4",
+                   "--seed", "3", "--jobs", "1", "--json")
+    assert {"games", "wins", "seconds_per_hint"} <= set(out)
+    assert out["games"] == 4 and set(out["wins"]) == {"greedy", "random"}
+
+
+def test_bad_card_is_one_line(capsys, tmp_path):
+    bad = {"hands": [["red-11"], ["green-1"]], "discard": ["red-9"]}
+    code, out, err = run(capsys, "farbduell", "chain", write(tmp_path, bad))
+    assert_one_line_error(code, out, err, "'red-11' is not a card")
+
+
+def test_bad_bots_are_one_line(capsys):
+    code, out, err = run(capsys, "farbduell", "selfplay", "--bots", "hint,nobody",
+                         "--games", "2")
+    assert_one_line_error(code, out, err, "--bots takes two of")
