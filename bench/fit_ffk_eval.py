@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.fitting import accuracy_and_log_loss, fit_logistic
 from solver.ffkingdom import apply, load_rules, new_game
 from solver.ffkingdom.evaluate import FEATURES, side_features
 from solver.ffkingdom.policies import greedy_action
@@ -39,25 +40,6 @@ def game_rows(seed: int) -> tuple[list[list[float]], list[int]]:
     return rows, labels
 
 
-def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3) -> np.ndarray:
-    """Logistic regression without intercept (the fit stays antisymmetric: what is good
-    for one side is as bad for the other), by Newton's method."""
-    scale = x.std(axis=0) + 1e-9
-    z = x / scale
-    w = np.zeros(z.shape[1])
-    for _ in range(50):
-        p = 1 / (1 + np.exp(-z @ w))
-        gradient = z.T @ (p - y) / len(y) + l2 * w
-        hessian = (z.T * (p * (1 - p))) @ z / len(y) + l2 * np.eye(len(w))
-        w -= np.linalg.solve(hessian, gradient)
-    return w / scale
-
-
-def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[float, float]:
-    p = np.clip(1 / (1 + np.exp(-x @ w)), 1e-9, 1 - 1e-9)
-    return float(np.mean((p > 0.5) == y)), float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3000)
@@ -71,8 +53,8 @@ def main() -> None:
                 np.array([v for _, labels in part for v in labels], dtype=float))
     x_test, y_test = stack(games[:held_out])
     x_train, y_train = stack(games[held_out:])
-    w = fit(x_train, y_train)
-    accuracy, loss = log_loss(x_test, y_test, w)
+    w = fit_logistic(x_train, y_train)
+    accuracy, loss = accuracy_and_log_loss(x_test, y_test, w)
     print(f"{len(y_train)} positions to fit, {len(y_test)} held out: "
           f"accuracy {accuracy:.3f}, log loss {loss:.3f} (coin: 0.693)")
     lines = [

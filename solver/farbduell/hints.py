@@ -4,9 +4,9 @@ their own hand, the discard pile and how many cards the others hold.
 Depth-limited expectimax over the unseen cards: the other hands and the draw pile are
 sampled as a multiset from what is not visible; each legal action is played in every
 world, the others answer by the greedy policy until the turn comes back, and the
-position is evaluated then: a win or a loss, else how many cards fewer the player holds
-than the others on average (a waiting stack counts as held). Every action is valued in
-the same worlds, so actions are compared on equal luck.
+position is evaluated then (solver/farbduell/evaluate.py: a win or a loss, else the
+fitted log-odds of winning from the hands' features). Every action is valued in the same
+worlds, so actions are compared on equal luck.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from dataclasses import dataclass, replace
 from solver.budget import Budget, BudgetExhausted, Meter, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.farbduell.engine import Action, State, apply, legal_actions
+from solver.farbduell.evaluate import evaluate
 from solver.farbduell.policies import greedy_action
 from solver.search.expectimax import expectimax
 
 HINT_BUDGET = Budget(seconds=10.0, nodes=None, table_entries=None)
-WIN = 100.0
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Settings:
 class Hint:
     status: Status                                # SOLVED, or UNKNOWN when out of budget
     action: Action | None
-    value: float | None                           # expected evaluation when the turn returns
+    value: float | None                           # mean log-odds of winning when the turn returns
     runners_up: tuple[tuple[Action, float], ...]  # the other actions, best first
     stats: SearchStats
 
@@ -72,17 +72,6 @@ def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settin
     best, *rest = ranked
     return Hint(Status.SOLVED, best.option, best.value,
                 tuple((r.option, r.value) for r in rest), meter.stats(len(actions)))
-
-
-def evaluate(state: State, me: int) -> float:
-    """A win or a loss, else the others' mean hand less one's own (a waiting stack is
-    counted as cards held by whoever it waits for)."""
-    if state.winner is not None:
-        return WIN if state.winner == me else -WIN
-    held = [len(hand) for hand in state.hands]
-    held[state.to_move] += state.pending
-    others = (sum(held) - held[me]) / (len(held) - 1)
-    return others - held[me]
 
 
 def sample_world(state: State, rng: random.Random) -> State:
