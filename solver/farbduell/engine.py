@@ -1,10 +1,18 @@
-"""The Farbduell rules for the Classic and Belagerung tables: a state value, the legal
-actions, and applying one.
+"""The Farbduell rules for the Classic, Belagerung and Tag & Nacht tables: a state value,
+the legal actions, and applying one.
 
-Turn handovers drive the Bomb's fuse: the handover that ends the bomber's own play does
-not count, a Skip's jump counts one, and a two-player Skip or Reverse (play again) is a
-handover to oneself that counts one. All randomness (shuffles) comes from the state's
+Turn handovers drive the Bomb's fuse and the Mitternachtsuhr: the handover that ends the
+bomber's (winder's) own play does not count, a Skip's jump counts one, and a two-player
+Skip or Reverse or an Alle passen (play again) is a handover to oneself that counts one.
+All randomness (shuffles, the pairing of day and night faces) comes from the state's
 seed, so a game is a function of its seed and its actions.
+
+Tag & Nacht: the side in play (day or night) is global; a card is matched, played and
+scored by its face on that side. A flip turns the table over: the top card's other face
+becomes the card to match and its action is not executed; when that face is a wild, the
+Tischwende's player names the colour with the play, and after a clock flip the player
+receiving the turn names it first (`Choose`). The state is the full truth: who may see
+which face is not the engine's business.
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from solver.errors import IllegalMove, InvalidInput
-from solver.farbduell.tables import NUMBERS, PENALTY, Card, Table
+from solver.farbduell.tables import HUNT, NUMBERS, PENALTY, SIDES, Card, Table, other_side
 
 
 @dataclass(frozen=True)
@@ -27,20 +35,33 @@ class Fuse:
 
 
 @dataclass(frozen=True)
+class Clock:
+    """A wound Mitternachtsuhr (Tag & Nacht): at 0 it flips the table."""
+
+    count: int           # handovers left
+    skip_next: bool      # the handover ending the winder's play does not count
+
+
+@dataclass(frozen=True)
 class State:
     hands: tuple[tuple[Card, ...], ...]   # sorted, one per seat
     draw_pile: tuple[Card, ...]           # top first
     discard: tuple[Card, ...]             # bottom first: the last card is the top
-    colour: str                           # the colour in force (a wild's chosen colour)
+    colour: str                           # the colour in force (a wild's chosen colour);
+                                          # "" while the player to move must name one
     to_move: int = 0
     direction: int = 1
-    pending: int = 0                      # cards waiting for the player to move
-    pending_kind: str | None = None       # "draw2" or "draw4" (the stack's level)
+    pending: int = 0                      # cards waiting for the player to move (a hunt: 1)
+    pending_kind: str | None = None       # "draw2" or "draw4" (the stack's level), "draw1",
+                                          # "draw5", or "hunt"
     fuse: Fuse | None = None
     shields: tuple[int, ...] = ()         # standing shields per seat (Belagerung)
     drawn: Card | None = None             # a playable card just drawn: play it or keep it
     winner: int | None = None
     seed: int = 0
+    side: str = "day"                     # the side in play (Tag & Nacht)
+    clock: Clock | None = None            # a wound Mitternachtsuhr (Tag & Nacht)
+    hunt_colour: str | None = None        # the colour a waiting hunt draws until
     table: Table = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
 
     @property
@@ -51,11 +72,15 @@ class State:
     def top(self) -> Card:
         return self.discard[-1]
 
+    def face(self, card: Card) -> Card:
+        """The card's face on the side in play (a one-sided card is its own face)."""
+        return card.face(self.side)
+
 
 @dataclass(frozen=True)
 class Play:
     card: Card
-    colour: str | None = None   # the colour a wild names
+    colour: str | None = None   # the colour a wild names (or a Tischwende turning over a wild)
 
     def __str__(self) -> str:
         return f"play {self.card}" + (f" {self.colour}" if self.colour else "")
@@ -63,7 +88,7 @@ class Play:
 
 @dataclass(frozen=True)
 class Draw:
-    """Draw one card, or collect the waiting stack."""
+    """Draw one card, or collect the waiting stack, or draw out a waiting hunt."""
 
     def __str__(self) -> str:
         return "draw"
@@ -77,17 +102,33 @@ class Keep:
         return "keep"
 
 
-Action = Play | Draw | Keep
+@dataclass(frozen=True)
+class Choose:
+    """Name the colour in force (Tag & Nacht): after the midnight clock turns the table
+    over onto a wild face, the player receiving the turn does so before acting."""
+
+    colour: str
+
+    def __str__(self) -> str:
+        return f"choose {self.colour}"
+
+
+Action = Play | Draw | Keep | Choose
 
 
 def new_game(table: Table, players: int, seed: int, first: int | None = None) -> State:
-    """Shuffle, deal seven each, turn up a number card to start on."""
+    """Pair the faces (double-faced tables), shuffle, deal seven each, turn up a number
+    card (by its day face) to start on."""
     config = table.config
     if not config.min_players <= players <= config.max_players:
         raise IllegalMove(f"a table seats {config.min_players} to {config.max_players} "
                           f"players, not {players}")
     rng = random.Random(seed)
     deck = list(table.deck)
+    if table.double_faced:   # a random bijection between the day and the night faces
+        nights = list(table.faces("night"))
+        rng.shuffle(nights)
+        deck = [replace(card, night=night) for card, night in zip(deck, nights, strict=True)]
     rng.shuffle(deck)
     hands = [sorted(deck[k * config.hand_start:(k + 1) * config.hand_start])
              for k in range(players)]
@@ -103,15 +144,21 @@ def new_game(table: Table, players: int, seed: int, first: int | None = None) ->
 
 def playable(state: State, card: Card) -> bool:
     """Whether the card may go on the pile now (not counting a just-drawn card's limit)."""
+    face = state.face(card)
     if state.pending:
-        return card.rank in state.table.answers[state.pending_kind]
-    return card.wild or card.colour == state.colour or card.rank == state.top.rank
+        return face.rank in state.table.answers[state.pending_kind]
+    if not state.colour:   # a colour must be named first
+        return False
+    return face.wild or face.colour == state.colour or face.rank == state.face(state.top).rank
 
 
 def legal_actions(state: State) -> list[Action]:
-    """Every play (a wild once per colour it may name), drawing, and keeping a drawn card."""
+    """Every play (a wild once per colour it may name), drawing, and keeping a drawn card;
+    or, while the colour in force is to be named, each colour."""
     if state.winner is not None:
         return []
+    if not state.colour:
+        return [Choose(colour) for colour in state.table.colours(state.side)]
     if state.drawn is not None:
         return [*_plays(state, state.drawn), Keep()]
     actions: list[Action] = []
@@ -122,15 +169,30 @@ def legal_actions(state: State) -> list[Action]:
 
 
 def _plays(state: State, card: Card) -> list[Play]:
-    if card.wild:
-        return [Play(card, colour) for colour in state.table.config.colours]
-    return [Play(card)]
+    colours = _names(state, card)
+    return [Play(card, colour) for colour in colours] if colours else [Play(card)]
+
+
+def _names(state: State, card: Card) -> tuple[str, ...]:
+    """The colours a play of the card chooses from: a wild's of the side in play; a
+    Tischwende's of the other side when its other face, the new top, is a wild and it is
+    not the last card; else none."""
+    face = state.face(card)
+    if face.wild:
+        return state.table.colours(state.side)
+    after = other_side(state.side)
+    if face.rank == "flip" and card.face(after).wild and len(state.hands[state.to_move]) > 1:
+        return state.table.colours(after)
+    return ()
 
 
 def apply(state: State, action: Action) -> State:
     """The state after the player to move takes this action; IllegalMove names why not."""
     if state.winner is not None:
         raise IllegalMove(f"the game is over: player {state.winner} won")
+    if not state.colour and not isinstance(action, Choose):
+        raise IllegalMove("the table turned over onto a wild: name the colour first "
+                          f"(choose {'|'.join(state.table.colours(state.side))})")
     game = _Game(state)
     match action:
         case Play():
@@ -142,14 +204,17 @@ def apply(state: State, action: Action) -> State:
                 raise IllegalMove("there is no drawn card to keep")
             game.drawn = None
             game.hand_over(game.next(game.to_move))
+        case Choose():
+            game.choose(action.colour)
         case _:
             raise IllegalMove(f"{action!r} is not an action")
     return game.freeze()
 
 
 def scores(state: State) -> tuple[int, ...]:
-    """Each seat's score at the end: what everybody still holds, less one's own."""
-    held = [sum(state.table.points(card) for card in hand) for hand in state.hands]
+    """Each seat's score at the end: what everybody still holds (by the faces of the
+    side in play), less one's own."""
+    held = [sum(state.table.points(card, state.side) for card in hand) for hand in state.hands]
     return tuple(sum(held) - own for own in held)
 
 
@@ -172,6 +237,9 @@ class _Game:
         self.drawn = state.drawn
         self.winner = state.winner
         self.seed = state.seed
+        self.side = state.side
+        self.clock = state.clock
+        self.hunt_colour = state.hunt_colour
 
     def freeze(self) -> State:
         return replace(self.state, hands=tuple(tuple(sorted(h)) for h in self.hands),
@@ -179,7 +247,8 @@ class _Game:
                        colour=self.colour, to_move=self.to_move, direction=self.direction,
                        pending=self.pending, pending_kind=self.pending_kind, fuse=self.fuse,
                        shields=tuple(self.shields), drawn=self.drawn, winner=self.winner,
-                       seed=self.seed)
+                       seed=self.seed, side=self.side, clock=self.clock,
+                       hunt_colour=self.hunt_colour)
 
     def next(self, seat: int, steps: int = 1) -> int:
         return (seat + steps * self.direction) % len(self.hands)
@@ -187,50 +256,68 @@ class _Game:
     # ------------------------------------------------------------ actions
 
     def play(self, action: Play) -> None:
-        card, me = action.card, self.to_move
+        card, me, state = action.card, self.to_move, self.state
         if self.drawn is not None and card != self.drawn:
             raise IllegalMove(f"only the card just drawn ({self.drawn}) may be played now")
         if card not in self.hands[me]:
             raise IllegalMove(f"{card} is not in the hand")
-        if not playable(self.state, card):
+        face = state.face(card)
+        if not playable(state, card):
+            if self.pending_kind == HUNT:
+                raise IllegalMove(f"a hunt for {self.hunt_colour} waits: nothing answers it, "
+                                  f"draw until a {self.hunt_colour} card")
             if self.pending:
                 answers = " or ".join(self.table.answers[self.pending_kind]) or "nothing"
                 raise IllegalMove(f"a stack of {self.pending} waits: {answers} may answer it, "
                                   "or draw to collect it")
-            raise IllegalMove(f"{card} matches neither {self.colour} nor {self.state.top.rank}")
-        if card.wild != (action.colour is not None):
-            raise IllegalMove(f"{card} names a colour: play {card} COLOUR" if card.wild
-                              else f"{card} names no colour")
-        if card.wild and action.colour not in self.table.config.colours:
-            raise IllegalMove(f"{action.colour} is not a colour of this table")
+            raise IllegalMove(f"{face} matches neither {self.colour} nor "
+                              f"{state.face(state.top).rank}")
+        names = _names(state, card)
+        if bool(names) != (action.colour is not None):
+            raise IllegalMove(
+                f"{card} names no colour" if not names
+                else f"{card} names a colour: play {card} COLOUR" if face.wild
+                else f"{card} turns the table over onto a wild: play {card} COLOUR")
+        if names and action.colour not in names:
+            side = self.side if face.wild else other_side(self.side)
+            raise IllegalMove(f"{action.colour} is not a colour of this table"
+                              + (f"'s {side} side" if self.table.double_faced else ""))
         self.drawn = None
         self.hands[me].remove(card)
         self.discard.append(card)
-        self.colour = action.colour or card.colour or self.colour
+        self.colour = action.colour if face.wild else face.colour
         if not self.hands[me]:   # the last card has no effect
             self.winner = me
             return
-        self.resolve(card)
+        self.resolve(face, action.colour)
 
-    def resolve(self, card: Card) -> None:
+    def resolve(self, face: Card, named: str | None) -> None:
         me, two = self.to_move, len(self.hands) == 2
-        if card.rank in PENALTY:
-            self.pending += PENALTY[card.rank]
+        if face.rank in PENALTY:
+            self.pending += PENALTY[face.rank]
             if self.pending_kind != "draw4":
-                self.pending_kind = card.rank
-        elif card.rank == "shield":
+                self.pending_kind = face.rank
+        elif face.rank == HUNT:
+            self.pending, self.pending_kind, self.hunt_colour = 1, HUNT, self.colour
+        elif face.rank == "shield":
             if self.pending:
                 self.pending, self.pending_kind = 0, None
             else:
                 self.shields[me] = min(self.shields[me] + 1,
                                        self.table.config.standing_shield_max)
-        elif card.rank == "bomb":
+        elif face.rank == "bomb":
             config = self.table.config
             size = self.fuse.size + config.fuse_relight_add if self.fuse else config.fuse_base
             self.fuse = Fuse(size, config.fuse_handovers, skip_next=True)
-        if card.rank == "skip":
+        elif face.rank == "clock":   # winding a running clock sets it back to the start
+            self.clock = Clock(self.table.config.clock_handovers, skip_next=True)
+        elif face.rank == "flip":
+            self.flip(named)
+        if face.rank == "skip":
             self.hand_over(me if two else self.next(me, 2))
-        elif card.rank == "reverse":
+        elif face.rank == "skipall":   # everybody else passes: play again
+            self.hand_over(me)
+        elif face.rank == "reverse":
             self.direction = -self.direction
             self.hand_over(me if two else self.next(me))
         else:
@@ -241,11 +328,13 @@ class _Game:
         if self.drawn is not None:
             raise IllegalMove(f"play the drawn card ({self.drawn}) or keep it")
         if self.pending:
-            if self.shields[me]:
+            if self.pending_kind == HUNT:
+                self.hunt(me)
+            elif self.shields[me]:
                 self.shields[me] -= 1
             else:
                 self.take(me, self.pending)
-            self.pending, self.pending_kind = 0, None
+            self.pending, self.pending_kind, self.hunt_colour = 0, None, None
             self.hand_over(self.next(me))
             return
         drawn = self.take(me, 1)
@@ -254,22 +343,58 @@ class _Game:
         else:
             self.hand_over(self.next(me))
 
+    def hunt(self, seat: int) -> None:
+        """Draw until a card whose face of the hunted colour's side (the night face for a
+        Farbjagd) has that colour; a wild face never does. Stops when no card is left."""
+        side = "night" if self.hunt_colour in self.table.night_colours else "day"
+        while True:
+            drawn = self.take(seat, 1)
+            if not drawn or drawn[0].face(side).colour == self.hunt_colour:
+                return
+
+    def choose(self, colour: str) -> None:
+        if self.colour:
+            raise IllegalMove(f"no colour is to be named now ({self.colour} is in force)")
+        if colour not in self.table.colours(self.side):
+            raise IllegalMove(f"{colour} is not a {self.side} colour "
+                              f"({', '.join(self.table.colours(self.side))})")
+        self.colour = colour
+
+    # ------------------------------------------------------------ the table
+
+    def flip(self, named: str | None) -> None:
+        """Turn the table over: every card keeps its place, the top card's other face is
+        now the card to match (its action is not executed). On a wild face the colour is
+        the one the Tischwende named, or else ("") the next player to act names it."""
+        self.side = other_side(self.side)
+        top = self.discard[-1].face(self.side)
+        self.colour = (named or "") if top.wild else top.colour
+
     # ------------------------------------------------------------ handovers
 
     def hand_over(self, to: int) -> None:
-        """The turn passes (to the same seat on a two-player Skip or Reverse); the fuse
-        counts it, and at 0 the seat receiving the turn draws the BOOM."""
+        """The turn passes (to the same seat on a two-player Skip or Reverse, or an Alle
+        passen); the fuse and the clock count it. At 0 the fuse deals the BOOM to the seat
+        receiving the turn, and the clock turns the table over before that seat acts."""
         self.to_move = to
         fuse = self.fuse
-        if fuse is None:
-            return
-        if fuse.skip_next:
-            self.fuse = replace(fuse, skip_next=False)
-        elif fuse.count > 1:
-            self.fuse = replace(fuse, count=fuse.count - 1)
-        else:
-            self.fuse = None
-            self.take(to, fuse.size)
+        if fuse is not None:
+            if fuse.skip_next:
+                self.fuse = replace(fuse, skip_next=False)
+            elif fuse.count > 1:
+                self.fuse = replace(fuse, count=fuse.count - 1)
+            else:
+                self.fuse = None
+                self.take(to, fuse.size)
+        clock = self.clock
+        if clock is not None:
+            if clock.skip_next:
+                self.clock = replace(clock, skip_next=False)
+            elif clock.count > 1:
+                self.clock = replace(clock, count=clock.count - 1)
+            else:
+                self.clock = None
+                self.flip(None)
 
     def take(self, seat: int, count: int) -> list[Card]:
         """Draw cards into a hand, reshuffling the discard pile (all but its top) into
@@ -294,33 +419,45 @@ class _Game:
 GAME = "farbduell"
 _KEYS = {"game", "table", "hands", "draw_pile", "discard", "colour", "to_move", "direction",
          "pending", "pending_kind", "fuse", "shields", "drawn", "winner", "seed"}
+_TWO_SIDED_KEYS = {"side", "clock", "hunt_colour"}   # double-faced tables only
 
 
 def to_json(state: State) -> dict[str, Any]:
+    """The position as a JSON value; a double-faced card as DAY/NIGHT ("red-7/teal-skipall")."""
     fuse = state.fuse
-    return {
+    data = {
         "game": GAME, "table": state.table.name,
         "hands": [[str(card) for card in hand] for hand in state.hands],
         "draw_pile": [str(card) for card in state.draw_pile],
         "discard": [str(card) for card in state.discard],
-        "colour": state.colour, "to_move": state.to_move, "direction": state.direction,
+        "colour": state.colour or None, "to_move": state.to_move, "direction": state.direction,
         "pending": state.pending, "pending_kind": state.pending_kind,
         "fuse": None if fuse is None else {"size": fuse.size, "count": fuse.count,
                                            "skip_next": fuse.skip_next},
         "shields": list(state.shields), "drawn": None if state.drawn is None else str(state.drawn),
         "winner": state.winner, "seed": state.seed,
     }
+    if state.table.double_faced:
+        clock = state.clock
+        data |= {"side": state.side, "hunt_colour": state.hunt_colour,
+                 "clock": None if clock is None else {"count": clock.count,
+                                                      "skip_next": clock.skip_next}}
+    return data
 
 
 def load(data: Any, tables: Mapping[str, Table]) -> State:
     """A position from its JSON value. The draw pile may be left out: it is then the
-    cards placed nowhere else, in table order. Every fault is named, all at once."""
+    cards placed nowhere else, in table order (on a double-faced table the day faces
+    left over paired in table order with the night faces left over). Every fault is
+    named, all at once."""
     if not isinstance(data, dict):
         raise InvalidInput("position must be a JSON object")
-    problems = [f"position has an unknown field {key!r}" for key in data.keys() - _KEYS]
+    table = tables.get(data.get("table", "classic"))
+    two_sided = table is None or table.double_faced
+    problems = [f"position has an unknown field {key!r}"
+                for key in data.keys() - _KEYS - (_TWO_SIDED_KEYS if two_sided else set())]
     if data.get("game", GAME) != GAME:
         problems.append(f"position is of game {data['game']!r}, not {GAME!r}")
-    table = tables.get(data.get("table", "classic"))
     if table is None:
         raise InvalidInput(problems + [f"no table is called {data.get('table')!r} "
                                        f"(tables: {', '.join(tables)})"])
@@ -351,10 +488,7 @@ def load(data: Any, tables: Mapping[str, Table]) -> State:
     placed = Counter(discard) + Counter(pile or [])
     for hand in hands:
         placed.update(hand)
-    full = Counter(table.deck)
-    problems.extend(f"position holds {card} {placed[card]} times (the deck has {full[card]})"
-                    for card in sorted(placed) if placed[card] > full[card])
-    rest = sorted((full - placed).elements(), key=table.deck.index)
+    rest = _rest(table, placed, problems)
     if pile is not None and rest:
         problems.append(f"position misses {len(rest)} cards: {', '.join(map(str, rest[:5]))}...")
     seats = len(hands)
@@ -363,17 +497,38 @@ def load(data: Any, tables: Mapping[str, Table]) -> State:
                                   or set(fuse_data) != {"size", "count", "skip_next"}):
         problems.append("fuse must be null or {\"size\": n, \"count\": c, \"skip_next\": b}")
         fuse_data = None
-    top_colour = discard[-1].colour if discard else ""
-    colour = data.get("colour", top_colour)
-    if colour not in table.config.colours:
-        problems.append(f"colour must be one of {', '.join(table.config.colours)}")
-    if data.get("pending_kind") not in (None, *PENALTY):
-        problems.append(f"pending_kind must be null or one of {', '.join(PENALTY)}")
+    side = data.get("side", "day")
+    if side not in SIDES:
+        problems.append("side must be day or night")
+        side = "day"
+    clock_data = data.get("clock")
+    if clock_data is not None and (not isinstance(clock_data, dict)
+                                   or set(clock_data) != {"count", "skip_next"}):
+        problems.append("clock must be null or {\"count\": c, \"skip_next\": b}")
+        clock_data = None
+    colours = table.colours(side)
+    top_face = discard[-1].face(side) if discard else None
+    colour = data.get("colour", top_face.colour if top_face else "")
+    if colour is None and top_face is not None and top_face.wild and table.double_faced:
+        colour = ""    # the table turned over onto a wild: the player to move names a colour
+    elif colour not in colours:
+        problems.append(f"colour must be one of {', '.join(colours)}")
+    kind = data.get("pending_kind")
+    if kind not in (None, *table.answers):
+        problems.append(f"pending_kind must be null or one of {', '.join(table.answers)}")
     pending = data.get("pending", 0)
     if type(pending) is not int or pending < 0:
         problems.append("pending must be a whole number >= 0")
-    elif (pending > 0) != (data.get("pending_kind") is not None):
+    elif (pending > 0) != (kind is not None):
         problems.append("pending and pending_kind go together: a stack has both or neither")
+    elif kind == HUNT and pending != 1:
+        problems.append("a waiting hunt has pending 1")
+    hunt_colour = data.get("hunt_colour")
+    if (kind == HUNT) != (hunt_colour is not None):
+        problems.append("hunt_colour goes with pending_kind hunt: a hunt has both or neither")
+    elif hunt_colour is not None and hunt_colour not in table.colours("day") + table.night_colours:
+        problems.append(f"hunt_colour must be one of "
+                        f"{', '.join(table.colours('day') + table.night_colours)}")
     if data.get("to_move", 0) not in range(seats):
         problems.append(f"to_move must be a seat 0..{seats - 1}")
     if data.get("direction", 1) not in (1, -1):
@@ -392,7 +547,31 @@ def load(data: Any, tables: Mapping[str, Table]) -> State:
         hands=tuple(tuple(sorted(hand)) for hand in hands),
         draw_pile=tuple(rest if pile is None else pile), discard=tuple(discard),
         colour=colour, to_move=data.get("to_move", 0), direction=data.get("direction", 1),
-        pending=data.get("pending", 0), pending_kind=data.get("pending_kind"),
+        pending=pending, pending_kind=kind,
         fuse=None if fuse_data is None else Fuse(**fuse_data),
         shields=tuple(data.get("shields", [0] * seats)), drawn=drawn_card,
-        winner=data.get("winner"), seed=data.get("seed", 0), table=table)
+        winner=data.get("winner"), seed=data.get("seed", 0), side=side,
+        clock=None if clock_data is None else Clock(**clock_data), hunt_colour=hunt_colour,
+        table=table)
+
+
+def _rest(table: Table, placed: Counter[Card], problems: list[str]) -> list[Card]:
+    """The cards of the table placed nowhere, in table order; a card placed more often
+    than the deck holds it is a problem. A double-faced table counts each side's faces
+    and pairs the faces left over in table order."""
+    if not table.double_faced:
+        full = Counter(table.deck)
+        problems.extend(f"position holds {card} {placed[card]} times (the deck has {full[card]})"
+                        for card in sorted(placed) if placed[card] > full[card])
+        return sorted((full - placed).elements(), key=table.deck.index)
+    left = {}
+    for side in SIDES:
+        faces = table.faces(side)
+        full, held = Counter(faces), Counter()
+        for card, count in placed.items():
+            held[card.face(side)] += count
+        problems.extend(f"position holds the {side} face {face} {held[face]} times (the deck "
+                        f"has {full[face]})" for face in sorted(held) if held[face] > full[face])
+        left[side] = sorted((full - held).elements(), key=faces.index)
+    return [replace(day, night=night)
+            for day, night in zip(left["day"], left["night"], strict=False)]
