@@ -7,12 +7,10 @@ import json
 import os
 import sys
 from functools import partial
-from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
+from service.selfplay_cli import play_all, read_bots, report
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from solver.farbduell.bots import BOTS, GameResult, play_game
@@ -21,8 +19,7 @@ from solver.farbduell.engine import State, load, new_game, to_json
 from solver.farbduell.hints import HINT_BUDGET, Hint, Settings, hint
 from solver.farbduell.puzzles import PuzzleAnswer, solve_puzzle
 from solver.farbduell.tables import Table, load_tables
-from solver.intervals import wilson_interval
-from solver.selfplay import seatings, tally
+from solver.selfplay import seatings
 
 
 def add_commands(commands: Any, positive: Any) -> None:
@@ -168,35 +165,14 @@ def hint_json(advice: Hint) -> dict[str, Any]:
 
 
 def _selfplay(args: argparse.Namespace, tables: dict[str, Table]) -> None:
-    bots = tuple(args.bots.split(","))
-    if len(bots) != 2 or any(bot not in BOTS for bot in bots):
-        raise InvalidInput(f"--bots takes two of {', '.join(BOTS)} separated by a comma, "
-                           f"not {args.bots!r}")
+    bots = read_bots(args.bots, BOTS)
     config = tables[args.table].config
     if not config.min_players <= args.players <= config.max_players:
         raise InvalidInput(f"--players must be {config.min_players} to {config.max_players}")
-    games = seatings(bots, args.games, args.seed, args.players)  # type: ignore[arg-type]
-    with Pool(args.jobs) as pool:
-        results = list(tqdm(pool.imap(partial(_play, table=tables[args.table]), games),
-                            total=len(games), unit="game", disable=None, file=sys.stderr))
-    wins = tally(bots, [result.winner for result in results])  # type: ignore[arg-type]
-    hints = sum(result.hints for result in results)
-    per_hint = sum(result.hint_seconds for result in results) / hints if hints else 0.0
-    draws = args.games - sum(wins.values())
-    if args.json:
-        print(json.dumps({"games": args.games, "wins": wins,
-                          "seconds_per_hint": round(per_hint, 6), "draws": draws,
-                          "table": args.table, "players": args.players, "seed": args.seed}))
-        return
-    print(f"{' vs '.join(wins)}: {args.games} games, {args.table}, {args.players} players, "
-          f"seed {args.seed}, seats alternating")
-    for name, won in wins.items():
-        low, high = wilson_interval(won, args.games)
-        print(f"  {name:8} {won:5} wins  {won / args.games:6.1%}  "
-              f"(95 % interval {low:.1%}-{high:.1%})")
-    print(f"  draws    {draws:5}")
-    if hints:
-        print(f"  {per_hint * 1000:.1f} ms per hint over {hints} hints")
+    games = seatings(bots, args.games, args.seed, args.players)
+    results = play_all(partial(_play, table=tables[args.table]), games, args.jobs)
+    report(bots, results, args.seed, args.json,
+           about={"table": args.table, "players": args.players})
 
 
 def _play(game: tuple[tuple[str, ...], int], table: Table) -> GameResult:

@@ -11,19 +11,16 @@ import json
 import os
 import sys
 from functools import partial
-from multiprocessing import Pool
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tqdm import tqdm
-
+from service.selfplay_cli import play_all, read_bots, report
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from solver.ffkingdom import Rules, State, load, load_rules, new_game
-from solver.ffkingdom.bots import BOTS, GameResult, pairing_games, play_game, tally
+from solver.ffkingdom.bots import BOTS, GameResult, pairing_games, play_game
 from solver.ffkingdom.hints import HINT_BUDGET, Hint, Settings, hint
 from solver.ffkingdom.puzzles import PuzzleAnswer, check_complete, solve_puzzle
-from solver.intervals import wilson_interval
 
 if TYPE_CHECKING:
     from service.client import Client
@@ -192,31 +189,10 @@ def hint_json(advice: Hint) -> dict[str, Any]:
 
 
 def _selfplay(args: argparse.Namespace, rules: Rules) -> None:
-    bots = tuple(args.bots.split(","))
-    if len(bots) != 2 or any(bot not in BOTS for bot in bots):
-        raise InvalidInput(f"--bots takes two of {', '.join(BOTS)} separated by a comma, "
-                           f"not {args.bots!r}")
-    games = pairing_games(bots, args.games, args.seed)  # type: ignore[arg-type]
-    play = partial(_play, rules=rules)
-    with Pool(args.jobs) as pool:
-        results = list(tqdm(pool.imap(play, games), total=len(games), unit="game",
-                            disable=None, file=sys.stderr))
-    wins = tally(results, bots)  # type: ignore[arg-type]
-    hints = sum(result.hints for result in results)
-    per_hint = sum(result.hint_seconds for result in results) / hints if hints else 0.0
-    if args.json:
-        print(json.dumps({"games": args.games, "wins": wins,
-                          "seconds_per_hint": round(per_hint, 6),
-                          "draws": args.games - sum(wins.values()), "seed": args.seed}))
-        return
-    print(f"{' vs '.join(wins)}: {args.games} games, seed {args.seed}, seats alternating")
-    for name, won in wins.items():
-        low, high = wilson_interval(won, args.games)
-        print(f"  {name:8} {won:5} wins  {won / args.games:6.1%}  "
-              f"(95 % interval {low:.1%}-{high:.1%})")
-    print(f"  draws    {args.games - sum(wins.values()):5}")
-    if hints:
-        print(f"  {per_hint * 1000:.1f} ms per hint over {hints} hints")
+    bots = read_bots(args.bots, BOTS)
+    games = pairing_games(bots, args.games, args.seed)
+    results = play_all(partial(_play, rules=rules), games, args.jobs)
+    report(bots, results, args.seed, args.json, about={})
 
 
 def _play(game: tuple[tuple[str, str], int], rules: Rules) -> GameResult:

@@ -1,0 +1,61 @@
+"""Self-play for the command line, shared by the games: read the bots, play the games on
+every core with a progress bar, print the win rates (or one JSON object)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from multiprocessing import Pool
+from typing import Any, Protocol
+
+from tqdm import tqdm
+
+from solver.errors import InvalidInput
+from solver.intervals import wilson_interval
+from solver.selfplay import tally
+
+
+class Result(Protocol):
+    winner: int | None
+    hints: int
+    hint_seconds: float
+
+
+def read_bots(text: str, known: Sequence[str]) -> tuple[str, str]:
+    bots = tuple(text.split(","))
+    if len(bots) != 2 or any(bot not in known for bot in bots):
+        raise InvalidInput(f"--bots takes two of {', '.join(known)} separated by a comma, "
+                           f"not {text!r}")
+    return bots  # type: ignore[return-value]
+
+
+def play_all(play: Callable[[Any], Result], games: list, jobs: int) -> list[Result]:
+    """Every game in a pool of `jobs` processes, results in the order of `games`."""
+    with Pool(jobs) as pool:
+        return list(tqdm(pool.imap(play, games), total=len(games), unit="game",
+                         disable=None, file=sys.stderr))
+
+
+def report(bots: tuple[str, str], results: list[Result], seed: int, as_json: bool,
+           about: dict[str, Any]) -> None:
+    """Win counts per bot with 95 % intervals, draws, and the time per hint; `about`
+    names the setting (table, players) in both forms."""
+    games = len(results)
+    wins = tally(bots, [result.winner for result in results])
+    hints = sum(result.hints for result in results)
+    per_hint = sum(result.hint_seconds for result in results) / hints if hints else 0.0
+    draws = games - sum(wins.values())
+    if as_json:
+        print(json.dumps({"games": games, "wins": wins, "seconds_per_hint": round(per_hint, 6),
+                          "draws": draws, **about, "seed": seed}))
+        return
+    setting = "".join(f", {value} {key}" for key, value in about.items())
+    print(f"{' vs '.join(wins)}: {games} games{setting}, seed {seed}, seats alternating")
+    for name, won in wins.items():
+        low, high = wilson_interval(won, games)
+        print(f"  {name:8} {won:5} wins  {won / games:6.1%}  "
+              f"(95 % interval {low:.1%}-{high:.1%})")
+    print(f"  draws    {draws:5}")
+    if hints:
+        print(f"  {per_hint * 1000:.1f} ms per hint over {hints} hints")
