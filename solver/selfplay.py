@@ -7,6 +7,14 @@ bots, the two alternate around the table.
 
 from __future__ import annotations
 
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Generic, TypeVar
+
+S = TypeVar("S")
+A = TypeVar("A")
+
 
 def seatings(bots: tuple[str, str], games: int, seed: int,
              players: int = 2) -> list[tuple[tuple[str, ...], int]]:
@@ -24,3 +32,39 @@ def tally(bots: tuple[str, str], winners: list[int | None]) -> dict[str, int]:
         if seat is not None:
             wins[names[(g + seat) % 2]] += 1
     return wins
+
+
+BOTS = ("random", "greedy", "hint")
+
+
+class Bots(Generic[S, A]):
+    """A game's three bots, choosing for the seat to move, with the hint bot's time kept.
+
+    `hint` answers a state and a seed with an action, or None when out of budget (the
+    greedy choice is then played)."""
+
+    def __init__(self, seed: int, random_action: Callable[[S, random.Random], A],
+                 greedy_action: Callable[[S], A], hint: Callable[[S, int], A | None]) -> None:
+        self.rng = random.Random(seed)
+        self.random_action = random_action
+        self.greedy_action = greedy_action
+        self.hint = hint
+        self.hints = 0
+        self.hint_seconds = 0.0
+
+    @staticmethod
+    def check(seats: Sequence[str]) -> None:
+        for name in seats:
+            if name not in BOTS:
+                raise ValueError(f"no bot is called {name!r} (bots: {', '.join(BOTS)})")
+
+    def choose(self, state: S, name: str) -> A:
+        if name == "random":
+            return self.random_action(state, self.rng)
+        if name == "greedy":
+            return self.greedy_action(state)
+        started = time.perf_counter()
+        action = self.hint(state, self.rng.getrandbits(32))
+        self.hints += 1
+        self.hint_seconds += time.perf_counter() - started
+        return action if action is not None else self.greedy_action(state)

@@ -4,16 +4,15 @@ everything hidden from it before it searches."""
 
 from __future__ import annotations
 
-import random
-import time
 from dataclasses import dataclass
 
-from solver.farbduell.engine import Action, State, apply, new_game
+from solver.farbduell.engine import apply, new_game
 from solver.farbduell.hints import hint
 from solver.farbduell.policies import greedy_action, random_action
 from solver.farbduell.tables import Table
+from solver.selfplay import BOTS as BOTS  # the game's bots are the shared three
+from solver.selfplay import Bots
 
-BOTS = ("random", "greedy", "hint")
 MAX_ACTIONS = 3000  # a game still running then counts as a draw
 
 
@@ -28,28 +27,12 @@ class GameResult:
 
 def play_game(seats: tuple[str, ...], seed: int, table: Table) -> GameResult:
     """One game from the deal of `seed`, seat 0 first."""
-    for name in seats:
-        if name not in BOTS:
-            raise ValueError(f"no bot is called {name!r} (bots: {', '.join(BOTS)})")
-    rng = random.Random(seed)
-    hints = 0
-    hint_seconds = 0.0
-
-    def choose(state: State, name: str) -> Action:
-        nonlocal hints, hint_seconds
-        if name == "random":
-            return random_action(state, rng)
-        if name == "greedy":
-            return greedy_action(state)
-        started = time.perf_counter()
-        answer = hint(state, seed=rng.getrandbits(32))
-        hints += 1
-        hint_seconds += time.perf_counter() - started
-        return answer.action if answer.action is not None else greedy_action(state)
-
+    Bots.check(seats)
+    bots = Bots(seed, random_action, greedy_action,
+                lambda state, seed: hint(state, seed=seed).action)
     state = new_game(table, len(seats), seed, first=0)
     actions = 0
     while state.winner is None and actions < MAX_ACTIONS:
-        state = apply(state, choose(state, seats[state.to_move]))
+        state = apply(state, bots.choose(state, seats[state.to_move]))
         actions += 1
-    return GameResult(seats, state.winner, actions, hints, hint_seconds)
+    return GameResult(seats, state.winner, actions, bots.hints, bots.hint_seconds)

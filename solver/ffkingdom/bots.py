@@ -6,20 +6,16 @@ hand, the hint bot resamples everything hidden from it before it searches.
 
 from __future__ import annotations
 
-import random
-import time
 from dataclasses import dataclass
 
-from solver.ffkingdom.actions import Action
 from solver.ffkingdom.engine import apply, new_game
 from solver.ffkingdom.hints import hint
 from solver.ffkingdom.policies import greedy_action, random_action
 from solver.ffkingdom.rules import Rules
-from solver.ffkingdom.state import State
-from solver.selfplay import seatings
+from solver.selfplay import BOTS as BOTS  # the game's bots are the shared three
+from solver.selfplay import Bots, seatings
 from solver.selfplay import tally as count_wins
 
-BOTS = ("random", "greedy", "hint")
 MAX_ROUNDS = 300  # a game still running then counts as a draw (none has been seen)
 
 
@@ -34,29 +30,13 @@ class GameResult:
 
 def play_game(seats: tuple[str, str], seed: int, rules: Rules) -> GameResult:
     """One game from the deal of `seed`, seat 0 first."""
-    for name in seats:
-        if name not in BOTS:
-            raise ValueError(f"no bot is called {name!r} (bots: {', '.join(BOTS)})")
-    rng = random.Random(seed)
-    hints = 0
-    hint_seconds = 0.0
-
-    def choose(state: State, name: str) -> Action:
-        nonlocal hints, hint_seconds
-        if name == "random":
-            return random_action(state, rng)
-        if name == "greedy":
-            return greedy_action(state)
-        started = time.perf_counter()
-        answer = hint(state, seed=rng.getrandbits(32))
-        hints += 1
-        hint_seconds += time.perf_counter() - started
-        return answer.action if answer.action is not None else greedy_action(state)
-
+    Bots.check(seats)
+    bots = Bots(seed, random_action, greedy_action,
+                lambda state, seed: hint(state, seed=seed).action)
     state = new_game(rules, seed, first_player=0)
     while state.winner is None and state.round <= MAX_ROUNDS:
-        state = apply(state, choose(state, seats[state.to_move]))
-    return GameResult(seats, state.winner, state.round, hints, hint_seconds)
+        state = apply(state, bots.choose(state, seats[state.to_move]))
+    return GameResult(seats, state.winner, state.round, bots.hints, bots.hint_seconds)
 
 
 def pairing_games(bots: tuple[str, str], games: int,
