@@ -125,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     remote = client.add_subparsers(dest="remote", required=True, parser_class=_Parser)
     _add_solving_commands(remote, server=True)
     ffk_cli.add_client_commands(remote, _positive)
+    farbduell_cli.add_client_commands(remote, _positive)
     generate = remote.add_parser("generate", help="winnable deals, one JSON line each")
     generate.add_argument("--server", required=True, metavar="HOST:PORT")
     generate.add_argument("--count", type=_positive(int), required=True)
@@ -244,6 +245,8 @@ def _cmd_client(args: argparse.Namespace) -> None:
                 _print_json({"deal": number, "position": position.to_json(), "length": length})
         elif args.remote == "ffk":
             ffk_cli.run_remote(args, client)
+        elif args.remote == "farbduell":
+            farbduell_cli.run_remote(args, client)
         elif args.remote == "batch":
             def solve_many(todo: list[int]) -> Any:
                 budget, mode = _budget(args), Mode(args.mode)

@@ -10,6 +10,7 @@ import grpc
 
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
+from service.convert import farbduell
 from service.convert.beleaguered import (
     ALGORITHMS,
     MODES,
@@ -24,6 +25,10 @@ from service.convert.ffkingdom import position_from_json, puzzle_from_proto
 from solver.beleaguered import Algorithm, Hint, Mode, Position, Solution
 from solver.budget import Budget
 from solver.errors import InvalidInput
+from solver.farbduell import hints as farbduell_hints
+from solver.farbduell import puzzles as farbduell_puzzles
+from solver.farbduell.chains import Chain
+from solver.farbduell.tables import Table
 from solver.ffkingdom import hints
 from solver.ffkingdom.puzzles import PuzzleAnswer
 
@@ -59,6 +64,30 @@ class Client:
                                  worlds=worlds, seed=seed)
         return ffk_hint_from_proto(self._stub.Hint(request, timeout=_timeout(budget)))
 
+    def farbduell_chain(self, data: dict[str, Any], table: Table, objective: str,
+                        budget: Budget) -> Chain:
+        """A Farbduell go-out chain; `data` is the position's JSON, `table` its table."""
+        request = pb.SolveRequest(position=farbduell_source(data), chain=objective,
+                                  budget=budget_to_proto(budget))
+        return farbduell.chain_from_proto(self._stub.Solve(request, timeout=_timeout(budget)),
+                                          table)
+
+    def farbduell_puzzle(self, data: dict[str, Any], table: Table, turns: int,
+                         budget: Budget) -> farbduell_puzzles.PuzzleAnswer:
+        """A Farbduell puzzle; `data` is the position's JSON, `table` its table."""
+        request = pb.SolveRequest(position=farbduell_source(data), turns=turns,
+                                  budget=budget_to_proto(budget))
+        return farbduell.puzzle_from_proto(self._stub.Solve(request, timeout=_timeout(budget)),
+                                           table)
+
+    def farbduell_hint(self, data: dict[str, Any], table: Table, budget: Budget, worlds: int,
+                       seed: int) -> farbduell_hints.Hint:
+        """A Farbduell hint; `data` is the position's JSON, `table` its table."""
+        request = pb.HintRequest(position=farbduell_source(data), budget=budget_to_proto(budget),
+                                 worlds=worlds, seed=seed)
+        return farbduell.hint_from_proto(self._stub.Hint(request, timeout=_timeout(budget)),
+                                         table)
+
     def batch(self, deals: list[int], mode: Mode, algorithm: Algorithm,
               budget: Budget) -> Iterator[tuple[int, Solution]]:
         request = pb.SolveBatchRequest(deals=_ranges(deals), mode=MODES[mode],
@@ -86,6 +115,14 @@ def ffk_source(data: dict[str, Any]) -> pb.PositionSource:
     try:
         return pb.PositionSource(ffkingdom=position_from_json(data))
     except ValueError as error:  # a number the JSON allows, too large for its field
+        raise InvalidInput(f"position cannot be sent to a server: {error}") from None
+
+
+def farbduell_source(data: dict[str, Any]) -> pb.PositionSource:
+    """The message of a position JSON that `load` accepted."""
+    try:
+        return pb.PositionSource(farbduell=farbduell.position_from_json(data))
+    except (ValueError, TypeError) as error:  # a value the JSON allows, not its field
         raise InvalidInput(f"position cannot be sent to a server: {error}") from None
 
 

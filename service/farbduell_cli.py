@@ -1,4 +1,8 @@
-"""`fortress-solver farbduell ...`: go-out chains, puzzles, hints and self-play."""
+"""`fortress-solver farbduell ...`: go-out chains, puzzles, hints and self-play.
+
+`fortress-solver client farbduell chain|puzzle|hint` reads, checks and prints the same
+way; only the search is the server's.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import os
 import sys
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from service.selfplay_cli import play_all, read_bots, report
 from solver.budget import Budget, Status
@@ -20,6 +24,9 @@ from solver.farbduell.hints import HINT_BUDGET, Hint, Settings, hint
 from solver.farbduell.puzzles import PuzzleAnswer, solve_puzzle
 from solver.farbduell.tables import Table, load_tables
 from solver.selfplay import seatings
+
+if TYPE_CHECKING:
+    from service.client import Client
 
 
 def add_commands(commands: Any, positive: Any) -> None:
@@ -34,6 +41,31 @@ def add_commands(commands: Any, positive: Any) -> None:
     deal.add_argument("--players", type=positive(int), default=2)
     deal.add_argument("--seed", type=int, default=1)
 
+    _add_searches(sub, positive)
+
+    selfplay = sub.add_parser("selfplay", help="win rates of two bots over many games")
+    selfplay.add_argument("--table", choices=tables, default="classic")
+    selfplay.add_argument("--players", type=positive(int), default=2)
+    selfplay.add_argument("--bots", required=True, metavar="A,B",
+                          help=f"two of {', '.join(BOTS)}, e.g. hint,greedy")
+    selfplay.add_argument("--games", type=positive(int), required=True)
+    selfplay.add_argument("--seed", type=int, default=1)
+    selfplay.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1)
+    selfplay.add_argument("--json", action="store_true")
+
+
+def add_client_commands(commands: Any, positive: Any) -> None:
+    """`client farbduell chain|puzzle|hint`: the local commands' arguments and the server
+    to ask."""
+    game = commands.add_parser("farbduell", help="Farbduell chains, puzzles and hints")
+    sub = game.add_subparsers(dest="farbduell_command", required=True,
+                              parser_class=type(game))
+    for command in _add_searches(sub, positive):
+        command.add_argument("--server", required=True, metavar="HOST:PORT")
+
+
+def _add_searches(sub: Any, positive: Any) -> list[argparse.ArgumentParser]:
+    """chain, puzzle and hint."""
     chain = sub.add_parser("chain", help="go out before the opponent's turn (CP-SAT)")
     chain.add_argument("file", help="position JSON file, or - for standard input")
     chain.add_argument("--objective", choices=OBJECTIVES, default="cards",
@@ -54,16 +86,7 @@ def add_commands(commands: Any, positive: Any) -> None:
     advice.add_argument("--worlds", type=positive(int), default=Settings().worlds)
     advice.add_argument("--seed", type=int, default=0)
     advice.add_argument("--json", action="store_true")
-
-    selfplay = sub.add_parser("selfplay", help="win rates of two bots over many games")
-    selfplay.add_argument("--table", choices=tables, default="classic")
-    selfplay.add_argument("--players", type=positive(int), default=2)
-    selfplay.add_argument("--bots", required=True, metavar="A,B",
-                          help=f"two of {', '.join(BOTS)}, e.g. hint,greedy")
-    selfplay.add_argument("--games", type=positive(int), required=True)
-    selfplay.add_argument("--seed", type=int, default=1)
-    selfplay.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1)
-    selfplay.add_argument("--json", action="store_true")
+    return [chain, puzzle, advice]
 
 
 def run(args: argparse.Namespace) -> None:
@@ -72,7 +95,15 @@ def run(args: argparse.Namespace) -> None:
      "selfplay": _selfplay}[args.farbduell_command](args, tables)
 
 
-def _read(path: str, tables: dict[str, Table]) -> State:
+def run_remote(args: argparse.Namespace, client: Client) -> None:
+    """`client farbduell chain|puzzle|hint`: as the local command, with the search done by
+    `client`."""
+    {"chain": _chain, "puzzle": _puzzle, "hint": _hint}[args.farbduell_command](
+        args, load_tables(), client)
+
+
+def _read(path: str, tables: dict[str, Table]) -> tuple[Any, State]:
+    """The position's JSON value and its state."""
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text()
     except OSError as err:
@@ -81,7 +112,7 @@ def _read(path: str, tables: dict[str, Table]) -> State:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise InvalidInput(f"{path} is not JSON: {err}") from None
-    return load(data, tables)
+    return data, load(data, tables)
 
 
 def _deal(args: argparse.Namespace, tables: dict[str, Table]) -> None:
@@ -92,9 +123,14 @@ def _deal(args: argparse.Namespace, tables: dict[str, Table]) -> None:
     print(json.dumps(to_json(state)))
 
 
-def _chain(args: argparse.Namespace, tables: dict[str, Table]) -> None:
-    found = best_chain(_read(args.file, tables), args.objective,
-                       Budget(seconds=args.seconds, nodes=None, table_entries=None))
+def _chain(args: argparse.Namespace, tables: dict[str, Table],
+           client: Client | None = None) -> None:
+    data, state = _read(args.file, tables)
+    budget = Budget(seconds=args.seconds, nodes=None, table_entries=None)
+    if client is None:
+        found = best_chain(state, args.objective, budget)
+    else:
+        found = client.farbduell_chain(data, state.table, args.objective, budget)
     if args.json:
         print(json.dumps(chain_json(found)))
     elif found.status is Status.UNKNOWN:
@@ -114,10 +150,14 @@ def chain_json(found: Chain) -> dict[str, Any]:
             "seconds": round(found.stats.seconds, 6)}
 
 
-def _puzzle(args: argparse.Namespace, tables: dict[str, Table]) -> None:
-    state = _read(args.file, tables)
-    answer = solve_puzzle(state, args.turns,
-                          Budget(seconds=args.seconds, nodes=args.nodes, table_entries=None))
+def _puzzle(args: argparse.Namespace, tables: dict[str, Table],
+            client: Client | None = None) -> None:
+    data, state = _read(args.file, tables)
+    budget = Budget(seconds=args.seconds, nodes=args.nodes, table_entries=None)
+    if client is None:
+        answer = solve_puzzle(state, args.turns, budget)
+    else:
+        answer = client.farbduell_puzzle(data, state.table, args.turns, budget)
     if args.json:
         print(json.dumps(puzzle_json(answer)))
         return
@@ -139,10 +179,16 @@ def puzzle_json(answer: PuzzleAnswer) -> dict[str, Any]:
             "nodes": answer.stats.nodes, "seconds": round(answer.stats.seconds, 6)}
 
 
-def _hint(args: argparse.Namespace, tables: dict[str, Table]) -> None:
-    advice = hint(_read(args.file, tables),
-                  Budget(seconds=args.seconds, nodes=None, table_entries=None),
-                  Settings(worlds=args.worlds), args.seed)
+def _hint(args: argparse.Namespace, tables: dict[str, Table],
+          client: Client | None = None) -> None:
+    data, state = _read(args.file, tables)
+    budget = Budget(seconds=args.seconds, nodes=None, table_entries=None)
+    if client is None:
+        advice = hint(state, budget, Settings(worlds=args.worlds), args.seed)
+    elif args.seed < 0:  # the request's seed is unsigned
+        raise InvalidInput(f"--seed must be 0 or more for a server, not {args.seed}")
+    else:
+        advice = client.farbduell_hint(data, state.table, budget, args.worlds, args.seed)
     if args.json:
         print(json.dumps(hint_json(advice)))
     elif advice.action is None:

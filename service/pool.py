@@ -23,6 +23,10 @@ from typing import Protocol, TypeVar
 
 from solver.beleaguered import Algorithm, Mode, Position, Solution, solve
 from solver.budget import Budget, SearchStats, Status
+from solver.farbduell import hints as farbduell_hints
+from solver.farbduell import puzzles as farbduell_puzzles
+from solver.farbduell.chains import Chain, best_chain
+from solver.farbduell.engine import State as FarbduellState
 from solver.ffkingdom import State
 from solver.ffkingdom.hints import Hint, Settings, hint
 from solver.ffkingdom.puzzles import PuzzleAnswer, solve_puzzle
@@ -99,6 +103,54 @@ class HintJob:
 
     def gave_up(self, seconds: float) -> Hint:
         return Hint(Status.UNKNOWN, None, None, (), (), SearchStats(0, seconds, 0))
+
+
+@dataclass(frozen=True)
+class ChainJob:
+    """A Farbduell go-out chain. CP-SAT takes only the budget's seconds: a cancelled
+    chain runs until they are spent (a chain takes milliseconds)."""
+
+    state: FarbduellState
+    objective: str
+    budget: Budget
+
+    def run(self, budget: Budget) -> Chain:
+        return best_chain(self.state, self.objective, budget)
+
+    def gave_up(self, seconds: float) -> Chain:
+        return Chain(Status.UNKNOWN, False, (), 0, 0, False, SearchStats(0, seconds, 0))
+
+
+@dataclass(frozen=True)
+class FarbduellPuzzleJob:
+    """A Farbduell puzzle: force a win within `turns`, every card known."""
+
+    state: FarbduellState
+    turns: int
+    budget: Budget
+
+    def run(self, budget: Budget) -> farbduell_puzzles.PuzzleAnswer:
+        return farbduell_puzzles.solve_puzzle(self.state, self.turns, budget)
+
+    def gave_up(self, seconds: float) -> farbduell_puzzles.PuzzleAnswer:
+        return farbduell_puzzles.PuzzleAnswer(Status.UNKNOWN, None, (),
+                                              SearchStats(0, seconds, 0))
+
+
+@dataclass(frozen=True)
+class FarbduellHintJob:
+    """A Farbduell hint for the player to move."""
+
+    state: FarbduellState
+    settings: farbduell_hints.Settings
+    seed: int
+    budget: Budget
+
+    def run(self, budget: Budget) -> farbduell_hints.Hint:
+        return farbduell_hints.hint(self.state, budget, self.settings, self.seed)
+
+    def gave_up(self, seconds: float) -> farbduell_hints.Hint:
+        return farbduell_hints.Hint(Status.UNKNOWN, None, None, (), SearchStats(0, seconds, 0))
 
 
 def _work(connection: Connection, cancel: Event) -> None:

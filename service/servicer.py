@@ -1,11 +1,12 @@
 """The Solver RPCs: requests to solver values, work to the pool, answers back.
 
-Solve and Hint take a position of either game: Beleaguered Fortress positions are
+Solve and Hint take a position of any game: Beleaguered Fortress positions are
 solved (and hints cached), Fortress Fight Kingdom positions go to its puzzles and
-hints. Every call logs one JSON line (method, game, status, milliseconds). Bad input is
-INVALID_ARGUMENT with the command line's message, a number out of range (a deal,
-worlds above the limit) OUT_OF_RANGE, a position of no supported game UNIMPLEMENTED, a
-full queue RESOURCE_EXHAUSTED, a search process that died UNAVAILABLE (it is replaced).
+hints, Farbduell positions to its puzzles, go-out chains and hints. Every call logs one
+JSON line (method, game, status, milliseconds). Bad input is INVALID_ARGUMENT with the
+command line's message, a number out of range (a deal, worlds above the limit)
+OUT_OF_RANGE, a position of no supported game UNIMPLEMENTED, a full queue
+RESOURCE_EXHAUSTED, a search process that died UNAVAILABLE (it is replaced).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import grpc
 
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
+from service.convert import farbduell
 from service.convert import ffkingdom as ffk
 from service.convert.beleaguered import (
     algorithm_from_proto,
@@ -38,11 +40,24 @@ from service.convert.beleaguered import (
     solution_to_proto,
 )
 from service.hint_cache import HintCache
-from service.pool import HintJob, Overloaded, PuzzleJob, SolveJob, WorkerLost, WorkerPool
+from service.pool import (
+    ChainJob,
+    FarbduellHintJob,
+    FarbduellPuzzleJob,
+    HintJob,
+    Overloaded,
+    PuzzleJob,
+    SolveJob,
+    WorkerLost,
+    WorkerPool,
+)
 from solver.beleaguered import MAX_DEAL, Algorithm, Mode, Position, Solution, deal, hint_from
 from solver.beleaguered.position import GAME
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput, OutOfRange
+from solver.farbduell.engine import GAME as FARBDUELL_GAME
+from solver.farbduell.hints import Settings as FarbduellSettings
+from solver.farbduell.tables import load_tables
 from solver.ffkingdom import GAME as FFK_GAME
 from solver.ffkingdom import load_rules
 from solver.ffkingdom.hints import Settings
@@ -53,7 +68,9 @@ log = logging.getLogger("fortress_solver.calls")
 _DEADLINE_MARGIN = 0.1  # seconds kept back to send an UNKNOWN answer before the deadline
 MAX_WORLDS = 1000  # each world is a copy of the position: a cap on one call's memory
 FFK_MODES = ("win-this-turn", "forced-win", "hint")
-_GAMES = {"beleaguered_deal": GAME, "beleaguered": GAME, "ffkingdom": FFK_GAME}
+FARBDUELL_MODES = ("forced-win", "chain", "hint")
+_GAMES = {"beleaguered_deal": GAME, "beleaguered": GAME, "ffkingdom": FFK_GAME,
+          "farbduell": FARBDUELL_GAME}
 
 
 class UnsupportedGame(InvalidInput):
@@ -66,6 +83,7 @@ class SolverServicer(pb_grpc.SolverServicer):
         self.cache = cache
         self.limits = limits
         self.rules = load_rules()
+        self.tables = load_tables()  # the Farbduell tables the command line offers
 
     # ------------------------------------------------------------ unary calls
 
@@ -73,6 +91,8 @@ class SolverServicer(pb_grpc.SolverServicer):
         with _rpc("Solve", context, _game(request.position)):
             if request.position.HasField("ffkingdom"):
                 return self._ffk_puzzle(request, context)
+            if request.position.HasField("farbduell"):
+                return self._farbduell_solve(request, context)
             position = _position(request.position)
             mode = mode_from_proto(request.mode)
             job = SolveJob(position, mode, algorithm_from_proto(request.algorithm),
@@ -86,6 +106,8 @@ class SolverServicer(pb_grpc.SolverServicer):
         with _rpc("Hint", context, _game(request.position)):
             if request.position.HasField("ffkingdom"):
                 return self._ffk_hint(request, context)
+            if request.position.HasField("farbduell"):
+                return self._farbduell_hint(request, context)
             position = _position(request.position)
             known = self.cache.get(position)
             if known is not None:
@@ -107,12 +129,29 @@ class SolverServicer(pb_grpc.SolverServicer):
     def _ffk_hint(self, request: pb.HintRequest,
                   context: grpc.ServicerContext) -> pb.HintResponse:
         state = ffk.position_from_proto(request.position.ffkingdom, self.rules).state
-        worlds = request.worlds or Settings().worlds
-        if worlds > MAX_WORLDS:
-            raise OutOfRange(f"worlds {worlds} is more than this server's limit of {MAX_WORLDS}")
+        worlds = _worlds(request.worlds, Settings().worlds)
         job = HintJob(state, Settings(worlds=worlds), request.seed,
                       self._budget(request.budget, context))
         return ffk.hint_to_proto(self.pool.run(job, _gone(context)))
+
+    def _farbduell_solve(self, request: pb.SolveRequest,
+                         context: grpc.ServicerContext) -> pb.SolveResponse:
+        """The go-out chain when `chain` names an objective, else the puzzle."""
+        state = farbduell.position_from_proto(request.position.farbduell, self.tables)
+        budget = self._budget(request.budget, context)
+        if request.chain:
+            found = self.pool.run(ChainJob(state, request.chain, budget), _gone(context))
+            return farbduell.chain_to_proto(found, state.to_move)
+        job = FarbduellPuzzleJob(state, request.turns or 1, budget)
+        return farbduell.puzzle_to_proto(self.pool.run(job, _gone(context)))
+
+    def _farbduell_hint(self, request: pb.HintRequest,
+                        context: grpc.ServicerContext) -> pb.HintResponse:
+        state = farbduell.position_from_proto(request.position.farbduell, self.tables)
+        worlds = _worlds(request.worlds, FarbduellSettings().worlds)
+        job = FarbduellHintJob(state, FarbduellSettings(worlds=worlds), request.seed,
+                               self._budget(request.budget, context))
+        return farbduell.hint_to_proto(self.pool.run(job, _gone(context)))
 
     def GetServerInfo(self, request: pb.GetServerInfoRequest,
                       context: grpc.ServicerContext) -> pb.ServerInfo:
@@ -121,7 +160,8 @@ class SolverServicer(pb_grpc.SolverServicer):
                 version=version("fortress-solver"),
                 games=[pb.GameInfo(name=GAME, modes=[m.value for m in Mode],
                                    algorithms=[a.value for a in Algorithm], max_deal=MAX_DEAL),
-                       pb.GameInfo(name=FFK_GAME, modes=FFK_MODES)],
+                       pb.GameInfo(name=FFK_GAME, modes=FFK_MODES),
+                       pb.GameInfo(name=FARBDUELL_GAME, modes=FARBDUELL_MODES)],
                 limits=pb.Limits(
                     workers=self.pool.workers, queue=self.pool.queue_size,
                     max_seconds=self.limits.seconds or 0, max_nodes=self.limits.nodes or 0,
@@ -211,7 +251,15 @@ def _position(source: pb.PositionSource) -> Position:
     if kind == "beleaguered":
         return position_from_proto(source.beleaguered)
     raise UnsupportedGame("position names no game this server supports "
-                          "(set beleaguered_deal, beleaguered or ffkingdom)")
+                          "(set beleaguered_deal, beleaguered, ffkingdom or farbduell)")
+
+
+def _worlds(asked: int, default: int) -> int:
+    """A hint's worlds: 0 means the game's default; above the limit is OUT_OF_RANGE."""
+    worlds = asked or default
+    if worlds > MAX_WORLDS:
+        raise OutOfRange(f"worlds {worlds} is more than this server's limit of {MAX_WORLDS}")
+    return worlds
 
 
 def _game(source: pb.PositionSource) -> str | None:

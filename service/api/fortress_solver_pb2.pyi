@@ -164,15 +164,79 @@ class FfkTicks(_message.Message):
     ticks: int
     def __init__(self, per: _Optional[int] = ..., ticks: _Optional[int] = ...) -> None: ...
 
+class FarbduellPosition(_message.Message):
+    __slots__ = ("table", "hands", "draw_pile", "discard", "colour", "to_move", "direction", "pending", "pending_kind", "fuse", "shields", "drawn", "winner", "seed", "side", "clock", "hunt_colour")
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    DRAW_PILE_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_FIELD_NUMBER: _ClassVar[int]
+    COLOUR_FIELD_NUMBER: _ClassVar[int]
+    TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    DIRECTION_FIELD_NUMBER: _ClassVar[int]
+    PENDING_FIELD_NUMBER: _ClassVar[int]
+    PENDING_KIND_FIELD_NUMBER: _ClassVar[int]
+    FUSE_FIELD_NUMBER: _ClassVar[int]
+    SHIELDS_FIELD_NUMBER: _ClassVar[int]
+    DRAWN_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    SIDE_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    HUNT_COLOUR_FIELD_NUMBER: _ClassVar[int]
+    table: str
+    hands: _containers.RepeatedCompositeFieldContainer[FarbduellCards]
+    draw_pile: FarbduellCards
+    discard: _containers.RepeatedScalarFieldContainer[str]
+    colour: str
+    to_move: int
+    direction: int
+    pending: int
+    pending_kind: str
+    fuse: FarbduellFuse
+    shields: _containers.RepeatedScalarFieldContainer[int]
+    drawn: str
+    winner: int
+    seed: int
+    side: str
+    clock: FarbduellClock
+    hunt_colour: str
+    def __init__(self, table: _Optional[str] = ..., hands: _Optional[_Iterable[_Union[FarbduellCards, _Mapping]]] = ..., draw_pile: _Optional[_Union[FarbduellCards, _Mapping]] = ..., discard: _Optional[_Iterable[str]] = ..., colour: _Optional[str] = ..., to_move: _Optional[int] = ..., direction: _Optional[int] = ..., pending: _Optional[int] = ..., pending_kind: _Optional[str] = ..., fuse: _Optional[_Union[FarbduellFuse, _Mapping]] = ..., shields: _Optional[_Iterable[int]] = ..., drawn: _Optional[str] = ..., winner: _Optional[int] = ..., seed: _Optional[int] = ..., side: _Optional[str] = ..., clock: _Optional[_Union[FarbduellClock, _Mapping]] = ..., hunt_colour: _Optional[str] = ...) -> None: ...
+
+class FarbduellCards(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, cards: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class FarbduellFuse(_message.Message):
+    __slots__ = ("size", "count", "skip_next")
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    SKIP_NEXT_FIELD_NUMBER: _ClassVar[int]
+    size: int
+    count: int
+    skip_next: bool
+    def __init__(self, size: _Optional[int] = ..., count: _Optional[int] = ..., skip_next: _Optional[bool] = ...) -> None: ...
+
+class FarbduellClock(_message.Message):
+    __slots__ = ("count", "skip_next")
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    SKIP_NEXT_FIELD_NUMBER: _ClassVar[int]
+    count: int
+    skip_next: bool
+    def __init__(self, count: _Optional[int] = ..., skip_next: _Optional[bool] = ...) -> None: ...
+
 class PositionSource(_message.Message):
-    __slots__ = ("beleaguered_deal", "beleaguered", "ffkingdom")
+    __slots__ = ("beleaguered_deal", "beleaguered", "ffkingdom", "farbduell")
     BELEAGUERED_DEAL_FIELD_NUMBER: _ClassVar[int]
     BELEAGUERED_FIELD_NUMBER: _ClassVar[int]
     FFKINGDOM_FIELD_NUMBER: _ClassVar[int]
+    FARBDUELL_FIELD_NUMBER: _ClassVar[int]
     beleaguered_deal: int
     beleaguered: BeleagueredPosition
     ffkingdom: FfkPosition
-    def __init__(self, beleaguered_deal: _Optional[int] = ..., beleaguered: _Optional[_Union[BeleagueredPosition, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkPosition, _Mapping]] = ...) -> None: ...
+    farbduell: FarbduellPosition
+    def __init__(self, beleaguered_deal: _Optional[int] = ..., beleaguered: _Optional[_Union[BeleagueredPosition, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkPosition, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellPosition, _Mapping]] = ...) -> None: ...
 
 class Budget(_message.Message):
     __slots__ = ("seconds", "nodes", "table_entries")
@@ -202,6 +266,18 @@ class FfkStep(_message.Message):
     action: str
     def __init__(self, player: _Optional[int] = ..., action: _Optional[str] = ...) -> None: ...
 
+class FarbduellStep(_message.Message):
+    __slots__ = ("player", "action", "card", "colour")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    COLOUR_FIELD_NUMBER: _ClassVar[int]
+    player: int
+    action: str
+    card: str
+    colour: str
+    def __init__(self, player: _Optional[int] = ..., action: _Optional[str] = ..., card: _Optional[str] = ..., colour: _Optional[str] = ...) -> None: ...
+
 class SearchStats(_message.Message):
     __slots__ = ("nodes", "seconds", "table_entries")
     NODES_FIELD_NUMBER: _ClassVar[int]
@@ -213,21 +289,23 @@ class SearchStats(_message.Message):
     def __init__(self, nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., table_entries: _Optional[int] = ...) -> None: ...
 
 class SolveRequest(_message.Message):
-    __slots__ = ("position", "mode", "algorithm", "budget", "turns")
+    __slots__ = ("position", "mode", "algorithm", "budget", "turns", "chain")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     ALGORITHM_FIELD_NUMBER: _ClassVar[int]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
     TURNS_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_FIELD_NUMBER: _ClassVar[int]
     position: PositionSource
     mode: Mode
     algorithm: Algorithm
     budget: Budget
     turns: int
-    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., turns: _Optional[int] = ...) -> None: ...
+    chain: str
+    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., turns: _Optional[int] = ..., chain: _Optional[str] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("status", "optimal", "length", "moves", "stats", "ffk_line", "turns")
+    __slots__ = ("status", "optimal", "length", "moves", "stats", "ffk_line", "turns", "farbduell_line", "goes_out", "points")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     OPTIMAL_FIELD_NUMBER: _ClassVar[int]
     LENGTH_FIELD_NUMBER: _ClassVar[int]
@@ -235,6 +313,9 @@ class SolveResponse(_message.Message):
     STATS_FIELD_NUMBER: _ClassVar[int]
     FFK_LINE_FIELD_NUMBER: _ClassVar[int]
     TURNS_FIELD_NUMBER: _ClassVar[int]
+    FARBDUELL_LINE_FIELD_NUMBER: _ClassVar[int]
+    GOES_OUT_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
     status: Status
     optimal: bool
     length: int
@@ -242,7 +323,10 @@ class SolveResponse(_message.Message):
     stats: SearchStats
     ffk_line: _containers.RepeatedCompositeFieldContainer[FfkStep]
     turns: int
-    def __init__(self, status: _Optional[_Union[Status, str]] = ..., optimal: _Optional[bool] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., ffk_line: _Optional[_Iterable[_Union[FfkStep, _Mapping]]] = ..., turns: _Optional[int] = ...) -> None: ...
+    farbduell_line: _containers.RepeatedCompositeFieldContainer[FarbduellStep]
+    goes_out: bool
+    points: int
+    def __init__(self, status: _Optional[_Union[Status, str]] = ..., optimal: _Optional[bool] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., ffk_line: _Optional[_Iterable[_Union[FfkStep, _Mapping]]] = ..., turns: _Optional[int] = ..., farbduell_line: _Optional[_Iterable[_Union[FarbduellStep, _Mapping]]] = ..., goes_out: _Optional[bool] = ..., points: _Optional[int] = ...) -> None: ...
 
 class HintRequest(_message.Message):
     __slots__ = ("position", "budget", "worlds", "seed")
@@ -257,20 +341,22 @@ class HintRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., worlds: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
 
 class HintResponse(_message.Message):
-    __slots__ = ("status", "move", "moves_left", "winnable", "cached", "ffk")
+    __slots__ = ("status", "move", "moves_left", "winnable", "cached", "ffk", "farbduell")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     MOVES_LEFT_FIELD_NUMBER: _ClassVar[int]
     WINNABLE_FIELD_NUMBER: _ClassVar[int]
     CACHED_FIELD_NUMBER: _ClassVar[int]
     FFK_FIELD_NUMBER: _ClassVar[int]
+    FARBDUELL_FIELD_NUMBER: _ClassVar[int]
     status: Status
     move: Move
     moves_left: int
     winnable: bool
     cached: bool
     ffk: FfkHint
-    def __init__(self, status: _Optional[_Union[Status, str]] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., moves_left: _Optional[int] = ..., winnable: _Optional[bool] = ..., cached: _Optional[bool] = ..., ffk: _Optional[_Union[FfkHint, _Mapping]] = ...) -> None: ...
+    farbduell: FarbduellHint
+    def __init__(self, status: _Optional[_Union[Status, str]] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., moves_left: _Optional[int] = ..., winnable: _Optional[bool] = ..., cached: _Optional[bool] = ..., ffk: _Optional[_Union[FfkHint, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHint, _Mapping]] = ...) -> None: ...
 
 class FfkHint(_message.Message):
     __slots__ = ("action", "value", "plan", "runners_up", "stats")
@@ -287,6 +373,26 @@ class FfkHint(_message.Message):
     def __init__(self, action: _Optional[str] = ..., value: _Optional[float] = ..., plan: _Optional[_Iterable[str]] = ..., runners_up: _Optional[_Iterable[_Union[FfkAlternative, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ...) -> None: ...
 
 class FfkAlternative(_message.Message):
+    __slots__ = ("action", "value")
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    action: str
+    value: float
+    def __init__(self, action: _Optional[str] = ..., value: _Optional[float] = ...) -> None: ...
+
+class FarbduellHint(_message.Message):
+    __slots__ = ("action", "value", "runners_up", "stats")
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    RUNNERS_UP_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    action: str
+    value: float
+    runners_up: _containers.RepeatedCompositeFieldContainer[FarbduellAlternative]
+    stats: SearchStats
+    def __init__(self, action: _Optional[str] = ..., value: _Optional[float] = ..., runners_up: _Optional[_Iterable[_Union[FarbduellAlternative, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ...) -> None: ...
+
+class FarbduellAlternative(_message.Message):
     __slots__ = ("action", "value")
     ACTION_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]

@@ -67,9 +67,9 @@ class SolverServicer:
     def Solve(self, request, context):
         """Solve one position: an optimal move sequence, or any solution, or a proof that
         none exists (Fortress Fight Kingdom: a win this turn in the fewest actions, or a
-        win within N turns against every defence). The budget is the smaller of the
-        request's budget and the call's deadline; when it runs out the answer is UNKNOWN,
-        never a guess.
+        win within N turns against every defence; Farbduell: a forced win within N turns,
+        or the go-out chain). The budget is the smaller of the request's budget and the
+        call's deadline; when it runs out the answer is UNKNOWN, never a guess.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -78,7 +78,8 @@ class SolverServicer:
     def Hint(self, request, context):
         """The next move of an optimal line from a position, and how many moves that line
         has. Positions along a solution the server returned before answer at once.
-        Fortress Fight Kingdom: the best action from what the player to move can see.
+        Fortress Fight Kingdom and Farbduell: the best action from what the player to move
+        can see.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -1,0 +1,172 @@
+"""Farbduell: protobuf messages <-> solver values.
+
+A position message becomes the JSON that the command line reads, with exactly the
+fields the message sets, so that the engine's loader fills in the same defaults and bad
+input gets the same message on both. Actions travel as their text and are parsed back
+with the position's table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from service.api import fortress_solver_pb2 as pb
+from service.convert.beleaguered import STATUS, STATUS_BACK, stats_from_proto, stats_to_proto
+from solver.budget import Status
+from solver.errors import InvalidInput
+from solver.farbduell.chains import Chain
+from solver.farbduell.engine import Action, Choose, Draw, Keep, Play, State, load, to_json
+from solver.farbduell.hints import Hint
+from solver.farbduell.puzzles import PuzzleAnswer
+from solver.farbduell.tables import Table
+
+# Fields with presence: left out of the JSON when the message leaves them out (colour is
+# apart: its empty string is the JSON's null).
+_STATE_FIELDS = ("table", "to_move", "direction", "pending", "pending_kind", "drawn",
+                 "winner", "seed", "side", "hunt_colour")
+
+
+def position_from_proto(message: pb.FarbduellPosition, tables: Mapping[str, Table]) -> State:
+    return load(position_to_json(message), tables)
+
+
+def position_to_json(message: pb.FarbduellPosition) -> dict[str, Any]:
+    """The JSON form of the message, for `load`."""
+    data: dict[str, Any] = {name: getattr(message, name) for name in _STATE_FIELDS
+                            if message.HasField(name)}
+    data["hands"] = [list(hand.cards) for hand in message.hands]
+    data["discard"] = list(message.discard)
+    if message.HasField("draw_pile"):
+        data["draw_pile"] = list(message.draw_pile.cards)
+    if message.HasField("colour"):
+        data["colour"] = message.colour or None
+    if message.shields:
+        data["shields"] = list(message.shields)
+    if message.HasField("fuse"):
+        fuse = message.fuse
+        data["fuse"] = {"size": fuse.size, "count": fuse.count, "skip_next": fuse.skip_next}
+    if message.HasField("clock"):
+        data["clock"] = {"count": message.clock.count, "skip_next": message.clock.skip_next}
+    return data
+
+
+def position_from_json(data: dict[str, Any]) -> pb.FarbduellPosition:
+    """The message of a position JSON that `load` accepts; a null is left out, as the
+    loader reads it (an unknown draw pile, no stack, no fuse, no winner), but a null
+    colour is the empty colour (to be named). Raises ValueError or TypeError for a value
+    its field cannot hold."""
+    message = pb.FarbduellPosition(
+        hands=[pb.FarbduellCards(cards=hand) for hand in data.get("hands") or []],
+        discard=data.get("discard") or [],
+        shields=data.get("shields") or [],
+        **{name: data[name] for name in _STATE_FIELDS if data.get(name) is not None},
+    )
+    if data.get("draw_pile") is not None:
+        message.draw_pile.SetInParent()
+        message.draw_pile.cards.extend(data["draw_pile"])
+    if "colour" in data:
+        message.colour = data["colour"] or ""
+    if data.get("fuse") is not None:
+        message.fuse.CopyFrom(pb.FarbduellFuse(**data["fuse"]))
+    if data.get("clock") is not None:
+        message.clock.CopyFrom(pb.FarbduellClock(**data["clock"]))
+    return message
+
+
+def state_to_proto(state: State) -> pb.FarbduellPosition:
+    return position_from_json(to_json(state))
+
+
+# ---------------------------------------------------------------- actions
+
+
+def step_to_proto(player: int, action: Action) -> pb.FarbduellStep:
+    step = pb.FarbduellStep(player=player, action=str(action))
+    if isinstance(action, Play):
+        step.card = str(action.card)
+        step.colour = action.colour or ""
+    elif isinstance(action, Choose):
+        step.colour = action.colour
+    return step
+
+
+def parse_action(text: str, table: Table) -> Action:
+    """An action from its text ("play red-7", "play joker blue", "draw", "keep",
+    "choose pink"), its card read by `table`."""
+    word, *rest = text.split() or [""]
+    if word == "play" and len(rest) in (1, 2):
+        return Play(table.card(rest[0]), rest[1] if len(rest) == 2 else None)
+    if word == "choose" and len(rest) == 1:
+        return Choose(rest[0])
+    if text in ("draw", "keep"):
+        return Draw() if text == "draw" else Keep()
+    raise InvalidInput(f"{text!r} is not a Farbduell action")
+
+
+# ---------------------------------------------------------------- answers
+
+
+def chain_to_proto(found: Chain, player: int) -> pb.SolveResponse:
+    """The chain of the player to move, `player`."""
+    response = pb.SolveResponse(
+        status=STATUS[found.status], optimal=found.optimal,
+        farbduell_line=[step_to_proto(player, play) for play in found.plays],
+        stats=stats_to_proto(found.stats),
+    )
+    if found.status is Status.SOLVED:
+        response.length = found.cards
+        response.goes_out = found.goes_out
+        response.points = found.points
+    return response
+
+
+def chain_from_proto(message: pb.SolveResponse, table: Table) -> Chain:
+    plays = tuple(parse_action(step.action, table) for step in message.farbduell_line)
+    return Chain(STATUS_BACK[message.status], message.goes_out, plays, message.length,
+                 message.points, message.optimal, stats_from_proto(message.stats))
+
+
+def puzzle_to_proto(answer: PuzzleAnswer) -> pb.SolveResponse:
+    """`optimal` when solved: the search deepens one turn at a time, so no fewer turns win."""
+    response = pb.SolveResponse(
+        status=STATUS[answer.status], optimal=answer.status is Status.SOLVED,
+        farbduell_line=[step_to_proto(player, action) for player, action in answer.line],
+        stats=stats_to_proto(answer.stats),
+    )
+    if answer.status is Status.SOLVED:
+        response.length = len(answer.line)
+    if answer.turns is not None:
+        response.turns = answer.turns
+    return response
+
+
+def puzzle_from_proto(message: pb.SolveResponse, table: Table) -> PuzzleAnswer:
+    return PuzzleAnswer(
+        STATUS_BACK[message.status], message.turns if message.HasField("turns") else None,
+        tuple((step.player, parse_action(step.action, table)) for step in message.farbduell_line),
+        stats_from_proto(message.stats))
+
+
+def hint_to_proto(advice: Hint) -> pb.HintResponse:
+    farbduell = pb.FarbduellHint(
+        runners_up=[pb.FarbduellAlternative(action=str(action), value=value)
+                    for action, value in advice.runners_up],
+        stats=stats_to_proto(advice.stats),
+    )
+    if advice.action is not None:
+        farbduell.action = str(advice.action)
+    if advice.value is not None:
+        farbduell.value = advice.value
+    return pb.HintResponse(status=STATUS[advice.status], farbduell=farbduell)
+
+
+def hint_from_proto(message: pb.HintResponse, table: Table) -> Hint:
+    farbduell = message.farbduell
+    return Hint(
+        STATUS_BACK[message.status],
+        parse_action(farbduell.action, table) if farbduell.HasField("action") else None,
+        farbduell.value if farbduell.HasField("value") else None,
+        tuple((parse_action(other.action, table), other.value)
+              for other in farbduell.runners_up),
+        stats_from_proto(farbduell.stats))
