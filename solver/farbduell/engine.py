@@ -286,8 +286,8 @@ class _Game:
         self.hands[me].remove(card)
         self.discard.append(card)
         self.colour = action.colour if face.wild else face.colour
-        if not self.hands[me]:   # the last card has no effect
-            self.winner = me
+        if not self.hands[me]:   # the last card has no effect, and a stack it answered is void
+            self.winner, self.pending, self.pending_kind = me, 0, None
             return
         self.resolve(face, action.colour)
 

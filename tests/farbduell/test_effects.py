@@ -414,4 +414,5 @@ def test_a_last_card_answering_a_stack_wins_and_nobody_draws(table, card):
                      to_move=1, pending=2, pending_kind="draw2")
     after = play(state, card)
     assert after.winner == 1 and moves(after) == set()
+    assert (after.pending, after.pending_kind) == (0, None)   # the stack is void
     assert after.hands[::2] == state.hands[::2] and after.draw_pile == state.draw_pile
