@@ -91,6 +91,9 @@ def _check(state: State, objective: str) -> None:
     problems = []
     if objective not in OBJECTIVES:
         problems.append(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+    if state.table.double_faced:
+        problems.append("go-out chains are for the one-faced tables (classic, belagerung): "
+                        "on Tag & Nacht a Tischwende or a clock turns the cards over mid-chain")
     if state.players != 2:
         problems.append(f"a chain needs a two-player position, not {state.players} players")
     if state.winner is not None:

@@ -1,23 +1,28 @@
-"""How good a position is for one seat: the log-odds of winning, as a weighted
-difference of the two sides' features, with weights fitted to the outcomes of greedy
+"""How good a position is for one seat: the chance of winning, from the log-odds of a
+weighted difference of the sides' features, with weights fitted to the outcomes of
 self-play games (bench/fit_farbduell_eval.py writes fitted_eval.toml).
 
-The features are counts of cards in hand by kind: cards held (a waiting stack counts as
-held), whether one or two are left, wilds, +2 and +4 cards, Skips and Reverses, the
-largest colour, how many colours, cards of the colour in force, Bombs.
+The features count the cards in hand by the faces in play: cards held (a waiting stack
+counts as held), whether one or two are left, wilds, coloured penalties (+1, +2, +5) and
+wild ones (+4, Farbjagd), the cards that keep the turn with two players, the largest
+colour, how many colours, cards of the colour in force, Bombs. The weights were fitted on
+the Classic table and serve the others as they are.
 """
 
 from __future__ import annotations
 
+import math
 import tomllib
 from importlib.resources import files
 
 from solver.errors import InvalidInput
 from solver.farbduell.engine import State
 
-WIN = 100.0
-FEATURES = ("cards", "one_left", "two_left", "wilds", "draw2", "draw4", "turn_keepers",
-            "largest_colour", "colours", "colour_in_force", "bombs")
+FEATURES = ("cards", "one_left", "two_left", "wilds", "penalties", "wild_penalties",
+            "turn_keepers", "largest_colour", "colours", "colour_in_force", "bombs")
+PENALTIES = ("draw1", "draw2", "draw5")
+WILD_PENALTIES = ("draw4", "hunt")
+TURN_KEEPERS = ("skip", "reverse", "skipall")
 
 
 def _fitted_weights() -> tuple[float, ...]:
@@ -31,10 +36,16 @@ def _fitted_weights() -> tuple[float, ...]:
 WEIGHTS = _fitted_weights()
 
 
-def evaluate(state: State, me: int, weights: tuple[float, ...] = WEIGHTS) -> float:
-    """A win or a loss, else my features against the mean of the others'."""
+def chance(state: State, me: int, weights: tuple[float, ...] = WEIGHTS) -> float:
+    """1 for a win, 0 for a loss, else the fitted chance of winning: a probability, so
+    that averaging over sampled worlds weighs a lost world by what it costs."""
     if state.winner is not None:
-        return WIN if state.winner == me else -WIN
+        return float(state.winner == me)
+    return 1 / (1 + math.exp(-log_odds(state, me, weights)))
+
+
+def log_odds(state: State, me: int, weights: tuple[float, ...] = WEIGHTS) -> float:
+    """My features against the mean of the others', weighed."""
     mine = side_features(state, me)
     others = [side_features(state, seat) for seat in range(state.players) if seat != me]
     return sum(w * (a - sum(o[k] for o in others) / len(others))
@@ -42,17 +53,17 @@ def evaluate(state: State, me: int, weights: tuple[float, ...] = WEIGHTS) -> flo
 
 
 def side_features(state: State, seat: int) -> tuple[float, ...]:
-    hand = state.hands[seat]
-    held = len(hand) + (state.pending if state.to_move == seat else 0)
-    colours = [sum(card.colour == colour for card in hand)
-               for colour in state.table.config.colours]
+    faces = [state.face(card) for card in state.hands[seat]]
+    held = len(faces) + (state.pending if state.to_move == seat else 0)
+    colours = [sum(face.colour == colour for face in faces)
+               for colour in state.table.colours(state.side)]
     return (
         held, held == 1, held == 2,
-        sum(card.wild for card in hand),
-        sum(card.rank == "draw2" for card in hand),
-        sum(card.rank == "draw4" for card in hand),
-        sum(card.rank in ("skip", "reverse") for card in hand),
+        sum(face.wild for face in faces),
+        sum(face.rank in PENALTIES for face in faces),
+        sum(face.rank in WILD_PENALTIES for face in faces),
+        sum(face.rank in TURN_KEEPERS for face in faces),
         max(colours), sum(1 for count in colours if count),
-        sum(card.colour == state.colour for card in hand),
-        sum(card.rank == "bomb" for card in hand),
+        sum(face.colour == state.colour for face in faces),
+        sum(face.rank == "bomb" for face in faces),
     )

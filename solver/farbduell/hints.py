@@ -4,21 +4,23 @@ their own hand, the discard pile and how many cards the others hold.
 Depth-limited expectimax over the unseen cards: the other hands and the draw pile are
 sampled as a multiset from what is not visible; each legal action is played in every
 world, the others answer by the greedy policy until the turn comes back, and the
-position is evaluated then (solver/farbduell/evaluate.py: a win or a loss, else the
-fitted log-odds of winning from the hands' features). Every action is valued in the same
-worlds, so actions are compared on equal luck.
+position is valued then by its chance of winning (solver/farbduell/evaluate.py: 1 or 0
+when the game is over, else fitted to the hands' features). Every action is valued in
+the same worlds, so actions are compared on equal luck.
+
+On Tag & Nacht the mover also sees the other faces of the others' hands; the worlds do
+not use that, and they keep the game's pairing of faces, which the mover could not know.
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass, replace
 
 from solver.budget import Budget, BudgetExhausted, Meter, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.farbduell.engine import Action, State, apply, legal_actions
-from solver.farbduell.evaluate import evaluate
+from solver.farbduell.evaluate import chance
 from solver.farbduell.policies import greedy_action
 from solver.search.expectimax import expectimax
 
@@ -35,7 +37,7 @@ class Settings:
 class Hint:
     status: Status                                # SOLVED, or UNKNOWN when out of budget
     action: Action | None
-    value: float | None                           # mean log-odds of winning when the turn returns
+    value: float | None                           # mean chance of winning when the turn returns
     runners_up: tuple[tuple[Action, float], ...]  # the other actions, best first
     stats: SearchStats
 
@@ -63,7 +65,7 @@ def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settin
                 if world.winner is not None or world.to_move == me:
                     break
                 world = apply(world, greedy_action(world))
-            return evaluate(world, me)
+            return chance(world, me)
 
         ranked = expectimax(actions, worlds, value, prior=lambda _: 0.0,
                             shortlist=len(actions), meter=meter)
@@ -75,10 +77,11 @@ def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settin
 
 
 def sample_world(state: State, rng: random.Random) -> State:
-    """The position with the cards the mover cannot see dealt afresh at random."""
+    """The position with the cards the mover cannot see dealt afresh at random: the
+    game's own cards, but for the mover's hand and the discard pile."""
     me = state.to_move
-    visible = Counter(state.hands[me]) + Counter(state.discard)
-    unseen = list((Counter(state.table.deck) - visible).elements())
+    unseen = [card for seat, hand in enumerate(state.hands) if seat != me for card in hand]
+    unseen = sorted([*unseen, *state.draw_pile])   # no trace of where they were
     rng.shuffle(unseen)
     hands = list(state.hands)
     for seat, hand in enumerate(state.hands):

@@ -1,13 +1,13 @@
 """Simple ways to choose an action: at random, and greedily (the dearest card that can
-be played, a wild naming the colour the hand holds most of; else draw, and keep a
-drawn card only when it cannot be played)."""
+be played by the face in play, a wild naming the colour the hand holds most of; else
+draw, and keep a drawn card only when it cannot be played)."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
 
-from solver.farbduell.engine import Action, Draw, Keep, Play, State, legal_actions
+from solver.farbduell.engine import Action, Choose, Draw, Keep, Play, State, legal_actions
 
 
 def random_action(state: State, rng: random.Random) -> Action:
@@ -15,16 +15,21 @@ def random_action(state: State, rng: random.Random) -> Action:
 
 
 def greedy_action(state: State) -> Action:
+    if not state.colour:   # the table turned over onto a wild
+        return Choose(favourite_colour(state, state.table.colours(state.side)))
     plays = [action for action in legal_actions(state) if isinstance(action, Play)]
     if not plays:
         return Keep() if state.drawn is not None else Draw()
-    best = max(plays, key=lambda play: state.table.points(play.card))
-    if not best.card.wild:
+    best = max(plays, key=lambda play: state.table.points(play.card, state.side))
+    if best.colour is None:
         return best
-    return Play(best.card, favourite_colour(state))
+    # a wild, or a Tischwende turning up a wild: one play per colour it may name
+    named = tuple(play.colour for play in plays if play.card == best.card and play.colour)
+    return Play(best.card, favourite_colour(state, named))
 
 
-def favourite_colour(state: State) -> str:
-    """The colour the mover's hand holds most of (the table's first on a tie)."""
-    held = Counter(card.colour for card in state.hands[state.to_move] if not card.wild)
-    return max(state.table.config.colours, key=lambda colour: held[colour])
+def favourite_colour(state: State, colours: tuple[str, ...]) -> str:
+    """Of `colours`, the one the mover's hand holds most of by the faces in play (the
+    first on a tie)."""
+    held = Counter(state.face(card).colour for card in state.hands[state.to_move])
+    return max(colours, key=lambda colour: held[colour])

@@ -156,10 +156,8 @@ class Table:
         return card
 
 
-def load_tables(path: Path | None = None, *, double_faced: bool = False) -> dict[str, Table]:
-    """The tables of a tables file (default: the tables.toml shipped with the package).
-    The double-faced tables (Tag & Nacht) only when asked for: the hints, policies and
-    chains still read every card by one face."""
+def load_tables(path: Path | None = None) -> dict[str, Table]:
+    """The tables of a tables file (default: the tables.toml shipped with the package)."""
     source = path or files("solver.farbduell").joinpath("tables.toml")
     where = getattr(source, "name", "tables.toml")
     try:
@@ -171,7 +169,7 @@ def load_tables(path: Path | None = None, *, double_faced: bool = False) -> dict
     tables = {}
     for name, values in data.get("tables", {}).items():
         table = _table(name, values, config, problems)
-        if table is not None and (double_faced or not table.double_faced):
+        if table is not None:
             tables[name] = table
     if problems:
         raise InvalidInput([f"{where}: {problem}" for problem in problems])

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.budget import Status
 from solver.farbduell.bots import play_game
-from solver.farbduell.engine import Draw, Play, apply, legal_actions, new_game
+from solver.farbduell.engine import Choose, Draw, Play, apply, legal_actions, load, new_game
 from solver.farbduell.hints import Settings, hint, sample_world
 from solver.farbduell.policies import greedy_action
 from solver.selfplay import seatings, tally
@@ -21,8 +23,8 @@ from .test_engine import TABLES, position
 FAST = Settings(worlds=3)
 
 
-def playout_state(seed: int, steps: int):
-    state, rng = new_game(TABLES["classic"], 2, seed), random.Random(seed)
+def playout_state(seed: int, steps: int, table: str = "classic"):
+    state, rng = new_game(TABLES[table], 2, seed), random.Random(seed)
     for _ in range(steps):
         if state.winner is not None:
             break
@@ -38,10 +40,11 @@ def test_greedy_plays_the_dearest_card_and_names_its_main_colour():
     assert greedy_action(position(["blue-1"], ["green-1"])) == Draw()
 
 
-@settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**31), steps=st.integers(0, 40))
-def test_hint_is_legal_and_blind_to_the_cards_it_cannot_see(seed, steps):
-    state = playout_state(seed, steps)
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**31), steps=st.integers(0, 40),
+       table=st.sampled_from(sorted(TABLES)))
+def test_hint_is_legal_and_blind_to_the_cards_it_cannot_see(seed, steps, table):
+    state = playout_state(seed, steps, table)
     if state.winner is not None:
         return
     answer = hint(state, settings=FAST, seed=seed)
@@ -50,18 +53,41 @@ def test_hint_is_legal_and_blind_to_the_cards_it_cannot_see(seed, steps):
     assert hint(shuffled, settings=FAST, seed=seed).action == answer.action
 
 
-@settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**31), steps=st.integers(0, 40))
-def test_sample_world_keeps_what_the_mover_sees(seed, steps):
-    state = playout_state(seed, steps)
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**31), steps=st.integers(0, 40),
+       table=st.sampled_from(sorted(TABLES)))
+def test_sample_world_keeps_what_the_mover_sees_and_the_games_cards(seed, steps, table):
+    state = playout_state(seed, steps, table)
     world = sample_world(state, random.Random(seed))
     me = state.to_move
     assert world.hands[me] == state.hands[me] and world.discard == state.discard
     assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
-    cards = Counter(world.draw_pile) + Counter(world.discard)
-    for hand in world.hands:
+    assert every_card(world) == every_card(state)
+
+
+def every_card(state) -> Counter:
+    cards = Counter(state.draw_pile) + Counter(state.discard)
+    for hand in state.hands:
         cards.update(hand)
-    assert cards == Counter(state.table.deck)
+    return cards
+
+
+def test_greedy_reads_the_faces_in_play_on_tag_nacht():
+    tn = TABLES["tag_nacht"]
+    # by night the red-7 shows a Farbjagd: a wild, the dearest card, naming teal (held most)
+    state = load({"table": "tag_nacht", "side": "night", "hands": [
+        ["red-1/teal-3", "red-2/teal-4", "red-7/hunt", "blue-9/pink-2"], ["green-1/orange-1"]],
+        "discard": ["yellow-5/pink-5"]}, TABLES)
+    assert greedy_action(state) == Play(tn.card("red-7/hunt"), "teal")
+    # the table turned over onto a wild: the colour is named first
+    turned = replace(state, colour="")
+    assert greedy_action(turned) == Choose("teal")
+
+
+@pytest.mark.parametrize("table", sorted(TABLES))
+def test_hint_bot_plays_whole_games_on_every_table(table):
+    result = play_game(("hint", "greedy"), 3, TABLES[table])
+    assert result.winner is not None and result.hints > 0
 
 
 def test_games_are_functions_of_their_seeds():

@@ -14,7 +14,8 @@ from solver.farbduell.chains import KEEPERS, Chain, best_chain
 from solver.farbduell.engine import Fuse, Play, State, apply, legal_actions, load
 from solver.farbduell.tables import Table, load_tables
 
-TABLES = load_tables()
+ALL_TABLES = load_tables()
+TABLES = {name: table for name, table in ALL_TABLES.items() if not table.double_faced}
 BUDGET = Budget(seconds=5)
 
 
@@ -213,6 +214,8 @@ def test_a_drawn_card_must_start_the_chain():
     ({"hands": [["red-1"], ["red-2"], ["red-3"]]}, "two-player"),
     ({"winner": 1}, "game is over"),
     ({"objective": "speed"}, "objective must be"),
+    ({"hands": [["red-1/pink-1"], ["red-2/pink-2"]], "table": "tag_nacht",
+      "top": "red-9/pink-9", "tables": ALL_TABLES}, "for the one-faced tables"),
 ])
 def test_other_positions_and_objectives_are_refused(fields, problem):
     objective = fields.pop("objective", "cards")

@@ -44,7 +44,7 @@ def play(state: State, *texts: str) -> State:
 
 def test_the_tables_hold_112_cards():
     assert {name: len(table.deck) for name, table in TABLES.items()} == {
-        "classic": 112, "belagerung": 112}
+        "classic": 112, "belagerung": 112, "tag_nacht": 112}
 
 
 def test_scoring_example_of_the_seed():

@@ -61,3 +61,19 @@ def test_bad_bots_are_one_line(capsys):
     code, out, err = run(capsys, "farbduell", "selfplay", "--bots", "hint,nobody",
                          "--games", "2")
     assert_one_line_error(code, out, err, "--bots takes two of")
+
+
+def test_tag_nacht_deal_hint_and_selfplay(capsys, tmp_path):
+    data = run_json(capsys, "farbduell", "deal", "--table", "tag_nacht")
+    assert data["table"] == "tag_nacht" and "/" in data["hands"][0][0]
+    out = run_json(capsys, "farbduell", "hint", write(tmp_path, data), "--worlds", "3", "--json")
+    assert out["status"] == "solved" and out["action"].startswith(("play", "draw"))
+    out = run_json(capsys, "farbduell", "selfplay", "--table", "tag_nacht", "--bots",
+                   "hint,greedy", "--games", "2", "--jobs", "1", "--json")
+    assert sum(out["wins"].values()) + out["draws"] == 2
+
+
+def test_tag_nacht_chain_is_refused_in_one_line(capsys, tmp_path):
+    data = run_json(capsys, "farbduell", "deal", "--table", "tag_nacht")
+    code, out, err = run(capsys, "farbduell", "chain", write(tmp_path, data))
+    assert_one_line_error(code, out, err, "go-out chains are for the one-faced tables")

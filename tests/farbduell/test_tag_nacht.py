@@ -29,7 +29,7 @@ from solver.farbduell.engine import (
 )
 from solver.farbduell.tables import NUMBERS, Card, load_tables
 
-TABLES = load_tables(double_faced=True)
+TABLES = load_tables()
 TN = TABLES["tag_nacht"]
 DAY, NIGHT = ("red", "yellow", "green", "blue"), ("pink", "teal", "orange", "purple")
 
@@ -78,7 +78,6 @@ def every_card(state: State) -> Counter[Card]:
 # ---------------------------------------------------------------- the deck and the cards
 
 def test_the_deck_holds_112_double_faced_cards_of_the_specified_faces():
-    assert "tag_nacht" not in load_tables()    # the one-faced tables by default
     assert len(TN.deck) == 112 and all(card.night is not None for card in TN.deck)
     assert TN.colours("day") == DAY and TN.colours("night") == NIGHT
     day = Counter(face.rank for face in TN.faces("day"))
@@ -113,7 +112,7 @@ wilds = {}
 answers = {}
 """, encoding="utf-8")
     with pytest.raises(InvalidInput) as info:
-        load_tables(path, double_faced=True)
+        load_tables(path)
     problems = " | ".join(info.value.problems)
     assert "day and night colours must differ" in problems
     assert "has 9 day faces but 7 night faces" in problems

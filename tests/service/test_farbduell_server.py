@@ -39,8 +39,7 @@ from tests.service.conftest import address, connect, running_server
 
 from ..cli import keep_sigpipe, run  # noqa: F401
 
-TABLES = load_tables()  # what the commands and the server offer
-ALL_TABLES = load_tables(double_faced=True)
+TABLES = load_tables()
 CHAIN_BUDGET = Budget(seconds=10.0, nodes=None, table_entries=None)
 
 # Goes out: two Skips keep the turn, the 7 ends it.
@@ -270,15 +269,17 @@ def test_every_fault_is_named_as_the_cli_names_it(stub):
     assert error.details() == expected
 
 
-def test_the_server_offers_the_tables_the_commands_offer(stub):
-    """Tag & Nacht is in the engine, but the chains, hints and commands do not offer it
-    yet: the server refuses it with the command line's message."""
-    data = to_json(new_game(ALL_TABLES["tag_nacht"], 2, 1))
-    expected = _load_message(data)
-    assert expected == "no table is called 'tag_nacht' (tables: classic, belagerung)"
-    error = rpc_error(stub.Solve, pb.SolveRequest(position=source(data)))
+def test_tag_nacht_hint_is_the_librarys_and_its_chain_is_refused(stub):
+    data = to_json(new_game(TABLES["tag_nacht"], 2, 1))
+    response = stub.Hint(pb.HintRequest(position=source(data), seed=3), timeout=30)
+    local = hint(state(data), HINT_BUDGET, Settings(), 3)
+    remote = hint_from_proto(response, state(data).table)
+    assert remote.action is not None
+    assert (remote.status, remote.action, remote.value, remote.runners_up) == \
+        (local.status, local.action, local.value, local.runners_up)
+    error = rpc_error(stub.Solve, pb.SolveRequest(position=source(data), chain="cards"))
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert error.details() == expected
+    assert "go-out chains are for the one-faced tables" in error.details()
 
 
 # ============================================================================ deadlines
@@ -350,7 +351,7 @@ def _played(table: str, seeds: range) -> list:
     states = []
     for seed in seeds:
         rng = random.Random(seed)
-        game = new_game(ALL_TABLES[table], 2 + seed % 2, seed)
+        game = new_game(TABLES[table], 2 + seed % 2, seed)
         states.append(game)
         while game.winner is None:
             game = apply(game, rng.choice(legal_actions(game)))
@@ -365,7 +366,7 @@ def _round_trip(states, every: int = 20) -> list:
                if k % every == 0 or not each.colour or each.hunt_colour or each.fuse]
     for each in checked:
         sent = pb.FarbduellPosition.FromString(state_to_proto(each).SerializeToString())
-        assert position_from_proto(sent, ALL_TABLES) == each
+        assert position_from_proto(sent, TABLES) == each
     return checked
 
 
@@ -410,7 +411,7 @@ def test_json_round_trip(data):
     when the file leaves it out."""
     sent = position_from_json(data)
     assert sent.HasField("draw_pile") == ("draw_pile" in data)
-    assert load(position_to_json(sent), ALL_TABLES) == load(data, ALL_TABLES)
+    assert load(position_to_json(sent), TABLES) == load(data, TABLES)
 
 
 def test_colour_left_out_and_colour_to_be_named_are_apart():
@@ -418,7 +419,7 @@ def test_colour_left_out_and_colour_to_be_named_are_apart():
            "discard": ["joker/purple-flip"]}
     named = position_from_json({**top, "colour": None})
     assert named.HasField("colour") and named.colour == ""
-    assert load(position_to_json(named), ALL_TABLES).colour == ""
+    assert load(position_to_json(named), TABLES).colour == ""
     left_out = position_from_json(top)
     assert not left_out.HasField("colour")
     assert "colour" not in position_to_json(left_out)
@@ -445,7 +446,7 @@ POSITIONS = {
     "goes-out": GOES_OUT, "wild": WILD, "two-turns": TWO_TURNS, "hard": HARD,
     "view": view(2), "bad-card": BAD_CARD, "three-seats": THREE_SEATS,
     "over": {**GOES_OUT, "winner": 0},
-    "tag-nacht": to_json(new_game(ALL_TABLES["tag_nacht"], 2, 1)),
+    "tag-nacht": to_json(new_game(TABLES["tag_nacht"], 2, 1)),
 }
 
 
