@@ -5,7 +5,7 @@ INSTALLED := $(VENV)/.installed
 DEALS ?= 1-1000
 GAMES ?= 1000
 
-.PHONY: run test bench bench-service bench-ffk lint proto
+.PHONY: run test bench bench-service bench-ffk bench-farbduell lint proto
 
 $(INSTALLED): pyproject.toml
 	python3 -m venv $(VENV)
@@ -30,6 +30,15 @@ bench-service: $(INSTALLED)
 bench-ffk: $(INSTALLED)
 	$(VENV)/bin/fortress-solver ffk selfplay --bots hint,random --games $(GAMES) --seed 1
 	$(VENV)/bin/fortress-solver ffk selfplay --bots hint,greedy --games $(GAMES) --seed 1
+
+# Farbduell: go-out chains on big hands, and the hint bot against the random and the
+# greedy bot over two-player Classic games.
+bench-farbduell: $(INSTALLED)
+	$(PY) -m bench.bench_farbduell_chains
+	$(VENV)/bin/fortress-solver farbduell selfplay --table classic --players 2 \
+		--bots hint,random --games $(GAMES) --seed 1
+	$(VENV)/bin/fortress-solver farbduell selfplay --table classic --players 2 \
+		--bots hint,greedy --games $(GAMES) --seed 1
 
 lint: $(INSTALLED)
 	$(PY) -m ruff check solver service tests bench

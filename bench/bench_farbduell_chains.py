@@ -26,7 +26,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=50, help="per kind of hand")
     parser.add_argument("--seconds", type=float, default=10.0, help="budget per chain")
     args = parser.parse_args()
-    tables = load_tables()
+    tables = {name: table for name, table in load_tables().items() if not table.double_faced}
     budget = Budget(seconds=args.seconds)
     print(f"{'hands':8} {'size':>4} {'objective':9} {'n':>3} {'median s':>9} {'p90 s':>7} "
           f"{'max s':>7} {'optimal':>7} {'go out':>6} {'cards':>5}")

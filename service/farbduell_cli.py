@@ -194,10 +194,10 @@ def _hint(args: argparse.Namespace, tables: dict[str, Table],
     elif advice.action is None:
         print(f"unknown: the budget ran out ({advice.stats.seconds:.2f} s)")
     else:
-        value = "" if advice.value is None else f" (expected {advice.value:+.2f})"
+        value = "" if advice.value is None else f" (chance of winning {advice.value:.2f})"
         print(f"{advice.action}{value}")
         if advice.runners_up:
-            print("runners-up: " + ", ".join(f"{action} {value:+.2f}"
+            print("runners-up: " + ", ".join(f"{action} {value:.2f}"
                                              for action, value in advice.runners_up))
 
 
