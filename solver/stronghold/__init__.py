@@ -1,0 +1,1 @@
+"""Stronghold: the abstract siege model of the spec's Part C and its planners."""
