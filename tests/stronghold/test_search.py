@@ -1,0 +1,64 @@
+"""The exhaustive fewest-turns search and the race (spec D.3, D.4) on the spec's E.3
+cases, and plans that replay."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.budget import Budget
+from solver.stronghold.policies import greedy_deny, passive
+from solver.stronghold.search import fewest_turns, race
+from solver.stronghold.turns import act, begin_turn
+
+from .positions import E3
+
+
+def replay(position, outcome, defender):
+    """Play the plan through the simulator; the defender's turns by its policy."""
+    steps = {step.turn: step.moves for step in outcome.plan}
+    p = position
+    while True:
+        started = begin_turn(p)
+        if started.winner is not None:
+            return started.winner, p.turn
+        moves = defender(started) if p.player == "D" else steps.get(p.turn, {})
+        p = act(started, moves)
+
+
+@pytest.mark.parametrize("case", sorted(E3))
+def test_spec_e3(case):
+    position, winner, turn = E3[case]
+    outcome = fewest_turns(position, passive, Budget(seconds=120))
+    assert (outcome.winner, outcome.turn, outcome.proven) == (winner, turn, True)
+    assert replay(position, outcome, passive) == (winner, turn)
+    assert outcome.rounds == -(-turn // len(position.turn_order))
+
+
+def test_case_3_the_defender_scores_three_on_turns_5_and_9():
+    position, _, _ = E3[3]
+    answer = race(position)
+    assert (answer.defender_first, answer.turn, answer.proven) == (True, 9, True)
+
+
+def test_the_race_is_lost_by_the_defender_when_the_attackers_clear_first():
+    position, _, turn = E3[1]
+    answer = race(position)
+    assert (answer.defender_first, answer.turn) == (False, turn)
+
+
+def test_greedy_deny_is_slower_to_beat_than_passive():
+    position = E3[4][0]
+    against_greedy = fewest_turns(position, greedy_deny, Budget(seconds=120))
+    assert against_greedy.proven and against_greedy.winner is not None
+    assert replay(position, against_greedy, greedy_deny) == (against_greedy.winner,
+                                                             against_greedy.turn)
+    if against_greedy.winner == "attackers":
+        assert against_greedy.turn >= E3[4][2]
+
+
+def test_an_exhausted_budget_is_unknown_not_a_guess():
+    position, _, _ = E3[2]
+    outcome = fewest_turns(position, passive, Budget(seconds=None, nodes=50))
+    assert (outcome.winner, outcome.turn, outcome.proven, outcome.plan) == (None, None, False, ())
+    short = fewest_turns(position, passive, Budget(seconds=60), max_turns=8)
+    assert short.winner is None and not short.proven
