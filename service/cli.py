@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from service import farbduell_cli, ffk_cli
+from service import farbduell_cli, ffk_cli, stronghold_cli
 from service.batch import record, run_batch, solve_locally
 from solver.beleaguered import Algorithm, Hint, Mode, Position, Solution, deal, hint, solve
 from solver.beleaguered.deals import MAX_DEAL
@@ -112,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_solving_commands(commands)
     ffk_cli.add_commands(commands, _positive)
     farbduell_cli.add_commands(commands, _positive)
+    stronghold_cli.add_commands(commands, _positive)
 
     serve = commands.add_parser("serve", help="run the gRPC server until SIGTERM or SIGINT")
     serve.add_argument("--host", default="127.0.0.1")
@@ -277,7 +278,7 @@ class ServiceError(Exception):
 
 _COMMANDS = {"deal": _cmd_deal, "solve": _cmd_solve, "hint": _cmd_hint, "batch": _cmd_batch,
              "serve": _cmd_serve, "client": _cmd_client, "ffk": ffk_cli.run,
-             "farbduell": farbduell_cli.run}
+             "farbduell": farbduell_cli.run, "stronghold": stronghold_cli.run}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,130 @@
+"""`fortress-solver stronghold ...`: the siege planner's questions on a position file in
+the spec's JSON form (comments allowed): the best assignment this turn, the fewest turns
+to clear all nine battlefields, and the defender's race."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import json5
+
+from solver.budget import Budget
+from solver.errors import InvalidInput
+from solver.stronghold.policies import POLICIES
+from solver.stronghold.position import BASE, FORMAT, ROWS, Position, parse
+from solver.stronghold.search import MAX_TURNS, Outcome, fewest_turns, race
+
+
+def add_commands(commands: Any, positive: Any) -> None:
+    game = commands.add_parser("stronghold", help="Stronghold: plan, clear, race (CP-SAT)")
+    sub = game.add_subparsers(dest="stronghold_command", required=True,
+                              parser_class=type(game))
+    for name, text in (("clear", "fewest turns for the attackers to clear all nine"),
+                       ("race", "does the defender reach its target first, and when")):
+        command = sub.add_parser(name, help=text)
+        command.add_argument("file", help="position JSON file (comments allowed), or -")
+        command.add_argument("--defender", choices=sorted(POLICIES), default="passive")
+        command.add_argument("--seconds", type=positive(float), default=60.0)
+        command.add_argument("--max-turns", type=positive(int), default=MAX_TURNS)
+        command.add_argument("--json", action="store_true")
+
+
+def run(args: argparse.Namespace) -> None:
+    {"clear": _clear, "race": _race}[args.stronghold_command](args)
+
+
+def read(path: str) -> Position:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text()
+    except OSError as err:
+        raise InvalidInput(f"cannot read {path}: {err.strerror}") from None
+    try:
+        data = json5.loads(text)
+    except ValueError as err:
+        raise InvalidInput(f"{path} is not JSON: {err}") from None
+    return parse(data)
+
+
+def _budget(args: argparse.Namespace) -> Budget:
+    return Budget(seconds=args.seconds, nodes=None, table_entries=None)
+
+
+def _clear(args: argparse.Namespace) -> None:
+    position = read(args.file)
+    outcome = fewest_turns(position, POLICIES[args.defender], _budget(args), args.max_turns)
+    if args.json:
+        print(json.dumps(outcome_json(outcome)))
+        return
+    print(picture(position))
+    print(_verdict(outcome, "clear"))
+    for step in outcome.plan:
+        if step.moves:
+            print(f"  turn {step.turn} {step.player}: " + ", ".join(
+                f"{unit} -> {to}" for unit, to in sorted(step.moves.items())))
+
+
+def _race(args: argparse.Namespace) -> None:
+    position = read(args.file)
+    answer = race(position, POLICIES[args.defender], _budget(args), args.max_turns)
+    if args.json:
+        print(json.dumps({"defender_first": answer.defender_first, "turn": answer.turn,
+                          "proven": answer.proven,
+                          "seconds": round(answer.outcome.stats.seconds, 6)}))
+        return
+    print(picture(position))
+    print(_verdict(answer.outcome, "race"))
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    return {"winner": outcome.winner, "turn": outcome.turn, "rounds": outcome.rounds,
+            "proven": outcome.proven,
+            "plan": [{"turn": s.turn, "player": s.player, "moves": s.moves}
+                     for s in outcome.plan],
+            "seconds": round(outcome.stats.seconds, 6)}
+
+
+def _verdict(outcome: Outcome, question: str) -> str:
+    if outcome.winner is None:
+        return (f"unknown: the search ran out of budget or turns "
+                f"({outcome.stats.seconds:.2f} s, {outcome.stats.nodes} positions)")
+    proof = "not proven" if not outcome.proven else (
+        "proven minimal" if outcome.winner == "attackers" else "proven")
+    if outcome.winner == "attackers":
+        head = ("the attackers clear the Stronghold first" if question == "race"
+                else "the attackers clear all nine")
+    else:
+        head = ("the defender reaches its target first" if question == "race"
+                else "the attackers cannot clear it: the defender wins")
+    return (f"{head} on turn {outcome.turn} (round {outcome.rounds}), {proof} "
+            f"({outcome.stats.seconds:.2f} s)")
+
+
+def picture(position: Position) -> str:
+    """The grid, the Stronghold row on top: each battlefield's controller and the
+    units there with their Might; `--` removed, `??` not yet revealed."""
+    width = 22
+    lines = [f"turn {position.turn}: {position.player} to move; defender score "
+             f"{position.defender_score}/{position.win_target}"]
+    for k in reversed(range(len(ROWS))):
+        cells = []
+        for b in position.grid[k]:
+            if b in position.removed:
+                cell = f"{b} --"
+            elif b not in position.active:
+                cell = f"{b} ??"
+            else:
+                owner = position.controller.get(b, ".")
+                units = " ".join(f"{u.id}:{u.might}" for u in position.units_at(b))
+                cell = f"{b} {owner} {units}".rstrip()
+            cells.append(cell.ljust(width))
+        lines.append(f"{FORMAT['row_names'][k]:<15}" + "".join(cells).rstrip())
+    bases = [f"{p}: " + " ".join(f"{u.id}:{u.might}{'' if u.ready else '*'}"
+                                 for u in position.units_at(BASE, p))
+             for p in position.turn_order if position.units_at(BASE, p)]
+    if bases:
+        lines.append("base (* exhausted)  " + "; ".join(bases))
+    return "\n".join(lines)

@@ -1,0 +1,75 @@
+"""The `fortress-solver stronghold` commands: the JSON shapes the issue names, the grid
+picture, positions with comments, and one-line errors."""
+
+from __future__ import annotations
+
+import io
+
+from ..cli import assert_one_line_error, keep_sigpipe, run, run_json  # noqa: F401
+
+CASE_1 = """{
+  "mode": "1v3",                 // spec E.3 case 1
+  "turn_order": ["D", "A1", "A2", "A3"],
+  "units": [
+    {"id": "r1", "owner": "D", "might": 1, "loc": "O1"},   // the two Recruits
+    {"id": "r2", "owner": "D", "might": 1, "loc": "O2"},
+    {"id": "a", "owner": "A1", "might": 2},
+    {"id": "b", "owner": "A2", "might": 2},
+    {"id": "c", "owner": "A3", "might": 2}
+  ]
+}"""
+CASE_3 = """{"units": [
+  {"id": "x", "owner": "D", "might": 5, "loc": "O1"},
+  {"id": "y", "owner": "D", "might": 5, "loc": "O2"},
+  {"id": "z", "owner": "D", "might": 5, "loc": "O3"},
+  {"id": "a", "owner": "A1", "might": 2}, {"id": "b", "owner": "A2", "might": 2},
+  {"id": "c", "owner": "A3", "might": 2}]}"""
+
+
+def write(tmp_path, text: str) -> str:
+    path = tmp_path / "position.jsonc"
+    path.write_text(text)
+    return str(path)
+
+
+def test_clear_json(capsys, tmp_path):
+    out = run_json(capsys, "stronghold", "clear", write(tmp_path, CASE_1), "--json")
+    assert {"winner", "turn", "rounds", "proven", "plan"} <= set(out)
+    assert (out["winner"], out["turn"], out["rounds"], out["proven"]) == ("attackers", 20, 5, True)
+    assert out["plan"][1] == {"turn": 2, "player": "A1", "moves": {"a": "O1"}}
+
+
+def test_clear_against_the_greedy_defender(capsys, tmp_path):
+    out = run_json(capsys, "stronghold", "clear", write(tmp_path, CASE_1), "--defender",
+                   "greedy", "--json")
+    assert out["winner"] == "attackers" and out["proven"]
+
+
+def test_race_json(capsys, tmp_path):
+    out = run_json(capsys, "stronghold", "race", write(tmp_path, CASE_3), "--json")
+    assert {"defender_first", "turn", "proven"} <= set(out)
+    assert (out["defender_first"], out["turn"], out["proven"]) == (True, 9, True)
+
+
+def test_text_shows_the_grid(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO(CASE_1))
+    code, out, err = run(capsys, "stronghold", "clear", "-")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[1].startswith("Stronghold") and "S1 ??" in lines[1]
+    assert lines[3].startswith("Outer Defense") and "O1 D r1:1" in lines[3]
+    assert "the attackers clear all nine on turn 20 (round 5), proven minimal" in out
+
+
+def test_a_budget_too_small_is_unknown(capsys, tmp_path):
+    out = run_json(capsys, "stronghold", "race", write(tmp_path, CASE_1), "--max-turns", "5",
+                   "--json")
+    assert (out["defender_first"], out["turn"], out["proven"]) == (None, None, False)
+
+
+def test_bad_positions_are_one_line(capsys, tmp_path):
+    bad = '{"units": [{"id": "x", "owner": "A1", "might": 2, "loc": "I1"}]}'
+    code, out, err = run(capsys, "stronghold", "clear", write(tmp_path, bad))
+    assert_one_line_error(code, out, err, "unit 'x' is on I1, which is not in the active row")
+    code, out, err = run(capsys, "stronghold", "race", write(tmp_path, "{units: ["))
+    assert_one_line_error(code, out, err, "is not JSON")
