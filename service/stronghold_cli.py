@@ -14,15 +14,23 @@ import json5
 
 from solver.budget import Budget
 from solver.errors import InvalidInput
+from solver.stronghold.plan import Plan, best_assignment, best_assignment_exact
 from solver.stronghold.policies import POLICIES
 from solver.stronghold.position import BASE, FORMAT, ROWS, Position, parse
 from solver.stronghold.search import MAX_TURNS, Outcome, fewest_turns, race
+from solver.stronghold.turns import begin_turn
 
 
 def add_commands(commands: Any, positive: Any) -> None:
     game = commands.add_parser("stronghold", help="Stronghold: plan, clear, race (CP-SAT)")
     sub = game.add_subparsers(dest="stronghold_command", required=True,
                               parser_class=type(game))
+    plan = sub.add_parser("plan", help="the attacker to move: best assignment this turn")
+    plan.add_argument("file", help="position JSON file (comments allowed), or -")
+    plan.add_argument("--exact", action="store_true",
+                      help="guarantee removals against the defender's best reply (D.2)")
+    plan.add_argument("--seconds", type=positive(float), default=60.0)
+    plan.add_argument("--json", action="store_true")
     for name, text in (("clear", "fewest turns for the attackers to clear all nine"),
                        ("race", "does the defender reach its target first, and when")):
         command = sub.add_parser(name, help=text)
@@ -34,7 +42,7 @@ def add_commands(commands: Any, positive: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
-    {"clear": _clear, "race": _race}[args.stronghold_command](args)
+    {"plan": _plan, "clear": _clear, "race": _race}[args.stronghold_command](args)
 
 
 def read(path: str) -> Position:
@@ -51,6 +59,42 @@ def read(path: str) -> Position:
 
 def _budget(args: argparse.Namespace) -> Budget:
     return Budget(seconds=args.seconds, nodes=None, table_entries=None)
+
+
+def _plan(args: argparse.Namespace) -> None:
+    """Plans the action step of the turn the position starts: after its hold step."""
+    position = read(args.file)
+    started = begin_turn(position)
+    answer = (best_assignment_exact if args.exact else best_assignment)(started, _budget(args))
+    if args.json:
+        print(json.dumps(plan_json(answer)))
+        return
+    print(picture(started))
+    if answer.objective is None:
+        print(f"unknown: no plan found within the budget ({answer.stats.seconds:.2f} s)")
+        return
+    proof = "optimal" if answer.optimal else f"not proven optimal ({answer.cp_status})"
+    what = "against the best reply" if args.exact else "by the conservative threat bound"
+    print(f"{started.player} moves: " + (", ".join(
+        f"{unit} -> {to}" for unit, to in sorted(answer.moves.items())) or "nothing"))
+    print(f"guaranteed removals {answer.objective.removals} ({what}), {proof}, "
+          f"{answer.stats.seconds:.2f} s")
+    for f in answer.battlefields:
+        print(f"  {f.battlefield}: {f.controller or 'nobody'}, garrison {f.garrison}"
+              + (", secure" if f.secure else "") + (", conquerable" if f.conquerable_now else ""))
+
+
+def plan_json(answer: Plan) -> dict[str, Any]:
+    objective = answer.objective
+    return {
+        "status": str(answer.status), "cp_status": answer.cp_status, "optimal": answer.optimal,
+        "moves": answer.moves,
+        "battlefields": [{"battlefield": f.battlefield, "controller": f.controller,
+                          "garrison": f.garrison, "secure": f.secure,
+                          "conquerable": f.conquerable_now} for f in answer.battlefields],
+        "conquerable": [f.battlefield for f in answer.battlefields if f.conquerable_now],
+        "objective": None if objective is None else objective._asdict(),
+        "seconds": round(answer.stats.seconds, 6)}
 
 
 def _clear(args: argparse.Namespace) -> None:

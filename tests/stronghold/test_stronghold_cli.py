@@ -25,11 +25,48 @@ CASE_3 = """{"units": [
   {"id": "a", "owner": "A1", "might": 2}, {"id": "b", "owner": "A2", "might": 2},
   {"id": "c", "owner": "A3", "might": 2}]}"""
 
+E2 = """{ // spec E.2: A1 to move (turn 2), Outer row O1 {3}, O2 {2, 2 Tank}, O3 empty
+  "mode": "1v3", "turn": 2,
+  "units": [
+    {"id": "u4", "owner": "A1", "might": 4}, {"id": "u3", "owner": "A1", "might": 3},
+    {"id": "u2", "owner": "A1", "might": 2}, {"id": "u1", "owner": "A1", "might": 1},
+    {"id": "d3", "owner": "D", "might": 3, "loc": "O1"},
+    {"id": "d2", "owner": "D", "might": 2, "loc": "O2"},
+    {"id": "t2", "owner": "D", "might": 2, "tank": true, "loc": "O2"},
+    {"id": "b2", "owner": "D", "might": 2}
+  ]
+}"""
+
 
 def write(tmp_path, text: str) -> str:
     path = tmp_path / "position.jsonc"
     path.write_text(text)
     return str(path)
+
+
+def test_plan_json_is_spec_e2(capsys, tmp_path):
+    out = run_json(capsys, "stronghold", "plan", write(tmp_path, E2), "--json")
+    assert out["moves"] == {"u1": "O3", "u2": "O3", "u3": "O3", "u4": "O1"}
+    assert out["objective"] == {"removals": 3, "controlled": 2, "garrison": 10,
+                                "minus_moved": -4}
+    assert (out["cp_status"], out["optimal"]) == ("OPTIMAL", True)
+    assert out["conquerable"] == ["O1", "O2", "O3"]
+    exact = run_json(capsys, "stronghold", "plan", write(tmp_path, E2), "--exact", "--json")
+    assert exact["moves"] == {"u1": "O3", "u2": "O2", "u3": "O2", "u4": "O1"}
+    assert [b["garrison"] for b in exact["battlefields"]] == [4, 2, 1]
+    assert list(exact["objective"].values()) == [3, 3, 7, -4]
+
+
+def test_plan_text(capsys, tmp_path):
+    code, out, err = run(capsys, "stronghold", "plan", write(tmp_path, E2))
+    assert code == 0, err
+    assert "A1 moves: u1 -> O3, u2 -> O3, u3 -> O3, u4 -> O1" in out
+    assert "O1: A1, garrison 4, secure, conquerable" in out
+
+
+def test_plan_for_the_defender_is_refused(capsys, tmp_path):
+    code, out, err = run(capsys, "stronghold", "plan", write(tmp_path, CASE_3))
+    assert_one_line_error(code, out, err, "defender")
 
 
 def test_clear_json(capsys, tmp_path):
