@@ -127,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_solving_commands(remote, server=True)
     ffk_cli.add_client_commands(remote, _positive)
     farbduell_cli.add_client_commands(remote, _positive)
+    stronghold_cli.add_client_commands(remote, _positive)
     generate = remote.add_parser("generate", help="winnable deals, one JSON line each")
     generate.add_argument("--server", required=True, metavar="HOST:PORT")
     generate.add_argument("--count", type=_positive(int), required=True)
@@ -248,6 +249,8 @@ def _cmd_client(args: argparse.Namespace) -> None:
             ffk_cli.run_remote(args, client)
         elif args.remote == "farbduell":
             farbduell_cli.run_remote(args, client)
+        elif args.remote == "stronghold":
+            stronghold_cli.run_remote(args, client)
         elif args.remote == "batch":
             def solve_many(todo: list[int]) -> Any:
                 budget, mode = _budget(args), Mode(args.mode)

@@ -10,7 +10,7 @@ import grpc
 
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
-from service.convert import farbduell
+from service.convert import farbduell, stronghold
 from service.convert.beleaguered import (
     ALGORITHMS,
     MODES,
@@ -31,6 +31,8 @@ from solver.farbduell.chains import Chain
 from solver.farbduell.tables import Table
 from solver.ffkingdom import hints
 from solver.ffkingdom.puzzles import PuzzleAnswer
+from solver.stronghold.plan import Plan
+from solver.stronghold.search import Outcome, Race
 
 
 class Client:
@@ -87,6 +89,31 @@ class Client:
                                  worlds=worlds, seed=seed)
         return farbduell.hint_from_proto(self._stub.Hint(request, timeout=_timeout(budget)),
                                          table)
+
+    def stronghold_plan(self, data: dict[str, Any], exact: bool, budget: Budget) -> Plan:
+        """A Stronghold plan for the turn the position starts; `data` is its JSON."""
+        request = pb.HintRequest(position=stronghold.source(data), exact=exact,
+                                 budget=budget_to_proto(budget))
+        return stronghold.plan_from_proto(self._stub.Hint(request, timeout=_timeout(budget)))
+
+    def stronghold_clear(self, data: dict[str, Any], defender: str, max_turns: int,
+                         budget: Budget) -> Outcome:
+        """The fewest turns to clear the Stronghold; `data` is the position's JSON."""
+        return stronghold.outcome_from_proto(
+            self._stronghold_solve(data, "clear", defender, max_turns, budget))
+
+    def stronghold_race(self, data: dict[str, Any], defender: str, max_turns: int,
+                        budget: Budget) -> Race:
+        """The defender's race; `data` is the position's JSON."""
+        return stronghold.race_from_proto(
+            self._stronghold_solve(data, "race", defender, max_turns, budget))
+
+    def _stronghold_solve(self, data: dict[str, Any], question: str, defender: str,
+                          max_turns: int, budget: Budget) -> pb.SolveResponse:
+        request = pb.SolveRequest(position=stronghold.source(data), question=question,
+                                  defender=defender, max_turns=max_turns,
+                                  budget=budget_to_proto(budget))
+        return self._stub.Solve(request, timeout=_timeout(budget))
 
     def batch(self, deals: list[int], mode: Mode, algorithm: Algorithm,
               budget: Budget) -> Iterator[tuple[int, Solution]]:

@@ -30,6 +30,10 @@ from solver.farbduell.engine import State as FarbduellState
 from solver.ffkingdom import State
 from solver.ffkingdom.hints import Hint, Settings, hint
 from solver.ffkingdom.puzzles import PuzzleAnswer, solve_puzzle
+from solver.stronghold import plan as stronghold_plan
+from solver.stronghold import search as stronghold_search
+from solver.stronghold.policies import POLICIES
+from solver.stronghold.position import Position as StrongholdPosition
 
 _POLL_SECONDS = 0.01
 
@@ -151,6 +155,49 @@ class FarbduellHintJob:
 
     def gave_up(self, seconds: float) -> farbduell_hints.Hint:
         return farbduell_hints.Hint(Status.UNKNOWN, None, None, (), SearchStats(0, seconds, 0))
+
+
+@dataclass(frozen=True)
+class StrongholdPlanJob:
+    """A Stronghold plan: the best assignment of the attacker to move at its action step
+    (`position` is after `begin_turn`), by the threat bound or, `exact`, against the
+    defender's best reply. CP-SAT takes only the budget's seconds: a cancelled plan runs
+    until they are spent."""
+
+    position: StrongholdPosition
+    exact: bool
+    budget: Budget
+
+    def run(self, budget: Budget) -> stronghold_plan.Plan:
+        plan = (stronghold_plan.best_assignment_exact if self.exact
+                else stronghold_plan.best_assignment)
+        return plan(self.position, budget)
+
+    def gave_up(self, seconds: float) -> stronghold_plan.Plan:
+        return stronghold_plan.Plan(Status.UNKNOWN, "UNKNOWN", False, {}, (), None,
+                                    SearchStats(0, seconds, 0))
+
+
+@dataclass(frozen=True)
+class StrongholdClearJob:
+    """The fewest turns for the attackers to clear the Stronghold against a defender
+    policy (a name of POLICIES), or, `race`, whether the defender reaches its target
+    first."""
+
+    position: StrongholdPosition
+    race: bool
+    defender: str
+    max_turns: int
+    budget: Budget
+
+    def run(self, budget: Budget) -> stronghold_search.Race | stronghold_search.Outcome:
+        search = stronghold_search.race if self.race else stronghold_search.fewest_turns
+        return search(self.position, POLICIES[self.defender], budget, self.max_turns)
+
+    def gave_up(self, seconds: float) -> stronghold_search.Race | stronghold_search.Outcome:
+        outcome = stronghold_search.Outcome(None, None, None, False, (),
+                                            SearchStats(0, seconds, 0))
+        return stronghold_search.Race(None, None, False, outcome) if self.race else outcome
 
 
 def _work(connection: Connection, cancel: Event) -> None:

@@ -2,11 +2,13 @@
 
 Solve and Hint take a position of any game: Beleaguered Fortress positions are
 solved (and hints cached), Fortress Fight Kingdom positions go to its puzzles and
-hints, Farbduell positions to its puzzles, go-out chains and hints. Every call logs one
-JSON line (method, game, status, milliseconds). Bad input is INVALID_ARGUMENT with the
-command line's message, a number out of range (a deal, worlds above the limit)
-OUT_OF_RANGE, a position of no supported game UNIMPLEMENTED, a full queue
-RESOURCE_EXHAUSTED, a search process that died UNAVAILABLE (it is replaced).
+hints, Farbduell positions to its puzzles, go-out chains and hints, Stronghold positions
+to its fewest-turns search and race (Solve) and its best assignment (Hint). Every call
+logs one JSON line (method, game, status, milliseconds). Bad input is INVALID_ARGUMENT
+with the command line's message, a number out of range (a deal, worlds above the limit)
+OUT_OF_RANGE, a position of no supported
+game UNIMPLEMENTED, a full queue RESOURCE_EXHAUSTED, a search process that died
+UNAVAILABLE (it is replaced).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import grpc
 
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
-from service.convert import farbduell
+from service.convert import farbduell, stronghold
 from service.convert import ffkingdom as ffk
 from service.convert.beleaguered import (
     algorithm_from_proto,
@@ -48,13 +50,15 @@ from service.pool import (
     Overloaded,
     PuzzleJob,
     SolveJob,
+    StrongholdClearJob,
+    StrongholdPlanJob,
     WorkerLost,
     WorkerPool,
 )
 from solver.beleaguered import MAX_DEAL, Algorithm, Mode, Position, Solution, deal, hint_from
 from solver.beleaguered.position import GAME
 from solver.budget import Budget, Status
-from solver.errors import InvalidInput, OutOfRange
+from solver.errors import IllegalMove, InvalidInput, OutOfRange
 from solver.farbduell.engine import GAME as FARBDUELL_GAME
 from solver.farbduell.hints import Settings as FarbduellSettings
 from solver.farbduell.tables import load_tables
@@ -62,6 +66,10 @@ from solver.ffkingdom import GAME as FFK_GAME
 from solver.ffkingdom import load_rules
 from solver.ffkingdom.hints import Settings
 from solver.ffkingdom.puzzles import check_complete
+from solver.stronghold.policies import POLICIES
+from solver.stronghold.position import Position as StrongholdPosition
+from solver.stronghold.search import MAX_TURNS
+from solver.stronghold.turns import begin_turn
 
 log = logging.getLogger("fortress_solver.calls")
 
@@ -69,8 +77,11 @@ _DEADLINE_MARGIN = 0.1  # seconds kept back to send an UNKNOWN answer before the
 MAX_WORLDS = 1000  # each world is a copy of the position: a cap on one call's memory
 FFK_MODES = ("win-this-turn", "forced-win", "hint")
 FARBDUELL_MODES = ("forced-win", "chain", "hint")
+STRONGHOLD_GAME = "stronghold"
+STRONGHOLD_MODES = ("plan", "plan-exact", "clear", "race")
+STRONGHOLD_QUESTIONS = ("clear", "race")
 _GAMES = {"beleaguered_deal": GAME, "beleaguered": GAME, "ffkingdom": FFK_GAME,
-          "farbduell": FARBDUELL_GAME}
+          "farbduell": FARBDUELL_GAME, "stronghold": STRONGHOLD_GAME}
 
 
 class UnsupportedGame(InvalidInput):
@@ -93,6 +104,8 @@ class SolverServicer(pb_grpc.SolverServicer):
                 return self._ffk_puzzle(request, context)
             if request.position.HasField("farbduell"):
                 return self._farbduell_solve(request, context)
+            if request.position.HasField("stronghold"):
+                return self._stronghold_solve(request, context)
             position = _position(request.position)
             mode = mode_from_proto(request.mode)
             job = SolveJob(position, mode, algorithm_from_proto(request.algorithm),
@@ -108,6 +121,8 @@ class SolverServicer(pb_grpc.SolverServicer):
                 return self._ffk_hint(request, context)
             if request.position.HasField("farbduell"):
                 return self._farbduell_hint(request, context)
+            if request.position.HasField("stronghold"):
+                return self._stronghold_plan(request, context)
             position = _position(request.position)
             known = self.cache.get(position)
             if known is not None:
@@ -153,6 +168,37 @@ class SolverServicer(pb_grpc.SolverServicer):
                                self._budget(request.budget, context))
         return farbduell.hint_to_proto(self.pool.run(job, _gone(context)))
 
+    def _stronghold_solve(self, request: pb.SolveRequest,
+                          context: grpc.ServicerContext) -> pb.SolveResponse:
+        """The fewest turns to clear all nine, or the defender's race."""
+        position = _stronghold_position(request.position)
+        question = request.question or "clear"
+        if question not in STRONGHOLD_QUESTIONS:
+            raise InvalidInput(f"question must be one of {', '.join(STRONGHOLD_QUESTIONS)}, "
+                               f"not {question!r}")
+        defender = request.defender or "passive"
+        if defender not in POLICIES:
+            raise InvalidInput(f"defender must be one of {', '.join(sorted(POLICIES))}, "
+                               f"not {defender!r}")
+        job = StrongholdClearJob(position, question == "race", defender,
+                                 request.max_turns or MAX_TURNS,
+                                 self._budget(request.budget, context))
+        answer = self.pool.run(job, _gone(context))
+        if question == "race":
+            return stronghold.outcome_to_proto(answer.outcome, answer)
+        return stronghold.outcome_to_proto(answer)
+
+    def _stronghold_plan(self, request: pb.HintRequest,
+                         context: grpc.ServicerContext) -> pb.HintResponse:
+        """The best assignment of the attacker to move, after the hold step of its turn."""
+        position = _stronghold_position(request.position)
+        try:
+            started = begin_turn(position)
+        except IllegalMove as error:
+            raise InvalidInput(str(error)) from None
+        job = StrongholdPlanJob(started, request.exact, self._budget(request.budget, context))
+        return stronghold.plan_to_proto(self.pool.run(job, _gone(context)))
+
     def GetServerInfo(self, request: pb.GetServerInfoRequest,
                       context: grpc.ServicerContext) -> pb.ServerInfo:
         with _rpc("GetServerInfo", context, None):
@@ -161,7 +207,8 @@ class SolverServicer(pb_grpc.SolverServicer):
                 games=[pb.GameInfo(name=GAME, modes=[m.value for m in Mode],
                                    algorithms=[a.value for a in Algorithm], max_deal=MAX_DEAL),
                        pb.GameInfo(name=FFK_GAME, modes=FFK_MODES),
-                       pb.GameInfo(name=FARBDUELL_GAME, modes=FARBDUELL_MODES)],
+                       pb.GameInfo(name=FARBDUELL_GAME, modes=FARBDUELL_MODES),
+                       pb.GameInfo(name=STRONGHOLD_GAME, modes=STRONGHOLD_MODES)],
                 limits=pb.Limits(
                     workers=self.pool.workers, queue=self.pool.queue_size,
                     max_seconds=self.limits.seconds or 0, max_nodes=self.limits.nodes or 0,
@@ -251,7 +298,16 @@ def _position(source: pb.PositionSource) -> Position:
     if kind == "beleaguered":
         return position_from_proto(source.beleaguered)
     raise UnsupportedGame("position names no game this server supports "
-                          "(set beleaguered_deal, beleaguered, ffkingdom or farbduell)")
+                          "(set beleaguered_deal, beleaguered, ffkingdom, farbduell "
+                          "or stronghold)")
+
+
+def _stronghold_position(source: pb.PositionSource) -> StrongholdPosition:
+    """The position, refused when its game is over (nothing is left to plan or search)."""
+    position = stronghold.position_from_proto(source.stronghold)
+    if position.winner is not None:
+        raise InvalidInput(f"the game is over: the {position.winner} won")
+    return position
 
 
 def _worlds(asked: int, default: int) -> int:

@@ -1,6 +1,10 @@
 """`fortress-solver stronghold ...`: the siege planner's questions on a position file in
 the spec's JSON form (comments allowed): the best assignment this turn, the fewest turns
-to clear all nine battlefields, and the defender's race."""
+to clear all nine battlefields, and the defender's race.
+
+`fortress-solver client stronghold plan|clear|race` reads, checks and prints the same
+way; only the search is the server's.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import json5
 
@@ -20,17 +24,38 @@ from solver.stronghold.position import BASE, FORMAT, ROWS, Position, parse
 from solver.stronghold.search import MAX_TURNS, Outcome, fewest_turns, race
 from solver.stronghold.turns import begin_turn
 
+if TYPE_CHECKING:
+    from service.client import Client
+
+_MAX_UINT32 = 2**32 - 1  # the request's max_turns
+
 
 def add_commands(commands: Any, positive: Any) -> None:
     game = commands.add_parser("stronghold", help="Stronghold: plan, clear, race (CP-SAT)")
     sub = game.add_subparsers(dest="stronghold_command", required=True,
                               parser_class=type(game))
+    _add_searches(sub, positive)
+
+
+def add_client_commands(commands: Any, positive: Any) -> None:
+    """`client stronghold plan|clear|race`: the local commands' arguments and the server
+    to ask."""
+    game = commands.add_parser("stronghold", help="Stronghold plans, clears and races")
+    sub = game.add_subparsers(dest="stronghold_command", required=True,
+                              parser_class=type(game))
+    for command in _add_searches(sub, positive):
+        command.add_argument("--server", required=True, metavar="HOST:PORT")
+
+
+def _add_searches(sub: Any, positive: Any) -> list[argparse.ArgumentParser]:
+    """plan, clear and race."""
     plan = sub.add_parser("plan", help="the attacker to move: best assignment this turn")
     plan.add_argument("file", help="position JSON file (comments allowed), or -")
     plan.add_argument("--exact", action="store_true",
                       help="guarantee removals against the defender's best reply (D.2)")
     plan.add_argument("--seconds", type=positive(float), default=60.0)
     plan.add_argument("--json", action="store_true")
+    commands = [plan]
     for name, text in (("clear", "fewest turns for the attackers to clear all nine"),
                        ("race", "does the defender reach its target first, and when")):
         command = sub.add_parser(name, help=text)
@@ -39,13 +64,22 @@ def add_commands(commands: Any, positive: Any) -> None:
         command.add_argument("--seconds", type=positive(float), default=60.0)
         command.add_argument("--max-turns", type=positive(int), default=MAX_TURNS)
         command.add_argument("--json", action="store_true")
+        commands.append(command)
+    return commands
 
 
 def run(args: argparse.Namespace) -> None:
     {"plan": _plan, "clear": _clear, "race": _race}[args.stronghold_command](args)
 
 
-def read(path: str) -> Position:
+def run_remote(args: argparse.Namespace, client: Client) -> None:
+    """`client stronghold plan|clear|race`: as the local command, with the search done by
+    `client`."""
+    {"plan": _plan, "clear": _clear, "race": _race}[args.stronghold_command](args, client)
+
+
+def _read(path: str) -> tuple[Any, Position]:
+    """The position's JSON value and the position, refused when its game is over."""
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text()
     except OSError as err:
@@ -54,18 +88,32 @@ def read(path: str) -> Position:
         data = json5.loads(text)
     except ValueError as err:
         raise InvalidInput(f"{path} is not JSON: {err}") from None
-    return parse(data)
+    position = parse(data)
+    if position.winner is not None:
+        raise InvalidInput(f"the game is over: the {position.winner} won")
+    return data, position
 
 
 def _budget(args: argparse.Namespace) -> Budget:
     return Budget(seconds=args.seconds, nodes=None, table_entries=None)
 
 
-def _plan(args: argparse.Namespace) -> None:
+def _max_turns_to_send(args: argparse.Namespace) -> int:
+    if args.max_turns > _MAX_UINT32:
+        raise InvalidInput(f"--max-turns must be at most {_MAX_UINT32} for a server, "
+                           f"not {args.max_turns}")
+    return args.max_turns
+
+
+def _plan(args: argparse.Namespace, client: Client | None = None) -> None:
     """Plans the action step of the turn the position starts: after its hold step."""
-    position = read(args.file)
+    data, position = _read(args.file)
     started = begin_turn(position)
-    answer = (best_assignment_exact if args.exact else best_assignment)(started, _budget(args))
+    if client is None:
+        plan = best_assignment_exact if args.exact else best_assignment
+        answer = plan(started, _budget(args))
+    else:
+        answer = client.stronghold_plan(data, args.exact, _budget(args))
     if args.json:
         print(json.dumps(plan_json(answer)))
         return
@@ -97,9 +145,14 @@ def plan_json(answer: Plan) -> dict[str, Any]:
         "seconds": round(answer.stats.seconds, 6)}
 
 
-def _clear(args: argparse.Namespace) -> None:
-    position = read(args.file)
-    outcome = fewest_turns(position, POLICIES[args.defender], _budget(args), args.max_turns)
+def _clear(args: argparse.Namespace, client: Client | None = None) -> None:
+    data, position = _read(args.file)
+    if client is None:
+        outcome = fewest_turns(position, POLICIES[args.defender], _budget(args),
+                               args.max_turns)
+    else:
+        outcome = client.stronghold_clear(data, args.defender, _max_turns_to_send(args),
+                                          _budget(args))
     if args.json:
         print(json.dumps(outcome_json(outcome)))
         return
@@ -111,9 +164,13 @@ def _clear(args: argparse.Namespace) -> None:
                 f"{unit} -> {to}" for unit, to in sorted(step.moves.items())))
 
 
-def _race(args: argparse.Namespace) -> None:
-    position = read(args.file)
-    answer = race(position, POLICIES[args.defender], _budget(args), args.max_turns)
+def _race(args: argparse.Namespace, client: Client | None = None) -> None:
+    data, position = _read(args.file)
+    if client is None:
+        answer = race(position, POLICIES[args.defender], _budget(args), args.max_turns)
+    else:
+        answer = client.stronghold_race(data, args.defender, _max_turns_to_send(args),
+                                        _budget(args))
     if args.json:
         print(json.dumps({"defender_first": answer.defender_first, "turn": answer.turn,
                           "proven": answer.proven,

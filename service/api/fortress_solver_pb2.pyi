@@ -1,3 +1,4 @@
+from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -227,16 +228,18 @@ class FarbduellClock(_message.Message):
     def __init__(self, count: _Optional[int] = ..., skip_next: _Optional[bool] = ...) -> None: ...
 
 class PositionSource(_message.Message):
-    __slots__ = ("beleaguered_deal", "beleaguered", "ffkingdom", "farbduell")
+    __slots__ = ("beleaguered_deal", "beleaguered", "ffkingdom", "farbduell", "stronghold")
     BELEAGUERED_DEAL_FIELD_NUMBER: _ClassVar[int]
     BELEAGUERED_FIELD_NUMBER: _ClassVar[int]
     FFKINGDOM_FIELD_NUMBER: _ClassVar[int]
     FARBDUELL_FIELD_NUMBER: _ClassVar[int]
+    STRONGHOLD_FIELD_NUMBER: _ClassVar[int]
     beleaguered_deal: int
     beleaguered: BeleagueredPosition
     ffkingdom: FfkPosition
     farbduell: FarbduellPosition
-    def __init__(self, beleaguered_deal: _Optional[int] = ..., beleaguered: _Optional[_Union[BeleagueredPosition, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkPosition, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellPosition, _Mapping]] = ...) -> None: ...
+    stronghold: _struct_pb2.Struct
+    def __init__(self, beleaguered_deal: _Optional[int] = ..., beleaguered: _Optional[_Union[BeleagueredPosition, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkPosition, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellPosition, _Mapping]] = ..., stronghold: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
 
 class Budget(_message.Message):
     __slots__ = ("seconds", "nodes", "table_entries")
@@ -289,23 +292,29 @@ class SearchStats(_message.Message):
     def __init__(self, nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., table_entries: _Optional[int] = ...) -> None: ...
 
 class SolveRequest(_message.Message):
-    __slots__ = ("position", "mode", "algorithm", "budget", "turns", "chain")
+    __slots__ = ("position", "mode", "algorithm", "budget", "turns", "chain", "question", "defender", "max_turns")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     ALGORITHM_FIELD_NUMBER: _ClassVar[int]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
     TURNS_FIELD_NUMBER: _ClassVar[int]
     CHAIN_FIELD_NUMBER: _ClassVar[int]
+    QUESTION_FIELD_NUMBER: _ClassVar[int]
+    DEFENDER_FIELD_NUMBER: _ClassVar[int]
+    MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
     position: PositionSource
     mode: Mode
     algorithm: Algorithm
     budget: Budget
     turns: int
     chain: str
-    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., turns: _Optional[int] = ..., chain: _Optional[str] = ...) -> None: ...
+    question: str
+    defender: str
+    max_turns: int
+    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., turns: _Optional[int] = ..., chain: _Optional[str] = ..., question: _Optional[str] = ..., defender: _Optional[str] = ..., max_turns: _Optional[int] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("status", "optimal", "length", "moves", "stats", "ffk_line", "turns", "farbduell_line", "goes_out", "points")
+    __slots__ = ("status", "optimal", "length", "moves", "stats", "ffk_line", "turns", "farbduell_line", "goes_out", "points", "stronghold")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     OPTIMAL_FIELD_NUMBER: _ClassVar[int]
     LENGTH_FIELD_NUMBER: _ClassVar[int]
@@ -316,6 +325,7 @@ class SolveResponse(_message.Message):
     FARBDUELL_LINE_FIELD_NUMBER: _ClassVar[int]
     GOES_OUT_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
+    STRONGHOLD_FIELD_NUMBER: _ClassVar[int]
     status: Status
     optimal: bool
     length: int
@@ -326,22 +336,58 @@ class SolveResponse(_message.Message):
     farbduell_line: _containers.RepeatedCompositeFieldContainer[FarbduellStep]
     goes_out: bool
     points: int
-    def __init__(self, status: _Optional[_Union[Status, str]] = ..., optimal: _Optional[bool] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., ffk_line: _Optional[_Iterable[_Union[FfkStep, _Mapping]]] = ..., turns: _Optional[int] = ..., farbduell_line: _Optional[_Iterable[_Union[FarbduellStep, _Mapping]]] = ..., goes_out: _Optional[bool] = ..., points: _Optional[int] = ...) -> None: ...
+    stronghold: StrongholdOutcome
+    def __init__(self, status: _Optional[_Union[Status, str]] = ..., optimal: _Optional[bool] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., ffk_line: _Optional[_Iterable[_Union[FfkStep, _Mapping]]] = ..., turns: _Optional[int] = ..., farbduell_line: _Optional[_Iterable[_Union[FarbduellStep, _Mapping]]] = ..., goes_out: _Optional[bool] = ..., points: _Optional[int] = ..., stronghold: _Optional[_Union[StrongholdOutcome, _Mapping]] = ...) -> None: ...
+
+class StrongholdOutcome(_message.Message):
+    __slots__ = ("winner", "turn", "rounds", "proven", "defender_first", "plan")
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    PROVEN_FIELD_NUMBER: _ClassVar[int]
+    DEFENDER_FIRST_FIELD_NUMBER: _ClassVar[int]
+    PLAN_FIELD_NUMBER: _ClassVar[int]
+    winner: str
+    turn: int
+    rounds: int
+    proven: bool
+    defender_first: bool
+    plan: _containers.RepeatedCompositeFieldContainer[StrongholdStep]
+    def __init__(self, winner: _Optional[str] = ..., turn: _Optional[int] = ..., rounds: _Optional[int] = ..., proven: _Optional[bool] = ..., defender_first: _Optional[bool] = ..., plan: _Optional[_Iterable[_Union[StrongholdStep, _Mapping]]] = ...) -> None: ...
+
+class StrongholdStep(_message.Message):
+    __slots__ = ("turn", "player", "moves")
+    class MovesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    turn: int
+    player: str
+    moves: _containers.ScalarMap[str, str]
+    def __init__(self, turn: _Optional[int] = ..., player: _Optional[str] = ..., moves: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class HintRequest(_message.Message):
-    __slots__ = ("position", "budget", "worlds", "seed")
+    __slots__ = ("position", "budget", "worlds", "seed", "exact")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
     WORLDS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
+    EXACT_FIELD_NUMBER: _ClassVar[int]
     position: PositionSource
     budget: Budget
     worlds: int
     seed: int
-    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., worlds: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
+    exact: bool
+    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., worlds: _Optional[int] = ..., seed: _Optional[int] = ..., exact: _Optional[bool] = ...) -> None: ...
 
 class HintResponse(_message.Message):
-    __slots__ = ("status", "move", "moves_left", "winnable", "cached", "ffk", "farbduell")
+    __slots__ = ("status", "move", "moves_left", "winnable", "cached", "ffk", "farbduell", "stronghold")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     MOVES_LEFT_FIELD_NUMBER: _ClassVar[int]
@@ -349,6 +395,7 @@ class HintResponse(_message.Message):
     CACHED_FIELD_NUMBER: _ClassVar[int]
     FFK_FIELD_NUMBER: _ClassVar[int]
     FARBDUELL_FIELD_NUMBER: _ClassVar[int]
+    STRONGHOLD_FIELD_NUMBER: _ClassVar[int]
     status: Status
     move: Move
     moves_left: int
@@ -356,7 +403,8 @@ class HintResponse(_message.Message):
     cached: bool
     ffk: FfkHint
     farbduell: FarbduellHint
-    def __init__(self, status: _Optional[_Union[Status, str]] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., moves_left: _Optional[int] = ..., winnable: _Optional[bool] = ..., cached: _Optional[bool] = ..., ffk: _Optional[_Union[FfkHint, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHint, _Mapping]] = ...) -> None: ...
+    stronghold: StrongholdPlan
+    def __init__(self, status: _Optional[_Union[Status, str]] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., moves_left: _Optional[int] = ..., winnable: _Optional[bool] = ..., cached: _Optional[bool] = ..., ffk: _Optional[_Union[FfkHint, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHint, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdPlan, _Mapping]] = ...) -> None: ...
 
 class FfkHint(_message.Message):
     __slots__ = ("action", "value", "plan", "runners_up", "stats")
@@ -399,6 +447,55 @@ class FarbduellAlternative(_message.Message):
     action: str
     value: float
     def __init__(self, action: _Optional[str] = ..., value: _Optional[float] = ...) -> None: ...
+
+class StrongholdPlan(_message.Message):
+    __slots__ = ("moves", "battlefields", "objective", "cp_status", "optimal", "stats")
+    class MovesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    BATTLEFIELDS_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    CP_STATUS_FIELD_NUMBER: _ClassVar[int]
+    OPTIMAL_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    moves: _containers.ScalarMap[str, str]
+    battlefields: _containers.RepeatedCompositeFieldContainer[StrongholdForecast]
+    objective: StrongholdObjective
+    cp_status: str
+    optimal: bool
+    stats: SearchStats
+    def __init__(self, moves: _Optional[_Mapping[str, str]] = ..., battlefields: _Optional[_Iterable[_Union[StrongholdForecast, _Mapping]]] = ..., objective: _Optional[_Union[StrongholdObjective, _Mapping]] = ..., cp_status: _Optional[str] = ..., optimal: _Optional[bool] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ...) -> None: ...
+
+class StrongholdForecast(_message.Message):
+    __slots__ = ("battlefield", "controller", "garrison", "secure", "conquerable")
+    BATTLEFIELD_FIELD_NUMBER: _ClassVar[int]
+    CONTROLLER_FIELD_NUMBER: _ClassVar[int]
+    GARRISON_FIELD_NUMBER: _ClassVar[int]
+    SECURE_FIELD_NUMBER: _ClassVar[int]
+    CONQUERABLE_FIELD_NUMBER: _ClassVar[int]
+    battlefield: str
+    controller: str
+    garrison: int
+    secure: bool
+    conquerable: bool
+    def __init__(self, battlefield: _Optional[str] = ..., controller: _Optional[str] = ..., garrison: _Optional[int] = ..., secure: _Optional[bool] = ..., conquerable: _Optional[bool] = ...) -> None: ...
+
+class StrongholdObjective(_message.Message):
+    __slots__ = ("removals", "controlled", "garrison", "minus_moved")
+    REMOVALS_FIELD_NUMBER: _ClassVar[int]
+    CONTROLLED_FIELD_NUMBER: _ClassVar[int]
+    GARRISON_FIELD_NUMBER: _ClassVar[int]
+    MINUS_MOVED_FIELD_NUMBER: _ClassVar[int]
+    removals: int
+    controlled: int
+    garrison: int
+    minus_moved: int
+    def __init__(self, removals: _Optional[int] = ..., controlled: _Optional[int] = ..., garrison: _Optional[int] = ..., minus_moved: _Optional[int] = ...) -> None: ...
 
 class DealRange(_message.Message):
     __slots__ = ("first", "last")

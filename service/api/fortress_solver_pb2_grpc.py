@@ -68,8 +68,10 @@ class SolverServicer:
         """Solve one position: an optimal move sequence, or any solution, or a proof that
         none exists (Fortress Fight Kingdom: a win this turn in the fewest actions, or a
         win within N turns against every defence; Farbduell: a forced win within N turns,
-        or the go-out chain). The budget is the smaller of the request's budget and the
-        call's deadline; when it runs out the answer is UNKNOWN, never a guess.
+        or the go-out chain; Stronghold: the fewest turns for the attackers to clear all
+        nine battlefields, or the defender's race). The budget is the smaller of the
+        request's budget and the call's deadline; when it runs out the answer is UNKNOWN,
+        never a guess.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -79,7 +81,7 @@ class SolverServicer:
         """The next move of an optimal line from a position, and how many moves that line
         has. Positions along a solution the server returned before answer at once.
         Fortress Fight Kingdom and Farbduell: the best action from what the player to move
-        can see.
+        can see. Stronghold: the best assignment of the attacker to move this turn.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -268,8 +268,12 @@ def _count(data: dict[str, Any], name: str, default: int, problems: list[str],
 
 
 def _defender_turns(order: tuple[str, ...], turn: int) -> int:
-    """Defender turns before `turn`."""
-    return sum(order[(t - 1) % len(order)] == DEFENDER for t in range(1, turn)) if order else 0
+    """Defender turns before `turn`: global turns 1 .. turn-1 whose index (from 0) is the
+    defender's seat modulo the number of players."""
+    if DEFENDER not in order or turn < 2:
+        return 0
+    seat, last = order.index(DEFENDER), turn - 2
+    return 0 if last < seat else (last - seat) // len(order) + 1
 
 
 def _reinforcements(value: Any, order: tuple[str, ...], problems: list[str]

@@ -66,6 +66,7 @@ def fewest_turns(position: Position, defender: DefenderPolicy = passive,
                     if after_key not in parents:
                         parents[after_key] = (key, Step(p.turn, p.player, dict(moves)))
                         level[after_key] = after
+                        meter.check_table(len(parents))
             frontier = level
     except BudgetExhausted:
         return Outcome(None, None, None, False, (), meter.stats(len(parents)))

@@ -196,7 +196,8 @@ def test_get_server_info(stub, solver_server):
     info = stub.GetServerInfo(pb.GetServerInfoRequest(), timeout=5)
     assert info.version
     assert [game.name for game in info.games] == ["beleaguered-fortress",
-                                                  "fortress-fight-kingdom", "farbduell"]
+                                                  "fortress-fight-kingdom", "farbduell",
+                                                  "stronghold"]
     game = info.games[0]
     assert list(game.modes) == ["optimal", "any"]
     assert list(game.algorithms) == ["astar", "idastar"]
