@@ -5,7 +5,7 @@ INSTALLED := $(VENV)/.installed
 DEALS ?= 1-1000
 GAMES ?= 1000
 
-.PHONY: run test bench bench-service bench-ffk bench-farbduell lint proto
+.PHONY: run test bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto
 
 $(INSTALLED): pyproject.toml
 	python3 -m venv $(VENV)
@@ -39,6 +39,10 @@ bench-farbduell: $(INSTALLED)
 		--bots hint,random --games $(GAMES) --seed 1
 	$(VENV)/bin/fortress-solver farbduell selfplay --table classic --players 2 \
 		--bots hint,greedy --games $(GAMES) --seed 1
+
+# Stronghold: fewest turns to clear, exhaustive search against the CP-SAT model.
+bench-stronghold: $(INSTALLED)
+	$(PY) -m bench.bench_stronghold
 
 lint: $(INSTALLED)
 	$(PY) -m ruff check solver service tests bench

@@ -32,7 +32,8 @@ from solver.farbduell.tables import Table
 from solver.ffkingdom import hints
 from solver.ffkingdom.puzzles import PuzzleAnswer
 from solver.stronghold.plan import Plan
-from solver.stronghold.search import Outcome, Race
+from solver.stronghold.questions import Race
+from solver.stronghold.search import Outcome
 
 
 class Client:
@@ -97,21 +98,21 @@ class Client:
         return stronghold.plan_from_proto(self._stub.Hint(request, timeout=_timeout(budget)))
 
     def stronghold_clear(self, data: dict[str, Any], defender: str, max_turns: int,
-                         budget: Budget) -> Outcome:
+                         method: str, budget: Budget) -> Outcome:
         """The fewest turns to clear the Stronghold; `data` is the position's JSON."""
         return stronghold.outcome_from_proto(
-            self._stronghold_solve(data, "clear", defender, max_turns, budget))
+            self._stronghold_solve(data, "clear", defender, max_turns, method, budget))
 
     def stronghold_race(self, data: dict[str, Any], defender: str, max_turns: int,
-                        budget: Budget) -> Race:
+                        method: str, budget: Budget) -> Race:
         """The defender's race; `data` is the position's JSON."""
         return stronghold.race_from_proto(
-            self._stronghold_solve(data, "race", defender, max_turns, budget))
+            self._stronghold_solve(data, "race", defender, max_turns, method, budget))
 
     def _stronghold_solve(self, data: dict[str, Any], question: str, defender: str,
-                          max_turns: int, budget: Budget) -> pb.SolveResponse:
+                          max_turns: int, method: str, budget: Budget) -> pb.SolveResponse:
         request = pb.SolveRequest(position=stronghold.source(data), question=question,
-                                  defender=defender, max_turns=max_turns,
+                                  defender=defender, max_turns=max_turns, method=method,
                                   budget=budget_to_proto(budget))
         return self._stub.Solve(request, timeout=_timeout(budget))
 

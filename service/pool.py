@@ -31,8 +31,8 @@ from solver.ffkingdom import State
 from solver.ffkingdom.hints import Hint, Settings, hint
 from solver.ffkingdom.puzzles import PuzzleAnswer, solve_puzzle
 from solver.stronghold import plan as stronghold_plan
+from solver.stronghold import questions as stronghold_questions
 from solver.stronghold import search as stronghold_search
-from solver.stronghold.policies import POLICIES
 from solver.stronghold.position import Position as StrongholdPosition
 
 _POLL_SECONDS = 0.01
@@ -181,23 +181,24 @@ class StrongholdPlanJob:
 @dataclass(frozen=True)
 class StrongholdClearJob:
     """The fewest turns for the attackers to clear the Stronghold against a defender
-    policy (a name of POLICIES), or, `race`, whether the defender reaches its target
-    first."""
+    policy ("passive" or "greedy") by `method` ("cpsat" or "search"), or, `race`,
+    whether the defender reaches its target first."""
 
     position: StrongholdPosition
     race: bool
     defender: str
     max_turns: int
+    method: str
     budget: Budget
 
-    def run(self, budget: Budget) -> stronghold_search.Race | stronghold_search.Outcome:
-        search = stronghold_search.race if self.race else stronghold_search.fewest_turns
-        return search(self.position, POLICIES[self.defender], budget, self.max_turns)
+    def run(self, budget: Budget) -> stronghold_questions.Race | stronghold_search.Outcome:
+        question = stronghold_questions.race if self.race else stronghold_questions.clear
+        return question(self.position, self.defender, budget, self.max_turns, self.method)
 
-    def gave_up(self, seconds: float) -> stronghold_search.Race | stronghold_search.Outcome:
+    def gave_up(self, seconds: float) -> stronghold_questions.Race | stronghold_search.Outcome:
         outcome = stronghold_search.Outcome(None, None, None, False, (),
                                             SearchStats(0, seconds, 0))
-        return stronghold_search.Race(None, None, False, outcome) if self.race else outcome
+        return stronghold_questions.Race(None, None, False, outcome) if self.race else outcome
 
 
 def _work(connection: Connection, cancel: Event) -> None:

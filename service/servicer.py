@@ -68,6 +68,7 @@ from solver.ffkingdom.hints import Settings
 from solver.ffkingdom.puzzles import check_complete
 from solver.stronghold.policies import POLICIES
 from solver.stronghold.position import Position as StrongholdPosition
+from solver.stronghold.questions import METHODS
 from solver.stronghold.search import MAX_TURNS
 from solver.stronghold.turns import begin_turn
 
@@ -180,8 +181,11 @@ class SolverServicer(pb_grpc.SolverServicer):
         if defender not in POLICIES:
             raise InvalidInput(f"defender must be one of {', '.join(sorted(POLICIES))}, "
                                f"not {defender!r}")
+        method = request.method or "cpsat"
+        if method not in METHODS:
+            raise InvalidInput(f"method must be one of {', '.join(METHODS)}, not {method!r}")
         job = StrongholdClearJob(position, question == "race", defender,
-                                 request.max_turns or MAX_TURNS,
+                                 request.max_turns or MAX_TURNS, method,
                                  self._budget(request.budget, context))
         answer = self.pool.run(job, _gone(context))
         if question == "race":

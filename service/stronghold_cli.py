@@ -21,7 +21,8 @@ from solver.errors import InvalidInput
 from solver.stronghold.plan import Plan, best_assignment, best_assignment_exact
 from solver.stronghold.policies import POLICIES
 from solver.stronghold.position import BASE, FORMAT, ROWS, Position, parse
-from solver.stronghold.search import MAX_TURNS, Outcome, fewest_turns, race
+from solver.stronghold.questions import METHODS, clear, race
+from solver.stronghold.search import MAX_TURNS, Outcome
 from solver.stronghold.turns import begin_turn
 
 if TYPE_CHECKING:
@@ -61,6 +62,9 @@ def _add_searches(sub: Any, positive: Any) -> list[argparse.ArgumentParser]:
         command = sub.add_parser(name, help=text)
         command.add_argument("file", help="position JSON file (comments allowed), or -")
         command.add_argument("--defender", choices=sorted(POLICIES), default="passive")
+        command.add_argument("--method", choices=METHODS, default="cpsat",
+                             help="cpsat: the time-expanded model (passive defender; the "
+                             "greedy one is always searched); search: exhaustive search")
         command.add_argument("--seconds", type=positive(float), default=60.0)
         command.add_argument("--max-turns", type=positive(int), default=MAX_TURNS)
         command.add_argument("--json", action="store_true")
@@ -148,11 +152,10 @@ def plan_json(answer: Plan) -> dict[str, Any]:
 def _clear(args: argparse.Namespace, client: Client | None = None) -> None:
     data, position = _read(args.file)
     if client is None:
-        outcome = fewest_turns(position, POLICIES[args.defender], _budget(args),
-                               args.max_turns)
+        outcome = clear(position, args.defender, _budget(args), args.max_turns, args.method)
     else:
         outcome = client.stronghold_clear(data, args.defender, _max_turns_to_send(args),
-                                          _budget(args))
+                                          args.method, _budget(args))
     if args.json:
         print(json.dumps(outcome_json(outcome)))
         return
@@ -167,13 +170,13 @@ def _clear(args: argparse.Namespace, client: Client | None = None) -> None:
 def _race(args: argparse.Namespace, client: Client | None = None) -> None:
     data, position = _read(args.file)
     if client is None:
-        answer = race(position, POLICIES[args.defender], _budget(args), args.max_turns)
+        answer = race(position, args.defender, _budget(args), args.max_turns, args.method)
     else:
         answer = client.stronghold_race(data, args.defender, _max_turns_to_send(args),
-                                        _budget(args))
+                                        args.method, _budget(args))
     if args.json:
         print(json.dumps({"defender_first": answer.defender_first, "turn": answer.turn,
-                          "proven": answer.proven,
+                          "proven": answer.proven, "cp_status": answer.outcome.cp_status,
                           "seconds": round(answer.outcome.stats.seconds, 6)}))
         return
     print(picture(position))
@@ -182,7 +185,7 @@ def _race(args: argparse.Namespace, client: Client | None = None) -> None:
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
     return {"winner": outcome.winner, "turn": outcome.turn, "rounds": outcome.rounds,
-            "proven": outcome.proven,
+            "proven": outcome.proven, "cp_status": outcome.cp_status,
             "plan": [{"turn": s.turn, "player": s.player, "moves": s.moves}
                      for s in outcome.plan],
             "seconds": round(outcome.stats.seconds, 6)}
@@ -190,8 +193,10 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
 
 def _verdict(outcome: Outcome, question: str) -> str:
     if outcome.winner is None:
-        return (f"unknown: the search ran out of budget or turns "
-                f"({outcome.stats.seconds:.2f} s, {outcome.stats.nodes} positions)")
+        how = f"CP-SAT {outcome.cp_status}" if outcome.cp_status else (
+            f"{outcome.stats.nodes} positions searched")
+        return (f"unknown: the budget or the turns ran out "
+                f"({outcome.stats.seconds:.2f} s, {how})")
     proof = "not proven" if not outcome.proven else (
         "proven minimal" if outcome.winner == "attackers" else "proven")
     if outcome.winner == "attackers":
@@ -200,8 +205,9 @@ def _verdict(outcome: Outcome, question: str) -> str:
     else:
         head = ("the defender reaches its target first" if question == "race"
                 else "the attackers cannot clear it: the defender wins")
+    how = f"CP-SAT {outcome.cp_status}" if outcome.cp_status else "exhaustive search"
     return (f"{head} on turn {outcome.turn} (round {outcome.rounds}), {proof} "
-            f"({outcome.stats.seconds:.2f} s)")
+            f"({how}, {outcome.stats.seconds:.2f} s)")
 
 
 def picture(position: Position) -> str:

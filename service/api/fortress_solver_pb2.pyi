@@ -292,7 +292,7 @@ class SearchStats(_message.Message):
     def __init__(self, nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., table_entries: _Optional[int] = ...) -> None: ...
 
 class SolveRequest(_message.Message):
-    __slots__ = ("position", "mode", "algorithm", "budget", "turns", "chain", "question", "defender", "max_turns")
+    __slots__ = ("position", "mode", "algorithm", "budget", "turns", "chain", "question", "defender", "max_turns", "method")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     ALGORITHM_FIELD_NUMBER: _ClassVar[int]
@@ -302,6 +302,7 @@ class SolveRequest(_message.Message):
     QUESTION_FIELD_NUMBER: _ClassVar[int]
     DEFENDER_FIELD_NUMBER: _ClassVar[int]
     MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
+    METHOD_FIELD_NUMBER: _ClassVar[int]
     position: PositionSource
     mode: Mode
     algorithm: Algorithm
@@ -311,7 +312,8 @@ class SolveRequest(_message.Message):
     question: str
     defender: str
     max_turns: int
-    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., turns: _Optional[int] = ..., chain: _Optional[str] = ..., question: _Optional[str] = ..., defender: _Optional[str] = ..., max_turns: _Optional[int] = ...) -> None: ...
+    method: str
+    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., turns: _Optional[int] = ..., chain: _Optional[str] = ..., question: _Optional[str] = ..., defender: _Optional[str] = ..., max_turns: _Optional[int] = ..., method: _Optional[str] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
     __slots__ = ("status", "optimal", "length", "moves", "stats", "ffk_line", "turns", "farbduell_line", "goes_out", "points", "stronghold")
@@ -340,20 +342,22 @@ class SolveResponse(_message.Message):
     def __init__(self, status: _Optional[_Union[Status, str]] = ..., optimal: _Optional[bool] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., ffk_line: _Optional[_Iterable[_Union[FfkStep, _Mapping]]] = ..., turns: _Optional[int] = ..., farbduell_line: _Optional[_Iterable[_Union[FarbduellStep, _Mapping]]] = ..., goes_out: _Optional[bool] = ..., points: _Optional[int] = ..., stronghold: _Optional[_Union[StrongholdOutcome, _Mapping]] = ...) -> None: ...
 
 class StrongholdOutcome(_message.Message):
-    __slots__ = ("winner", "turn", "rounds", "proven", "defender_first", "plan")
+    __slots__ = ("winner", "turn", "rounds", "proven", "defender_first", "plan", "cp_status")
     WINNER_FIELD_NUMBER: _ClassVar[int]
     TURN_FIELD_NUMBER: _ClassVar[int]
     ROUNDS_FIELD_NUMBER: _ClassVar[int]
     PROVEN_FIELD_NUMBER: _ClassVar[int]
     DEFENDER_FIRST_FIELD_NUMBER: _ClassVar[int]
     PLAN_FIELD_NUMBER: _ClassVar[int]
+    CP_STATUS_FIELD_NUMBER: _ClassVar[int]
     winner: str
     turn: int
     rounds: int
     proven: bool
     defender_first: bool
     plan: _containers.RepeatedCompositeFieldContainer[StrongholdStep]
-    def __init__(self, winner: _Optional[str] = ..., turn: _Optional[int] = ..., rounds: _Optional[int] = ..., proven: _Optional[bool] = ..., defender_first: _Optional[bool] = ..., plan: _Optional[_Iterable[_Union[StrongholdStep, _Mapping]]] = ...) -> None: ...
+    cp_status: str
+    def __init__(self, winner: _Optional[str] = ..., turn: _Optional[int] = ..., rounds: _Optional[int] = ..., proven: _Optional[bool] = ..., defender_first: _Optional[bool] = ..., plan: _Optional[_Iterable[_Union[StrongholdStep, _Mapping]]] = ..., cp_status: _Optional[str] = ...) -> None: ...
 
 class StrongholdStep(_message.Message):
     __slots__ = ("turn", "player", "moves")

@@ -21,7 +21,8 @@ from service.convert.beleaguered import STATUS, STATUS_BACK, stats_from_proto, s
 from solver.errors import InvalidInput
 from solver.stronghold.plan import Forecast, Objective, Plan
 from solver.stronghold.position import Position, parse, to_json
-from solver.stronghold.search import Outcome, Race, Step
+from solver.stronghold.questions import Race
+from solver.stronghold.search import Outcome, Step
 
 # The largest whole number a double holds exactly: beyond it a number changes on the way.
 MAX_EXACT = 2**53
@@ -92,7 +93,7 @@ def source(data: Mapping[str, Any]) -> pb.PositionSource:
 def outcome_to_proto(outcome: Outcome, race: Race | None = None) -> pb.SolveResponse:
     """`clear`'s answer, or `race`'s when `race` (whose outcome is `outcome`) is given."""
     stronghold = pb.StrongholdOutcome(
-        proven=outcome.proven,
+        proven=outcome.proven, cp_status=outcome.cp_status,
         plan=[pb.StrongholdStep(turn=step.turn, player=step.player, moves=step.moves)
               for step in outcome.plan])
     if outcome.winner is not None:
@@ -116,7 +117,7 @@ def outcome_from_proto(message: pb.SolveResponse) -> Outcome:
         answer.rounds if answer.HasField("rounds") else None,
         answer.proven,
         tuple(Step(step.turn, step.player, _moves(step.moves)) for step in answer.plan),
-        stats_from_proto(message.stats))
+        stats_from_proto(message.stats), answer.cp_status)
 
 
 def race_from_proto(message: pb.SolveResponse) -> Race:

@@ -38,6 +38,7 @@ class Outcome:
     proven: bool                  # exhaustive within the budget
     plan: tuple[Step, ...]        # every turn up to the win, the defender's included
     stats: SearchStats
+    cp_status: str = ""           # when the CP-SAT model answered: its status
 
 
 def fewest_turns(position: Position, defender: DefenderPolicy = passive,
@@ -106,20 +107,3 @@ def _line(parents: dict[Hashable, tuple[Hashable | None, Step | None]],
         steps.append(step)
         key = parent
 
-
-@dataclass(frozen=True)
-class Race:
-    """Spec D.4: does the defender reach its target before the attackers clear the
-    Stronghold row (attackers playing their fastest), and on which global turn."""
-
-    defender_first: bool | None   # None when the search ran out of budget
-    turn: int | None
-    proven: bool
-    outcome: Outcome
-
-
-def race(position: Position, defender: DefenderPolicy = passive,
-         budget: Budget = DEFAULT_BUDGET, max_turns: int = MAX_TURNS) -> Race:
-    outcome = fewest_turns(position, defender, budget, max_turns)
-    first = None if outcome.winner is None else outcome.winner == "defender"
-    return Race(first, outcome.turn, outcome.proven, outcome)

@@ -35,7 +35,8 @@ from solver.errors import InvalidInput
 from solver.stronghold.plan import best_assignment, best_assignment_exact
 from solver.stronghold.policies import POLICIES
 from solver.stronghold.position import parse, to_json
-from solver.stronghold.search import fewest_turns, race
+from solver.stronghold.questions import clear, race
+from solver.stronghold.search import fewest_turns
 from solver.stronghold.turns import begin_turn
 from tests.service.conftest import address, connect, running_server
 
@@ -74,6 +75,13 @@ NEAR_END = {"turn": 2, "removed": ["O1", "O2", "O3", "I1", "I2", "I3"], "units":
 BAD = {"mode": "1v3", "turn": 0, "units": [
     unit("x", "A1", 2, "I1"), unit("y", "A4", 2), unit("z", "A2", -1)]}
 OVER = {**CASE_1, "winner": "defender"}
+
+
+# 1v3, four units per attacker: the search runs out of time; CP-SAT proves 15 in ~1.5 s.
+FOUR_EACH = {"units": [
+    *(unit(f"{a}-{k}", a.upper(), might) for a in ("a1", "a2", "a3")
+      for k, might in enumerate((2, 2, 1, 1))),
+    *(unit(f"d{b}", "D", 3, b) for b in ("O1", "O2", "O3"))]}
 
 
 def clear_request(data: dict, **fields) -> pb.SolveRequest:
@@ -164,7 +172,7 @@ def test_plan_refusals_are_the_librarys(stub, data, problem):
 @pytest.mark.parametrize("defender", ["passive", "greedy"])
 def test_clear_is_the_librarys(stub, defender):
     response = stub.Solve(clear_request(CASE_1, defender=defender), timeout=30)
-    local = fewest_turns(parse(CASE_1), POLICIES[defender], BUDGET)
+    local = clear(parse(CASE_1), defender, BUDGET)
     assert (local.winner, local.turn, local.rounds, local.proven) == ("attackers", 20, 5, True)
     assert response.status == pb.SOLVED and response.optimal
     assert not response.HasField("length") and not response.HasField("turns")
@@ -195,7 +203,7 @@ def test_clear_is_the_default_question_and_passive_the_default_defender(stub):
 ], ids=["case-3", "case-3-greedy", "near-end"])
 def test_race_is_the_librarys(stub, data, defender, first, turn):
     response = stub.Solve(clear_request(data, question="race", defender=defender), timeout=30)
-    local = race(parse(data), POLICIES[defender], BUDGET)
+    local = race(parse(data), defender, BUDGET)
     assert (local.defender_first, local.turn, local.proven) == (first, turn, True)
     assert response.status == pb.SOLVED and response.optimal
     answer = response.stronghold
@@ -204,15 +212,15 @@ def test_race_is_the_librarys(stub, data, defender, first, turn):
     remote = race_from_proto(response)
     assert (remote.defender_first, remote.turn, remote.proven, remote.outcome.plan) == \
         (local.defender_first, local.turn, local.proven, local.outcome.plan)
-    clear = stub.Solve(clear_request(data, defender=defender), timeout=30)
-    assert not clear.stronghold.HasField("defender_first")
-    assert clear.stronghold.winner == answer.winner and clear.stronghold.plan == answer.plan
+    cleared = stub.Solve(clear_request(data, defender=defender), timeout=30)
+    assert not cleared.stronghold.HasField("defender_first")
+    assert cleared.stronghold.winner == answer.winner and cleared.stronghold.plan == answer.plan
 
 
 @pytest.mark.parametrize("question", ["clear", "race"])
 def test_too_few_turns_is_unknown(stub, question):
     response = stub.Solve(clear_request(CASE_1, question=question, max_turns=5), timeout=30)
-    local = race(parse(CASE_1), POLICIES["passive"], BUDGET, 5)
+    local = race(parse(CASE_1), "passive", BUDGET, 5)
     assert local.defender_first is None and local.outcome.winner is None
     assert response.status == pb.UNKNOWN and not response.optimal
     answer = response.stronghold
@@ -225,18 +233,27 @@ def test_too_few_turns_is_unknown(stub, question):
 
 
 def test_request_budget_answers_unknown(stub):
-    response = stub.Solve(clear_request(CASE_1, budget=pb.Budget(nodes=50)), timeout=30)
+    response = stub.Solve(clear_request(CASE_1, method="search", budget=pb.Budget(nodes=50)),
+                          timeout=30)
     assert response.status == pb.UNKNOWN and not response.stronghold.HasField("winner")
     assert response.stats.nodes <= 50
 
 
-def test_tiny_deadline_answers_unknown_in_time(stub):
+@pytest.mark.parametrize("method, data", [("search", "CASE_2"), ("cpsat", "FOUR_EACH")])
+def test_tiny_deadline_answers_unknown_in_time(stub, method, data):
     started = time.perf_counter()
-    response = stub.Solve(clear_request(CASE_2), timeout=0.5)  # never DEADLINE_EXCEEDED
+    response = stub.Solve(clear_request(globals()[data], method=method),
+                          timeout=0.5)  # never DEADLINE_EXCEEDED
     elapsed = time.perf_counter() - started
     assert response.status == pb.UNKNOWN and not response.optimal
     assert not response.stronghold.HasField("winner")
     assert elapsed < 0.5
+
+
+def test_an_unknown_method_names_the_choices(stub):
+    error = rpc_error(stub.Solve, clear_request(CASE_1, method="guess"))
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.details() == "method must be one of cpsat, search, not 'guess'"
 
 
 def test_cancelled_clear_frees_its_worker():

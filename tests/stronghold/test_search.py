@@ -7,7 +7,8 @@ import pytest
 
 from solver.budget import Budget
 from solver.stronghold.policies import greedy_deny, passive
-from solver.stronghold.search import fewest_turns, race
+from solver.stronghold.questions import race
+from solver.stronghold.search import fewest_turns
 from solver.stronghold.turns import act, begin_turn
 
 from .positions import E3

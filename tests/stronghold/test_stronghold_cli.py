@@ -72,8 +72,14 @@ def test_plan_for_the_defender_is_refused(capsys, tmp_path):
 def test_clear_json(capsys, tmp_path):
     out = run_json(capsys, "stronghold", "clear", write(tmp_path, CASE_1), "--json")
     assert {"winner", "turn", "rounds", "proven", "plan"} <= set(out)
-    assert (out["winner"], out["turn"], out["rounds"], out["proven"]) == ("attackers", 20, 5, True)
-    assert out["plan"][1] == {"turn": 2, "player": "A1", "moves": {"a": "O1"}}
+    assert (out["winner"], out["turn"], out["rounds"], out["proven"], out["cp_status"]) == (
+        "attackers", 20, 5, True, "OPTIMAL")
+    searched = run_json(capsys, "stronghold", "clear", write(tmp_path, CASE_1), "--method",
+                        "search", "--json")
+    assert {k: searched[k] for k in ("winner", "turn", "rounds", "proven")} == {
+        k: out[k] for k in ("winner", "turn", "rounds", "proven")}
+    assert searched["cp_status"] == ""
+    assert searched["plan"][1] == {"turn": 2, "player": "A1", "moves": {"a": "O1"}}
 
 
 def test_clear_against_the_greedy_defender(capsys, tmp_path):
@@ -95,7 +101,7 @@ def test_text_shows_the_grid(capsys, tmp_path, monkeypatch):
     lines = out.splitlines()
     assert lines[1].startswith("Stronghold") and "S1 ??" in lines[1]
     assert lines[3].startswith("Outer Defense") and "O1 D r1:1" in lines[3]
-    assert "the attackers clear all nine on turn 20 (round 5), proven minimal" in out
+    assert "clear all nine on turn 20 (round 5), proven minimal (CP-SAT OPTIMAL" in out
 
 
 def test_a_budget_too_small_is_unknown(capsys, tmp_path):
