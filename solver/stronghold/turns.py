@@ -9,7 +9,7 @@ id to destination ("base" or a battlefield); units not named stay.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from solver.errors import IllegalMove
@@ -21,6 +21,22 @@ Moves = Mapping[str, str]
 
 def play_turn(position: Position, moves: Moves, burn_pick: str | None = None) -> Position:
     return act(begin_turn(position, burn_pick), moves)
+
+
+def simulate(position: Position, plan: Mapping[int, Moves],
+             defender: Callable[[Position], Moves], turns: int = 200) -> Position:
+    """Play on from the position: each attacker turn by the plan (global turn -> moves;
+    a turn the plan leaves out stays put), the defender's by its policy, until somebody
+    wins or `turns` global turns have passed. A won game ends in the turn of the win
+    (its `turn` is T) with `winner` set."""
+    p = position
+    for _ in range(turns):
+        started = begin_turn(p)
+        if started.winner is not None:
+            return started
+        moves = defender(started) if p.player == DEFENDER else plan.get(p.turn, {})
+        p = act(started, moves)
+    return p
 
 
 def begin_turn(position: Position, burn_pick: str | None = None) -> Position:

@@ -9,21 +9,15 @@ from solver.budget import Budget
 from solver.stronghold.policies import greedy_deny, passive
 from solver.stronghold.questions import race
 from solver.stronghold.search import fewest_turns
-from solver.stronghold.turns import act, begin_turn
+from solver.stronghold.turns import simulate
 
 from .positions import E3
 
 
 def replay(position, outcome, defender):
-    """Play the plan through the simulator; the defender's turns by its policy."""
-    steps = {step.turn: step.moves for step in outcome.plan}
-    p = position
-    while True:
-        started = begin_turn(p)
-        if started.winner is not None:
-            return started.winner, p.turn
-        moves = defender(started) if p.player == "D" else steps.get(p.turn, {})
-        p = act(started, moves)
+    """The plan played through the simulator: (winner, turn of the win)."""
+    end = simulate(position, {step.turn: step.moves for step in outcome.plan}, defender)
+    return end.winner, end.turn
 
 
 @pytest.mark.parametrize("case", sorted(E3))

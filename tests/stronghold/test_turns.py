@@ -8,7 +8,7 @@ import pytest
 from solver.errors import IllegalMove
 from solver.stronghold.policies import greedy_deny, passive
 from solver.stronghold.position import parse
-from solver.stronghold.turns import act, begin_turn, destinations, play_turn
+from solver.stronghold.turns import act, begin_turn, destinations, play_turn, simulate
 
 
 def at(turn: int, units: list[tuple], **fields):
@@ -126,3 +126,15 @@ def test_greedy_deny_denies_the_urgent_battlefield_with_the_cheapest_force():
 def test_greedy_deny_sends_its_smallest_base_unit_to_each_empty_battlefield():
     p = begin_turn(at(5, [("x", "D", 3, "base"), ("y", "D", 2, "base"), ("r", "D", 1, "O1")]))
     assert greedy_deny(p) == {"y": "O2", "x": "O3"}
+
+
+def test_the_spec_trace_of_case_1_wins_on_turn_20():
+    """Spec E.3's line for case 1, played by the simulator against the passive defender."""
+    position = at(1, [("r1", "D", 1, "O1"), ("r2", "D", 1, "O2"), ("a", "A1", 2, "base"),
+                      ("b", "A2", 2, "base"), ("c", "A3", 2, "base")])
+    trace = {2: {"a": "O1"}, 3: {"b": "O2"}, 4: {"c": "O3"}, 8: {"c": "I1"}, 10: {"a": "I2"},
+             11: {"b": "I3"}, 15: {"b": "S1"}, 16: {"c": "S2"}, 18: {"a": "S3"}}
+    end = simulate(position, trace, passive)
+    assert (end.winner, end.turn, end.defender_score) == ("attackers", 20, 0)
+    stalled = simulate(position, {}, passive, turns=12)
+    assert stalled.winner is None and stalled.turn == 13 and stalled.defender_score == 4
