@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 from collections.abc import Iterator
 
@@ -46,3 +47,20 @@ def assert_one_line_error(code: int, out: str, err: str, *fragments: str) -> Non
     assert "Traceback" not in err
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])
+
+
+def timeless(text: str) -> str:
+    """Output with its timings blanked: they differ from run to run."""
+    text = re.sub(r'"seconds": [0-9.e-]+', '"seconds": S', text)
+    return re.sub(r"\d+\.\d+ s\b", "S s", text)
+
+
+def assert_client_prints_what_local_prints(capsys, server: str, game: str, command: str,
+                                           path: str, *options: str) -> None:
+    """`fortress-solver client GAME COMMAND` against `server` prints what the local
+    command prints, timings aside, with the same exit code (0, or 2 for bad input)."""
+    local = run(capsys, game, command, path, *options)
+    remote = run(capsys, "client", game, command, path, "--server", server, *options)
+    assert local[0] in (0, 2)
+    assert (remote[0], timeless(remote[1]), remote[2]) == \
+        (local[0], timeless(local[1]), local[2])

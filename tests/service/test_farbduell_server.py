@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import logging
 import random
-import re
 import time
 
 import grpc
@@ -37,7 +36,7 @@ from solver.farbduell.puzzles import solve_puzzle
 from solver.farbduell.tables import load_tables
 from tests.service.conftest import address, connect, running_server
 
-from ..cli import keep_sigpipe, run  # noqa: F401
+from ..cli import assert_client_prints_what_local_prints, keep_sigpipe, run  # noqa: F401
 
 TABLES = load_tables()
 CHAIN_BUDGET = Budget(seconds=10.0, nodes=None, table_entries=None)
@@ -436,12 +435,6 @@ def test_actions_parse_back():
 # ============================================================================ the client
 
 
-def timeless(text: str) -> str:
-    """Output with its timings blanked: they differ from run to run."""
-    text = re.sub(r'"seconds": [0-9.e-]+', '"seconds": S', text)
-    return re.sub(r"\d+\.\d+ s\)", "S s)", text)
-
-
 POSITIONS = {
     "goes-out": GOES_OUT, "wild": WILD, "two-turns": TWO_TURNS, "hard": HARD,
     "view": view(2), "bad-card": BAD_CARD, "three-seats": THREE_SEATS,
@@ -464,12 +457,8 @@ def test_client_prints_what_the_local_command_prints(capsys, tmp_path, solver_se
     command, name, *options = argv
     path = tmp_path / f"{name}.json"
     path.write_text(json.dumps(POSITIONS[name]))
-    local = run(capsys, "farbduell", command, str(path), *options)
-    remote = run(capsys, "client", "farbduell", command, str(path), "--server",
-                 address(solver_server), *options)
-    assert local[0] in (0, 2)
-    assert (remote[0], timeless(remote[1]), remote[2]) == \
-        (local[0], timeless(local[1]), local[2])
+    assert_client_prints_what_local_prints(capsys, address(solver_server), "farbduell", command,
+                                           str(path), *options)
 
 
 def test_client_refuses_a_negative_seed(capsys, tmp_path, solver_server):

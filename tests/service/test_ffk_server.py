@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 import random
-import re
 import time
 
 import grpc
@@ -34,7 +33,7 @@ from solver.ffkingdom.hints import HINT_BUDGET, Settings, hint
 from solver.ffkingdom.puzzles import solve_puzzle
 from tests.service.conftest import address, connect, running_server
 
-from ..cli import keep_sigpipe, run  # noqa: F401
+from ..cli import assert_client_prints_what_local_prints, keep_sigpipe, run  # noqa: F401
 
 RULES = load_rules()
 
@@ -363,12 +362,6 @@ def test_puzzle_answer_round_trip(stub):
 # ============================================================================ the client
 
 
-def timeless(text: str) -> str:
-    """Output with its timings blanked: they differ from run to run."""
-    text = re.sub(r'"seconds": [0-9.e-]+', '"seconds": S', text)
-    return re.sub(r"\d+\.\d\d s\)", "S s)", text)
-
-
 @pytest.mark.parametrize("argv", [
     ["puzzle", "win"], ["puzzle", "win", "--json"], ["puzzle", "out-of-reach"],
     ["puzzle", "two-turns", "--turns", "2"], ["puzzle", "two-turns", "--turns", "2", "--json"],
@@ -382,12 +375,8 @@ def test_client_prints_what_the_local_command_prints(capsys, tmp_path, solver_se
     command, name, *options = argv
     path = tmp_path / f"{name}.json"
     path.write_text(json.dumps(positions[name]))
-    local = run(capsys, "ffk", command, str(path), *options)
-    remote = run(capsys, "client", "ffk", command, str(path), "--server",
-                 address(solver_server), *options)
-    assert local[0] in (0, 2)
-    assert (remote[0], timeless(remote[1]), remote[2]) == \
-        (local[0], timeless(local[1]), local[2])
+    assert_client_prints_what_local_prints(capsys, address(solver_server), "ffk", command,
+                                           str(path), *options)
 
 
 def test_client_refuses_a_negative_seed(capsys, tmp_path, solver_server):

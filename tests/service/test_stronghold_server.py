@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import time
 
 import grpc
@@ -40,7 +39,7 @@ from solver.stronghold.search import fewest_turns
 from solver.stronghold.turns import begin_turn
 from tests.service.conftest import address, connect, running_server
 
-from ..cli import keep_sigpipe, run  # noqa: F401
+from ..cli import assert_client_prints_what_local_prints, keep_sigpipe, run  # noqa: F401
 
 BUDGET = Budget(seconds=30.0, nodes=None, table_entries=None)
 
@@ -398,12 +397,6 @@ def test_a_number_no_double_holds_is_refused(value):
 # ============================================================================ the client
 
 
-def timeless(text: str) -> str:
-    """Output with its timings blanked: they differ from run to run."""
-    text = re.sub(r'"seconds": [0-9.e-]+', '"seconds": S', text)
-    return re.sub(r"\d+\.\d+ s\b", "S s", text)
-
-
 POSITIONS = {
     "e2": "{ // spec E.2, with a comment\n" + json.dumps(E2)[1:],
     "case-1": json.dumps(CASE_1), "case-3": json.dumps(CASE_3),
@@ -428,12 +421,8 @@ def test_client_prints_what_the_local_command_prints(capsys, tmp_path, solver_se
     command, name, *options = argv
     path = tmp_path / f"{name}.jsonc"
     path.write_text(POSITIONS[name])
-    local = run(capsys, "stronghold", command, str(path), *options)
-    remote = run(capsys, "client", "stronghold", command, str(path), "--server",
-                 address(solver_server), *options)
-    assert local[0] in (0, 2)
-    assert (remote[0], timeless(remote[1]), remote[2]) == \
-        (local[0], timeless(local[1]), local[2])
+    assert_client_prints_what_local_prints(capsys, address(solver_server), "stronghold", command,
+                                           str(path), *options)
 
 
 def test_a_greedy_defenders_moves_come_back_sorted(capsys, tmp_path, solver_server):
