@@ -256,8 +256,9 @@ def test_an_unknown_method_names_the_choices(stub):
 
 
 def test_cancelled_clear_frees_its_worker():
+    """The exhaustive search stops when cancelled (CP-SAT only when its seconds run out)."""
     with running_server(workers=1, queue=2) as server, connect(server) as client:
-        slow = client.Solve.future(clear_request(CASE_2))
+        slow = client.Solve.future(clear_request(CASE_2, method="search"))
         time.sleep(0.3)
         assert not slow.done(), "the search should still be running"
         cancelled_at = time.perf_counter()
