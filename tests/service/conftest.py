@@ -88,3 +88,10 @@ def solver_server() -> Iterator[RunningServer]:
 def stub(solver_server) -> Iterator[fortress_solver_pb2_grpc.SolverStub]:
     with connect(solver_server) as client:
         yield client
+
+
+def rpc_error(call, request, timeout: float = 10) -> grpc.RpcError:
+    """The error a unary call ends with (it must end with one)."""
+    with pytest.raises(grpc.RpcError) as caught:
+        call(request, timeout=timeout)
+    return caught.value

@@ -34,7 +34,7 @@ from solver.farbduell.engine import apply, legal_actions, load, new_game, to_jso
 from solver.farbduell.hints import HINT_BUDGET, Settings, hint
 from solver.farbduell.puzzles import solve_puzzle
 from solver.farbduell.tables import load_tables
-from tests.service.conftest import address, connect, running_server
+from tests.service.conftest import address, connect, rpc_error, running_server
 
 from ..cli import assert_client_prints_what_local_prints, keep_sigpipe, run  # noqa: F401
 
@@ -89,12 +89,6 @@ def state(data: dict):
 
 def solve(stub, data: dict, timeout: float = 30, **fields) -> pb.SolveResponse:
     return stub.Solve(pb.SolveRequest(position=source(data), **fields), timeout=timeout)
-
-
-def rpc_error(call, request, timeout: float = 10) -> grpc.RpcError:
-    with pytest.raises(grpc.RpcError) as caught:
-        call(request, timeout=timeout)
-    return caught.value
 
 
 def _load_message(data: dict) -> str:

@@ -31,7 +31,7 @@ from solver.errors import InvalidInput
 from solver.ffkingdom import apply, legal_actions, load, load_rules, new_game, parse_action
 from solver.ffkingdom.hints import HINT_BUDGET, Settings, hint
 from solver.ffkingdom.puzzles import solve_puzzle
-from tests.service.conftest import address, connect, running_server
+from tests.service.conftest import address, connect, rpc_error, running_server
 
 from ..cli import assert_client_prints_what_local_prints, keep_sigpipe, run  # noqa: F401
 
@@ -74,12 +74,6 @@ def source(data: dict) -> pb.PositionSource:
 
 def puzzle(stub, data: dict, timeout: float = 30, **fields) -> pb.SolveResponse:
     return stub.Solve(pb.SolveRequest(position=source(data), **fields), timeout=timeout)
-
-
-def rpc_error(call, request, timeout: float = 10) -> grpc.RpcError:
-    with pytest.raises(grpc.RpcError) as caught:
-        call(request, timeout=timeout)
-    return caught.value
 
 
 def replay(data: dict, line) -> int | None:

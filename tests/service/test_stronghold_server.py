@@ -37,7 +37,7 @@ from solver.stronghold.position import parse, to_json
 from solver.stronghold.questions import clear, race
 from solver.stronghold.search import fewest_turns
 from solver.stronghold.turns import begin_turn
-from tests.service.conftest import address, connect, running_server
+from tests.service.conftest import address, connect, rpc_error, running_server
 
 from ..cli import assert_client_prints_what_local_prints, keep_sigpipe, run  # noqa: F401
 
@@ -89,12 +89,6 @@ def clear_request(data: dict, **fields) -> pb.SolveRequest:
 
 def plan_request(data: dict, **fields) -> pb.HintRequest:
     return pb.HintRequest(position=source(data), **fields)
-
-
-def rpc_error(call, request, timeout: float = 10) -> grpc.RpcError:
-    with pytest.raises(grpc.RpcError) as caught:
-        call(request, timeout=timeout)
-    return caught.value
 
 
 def parse_message(data: dict) -> str:
