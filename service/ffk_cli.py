@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from service.selfplay_cli import play_all, read_bots, report
+from service.selfplay_cli import add_selfplay, play_all, read_bots, report
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from solver.ffkingdom import Rules, State, load, load_rules, new_game
@@ -40,13 +39,7 @@ def add_commands(commands: Any, positive: Any) -> None:
     _add_puzzle(sub, positive)
     _add_hint(sub, positive)
 
-    selfplay = sub.add_parser("selfplay", help="win rates of two bots over many games")
-    selfplay.add_argument("--bots", required=True, metavar="A,B",
-                          help=f"two of {', '.join(BOTS)}, e.g. hint,greedy")
-    selfplay.add_argument("--games", type=positive(int), required=True)
-    selfplay.add_argument("--seed", type=int, default=1)
-    selfplay.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1)
-    selfplay.add_argument("--json", action="store_true")
+    add_selfplay(sub, positive, BOTS)
 
 
 def add_client_commands(commands: Any, positive: Any) -> None:

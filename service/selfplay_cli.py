@@ -3,7 +3,9 @@ every core with a progress bar, print the win rates (or one JSON object)."""
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from multiprocessing import Pool
@@ -20,6 +22,18 @@ class Result(Protocol):
     winner: int | None
     hints: int
     hint_seconds: float
+
+
+def add_selfplay(commands: Any, positive: Any, bots: Sequence[str]) -> argparse.ArgumentParser:
+    """The `selfplay` subcommand with the arguments every game takes."""
+    selfplay = commands.add_parser("selfplay", help="win rates of two bots over many games")
+    selfplay.add_argument("--bots", required=True, metavar="A,B",
+                          help=f"two of {', '.join(bots)}, e.g. hint,greedy")
+    selfplay.add_argument("--games", type=positive(int), required=True)
+    selfplay.add_argument("--seed", type=int, default=1)
+    selfplay.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1)
+    selfplay.add_argument("--json", action="store_true")
+    return selfplay
 
 
 def read_bots(text: str, known: Sequence[str]) -> tuple[str, str]:
