@@ -21,7 +21,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from solver.errors import IllegalMove, InvalidInput
 from solver.farbduell.tables import HUNT, NUMBERS, PENALTY, SIDES, Card, Table, other_side
@@ -40,6 +40,9 @@ class Clock:
 
     count: int           # handovers left
     skip_next: bool      # the handover ending the winder's play does not count
+
+
+Timer = TypeVar("Timer", Fuse, Clock)
 
 
 @dataclass(frozen=True)
@@ -377,23 +380,14 @@ class _Game:
         passen); the fuse and the clock count it. At 0 the fuse deals the BOOM to the seat
         receiving the turn, and the clock turns the table over before that seat acts."""
         self.to_move = to
-        fuse = self.fuse
+        fuse, clock = self.fuse, self.clock
         if fuse is not None:
-            if fuse.skip_next:
-                self.fuse = replace(fuse, skip_next=False)
-            elif fuse.count > 1:
-                self.fuse = replace(fuse, count=fuse.count - 1)
-            else:
-                self.fuse = None
+            self.fuse = _counted(fuse)
+            if self.fuse is None:
                 self.take(to, fuse.size)
-        clock = self.clock
         if clock is not None:
-            if clock.skip_next:
-                self.clock = replace(clock, skip_next=False)
-            elif clock.count > 1:
-                self.clock = replace(clock, count=clock.count - 1)
-            else:
-                self.clock = None
+            self.clock = _counted(clock)
+            if self.clock is None:
                 self.flip(None)
 
     def take(self, seat: int, count: int) -> list[Card]:
@@ -420,6 +414,16 @@ GAME = "farbduell"
 _KEYS = {"game", "table", "hands", "draw_pile", "discard", "colour", "to_move", "direction",
          "pending", "pending_kind", "fuse", "shields", "drawn", "winner", "seed"}
 _TWO_SIDED_KEYS = {"side", "clock", "hunt_colour"}   # double-faced tables only
+
+
+def _counted(timer: Timer) -> Timer | None:
+    """A fuse or a clock after one handover (they count alike, spec §2); None when it
+    goes off now."""
+    if timer.skip_next:
+        return replace(timer, skip_next=False)
+    if timer.count > 1:
+        return replace(timer, count=timer.count - 1)
+    return None
 
 
 def to_json(state: State) -> dict[str, Any]:
