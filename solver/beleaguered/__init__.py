@@ -3,9 +3,18 @@
 from solver.beleaguered.deals import MAX_DEAL, deal
 from solver.beleaguered.moves import Location, Move, apply, legal_moves, replay
 from solver.beleaguered.position import Position
-from solver.beleaguered.solve import Algorithm, Hint, Mode, Solution, hint, hint_from, solve
+from solver.beleaguered.solve import (
+    Algorithm,
+    Engine,
+    Hint,
+    Mode,
+    Solution,
+    hint,
+    hint_from,
+    solve,
+)
 
 __all__ = [
-    "MAX_DEAL", "Algorithm", "Hint", "Location", "Mode", "Move", "Position", "Solution",
+    "MAX_DEAL", "Algorithm", "Engine", "Hint", "Location", "Mode", "Move", "Position", "Solution",
     "apply", "deal", "hint", "hint_from", "legal_moves", "replay", "solve",
 ]

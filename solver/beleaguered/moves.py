@@ -144,7 +144,7 @@ def apply(position: Position, move: Move) -> Position:
         tableau[target.index] = tableau[target.index] + (card,)
     else:
         raise IllegalMove(f"{move}: nothing may be put into the reserve")
-    return Position(tuple(tableau), tuple(reserve), tuple(foundations))  # type: ignore[arg-type]
+    return Position.after_move(tuple(tableau), tuple(reserve), tuple(foundations))  # type: ignore[arg-type]
 
 
 def replay(position: Position, moves: Iterable[Move]) -> Position:

@@ -30,6 +30,17 @@ class Position:
         if problems:
             raise InvalidInput(problems)
 
+    @classmethod
+    def after_move(cls, tableau: tuple[tuple[Card, ...], ...], reserve: tuple[Card | None, ...],
+                   foundations: tuple[int, int, int, int]) -> Position:
+        """A position made from a valid one by one legal move, which keeps every card
+        once: not counted again, as replaying a solution makes one per move."""
+        position = object.__new__(cls)
+        object.__setattr__(position, "tableau", tableau)
+        object.__setattr__(position, "reserve", reserve)
+        object.__setattr__(position, "foundations", foundations)
+        return position
+
     @property
     def is_won(self) -> bool:
         return all(top == Rank.KING for top in self.foundations)
@@ -167,17 +178,19 @@ def _problems(
     for card in reserve:
         if card is not None:
             copies[card.index] += 1
-    for index, n in enumerate(copies):
+    for index, n in enumerate(copies):  # index = rank-1 << 2 | suit, see Card
+        home = (index >> 2) < foundations[index & 3]
+        if n == 1 and not home:
+            continue
         card = FULL_DECK[index]
-        top = foundations[card.suit.index]
         if n > 1:
             problems.append(f"position holds {card} twice" if n == 2
                             else f"position holds {card} {n} times")
-        if n and card.rank <= top:
+        if n and home:
             problems.append(f"{card} is in play but the {card.suit} foundation is built to "
-                            f"{Rank(top)}")
+                            f"{Rank(foundations[index & 3])}")
     missing = [str(FULL_DECK[i]) for i, n in enumerate(copies)
-               if not n and FULL_DECK[i].rank > foundations[FULL_DECK[i].suit.index]]
+               if not n and (i >> 2) >= foundations[i & 3]]
     if missing:
         problems.append("position lacks " + " ".join(missing))
     return problems

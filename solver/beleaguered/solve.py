@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from solver.beleaguered import heuristic
+from solver.beleaguered import heuristic, native
 from solver.beleaguered.moves import Move, replay
 from solver.beleaguered.position import Position
 from solver.beleaguered.problem import FortressProblem
@@ -27,6 +27,14 @@ class Mode(StrEnum):
 class Algorithm(StrEnum):
     ASTAR = "astar"
     IDASTAR = "idastar"
+
+
+class Engine(StrEnum):
+    """Which implementation searches: the compiled kernel, or the Python reference that
+    the tests hold it to (as `decimal` is held to `_pydecimal`)."""
+
+    NATIVE = "native"
+    PYTHON = "python"
 
 
 @dataclass(frozen=True)
@@ -71,11 +79,11 @@ class Hint:
         }
 
 
-_SEARCHES = {
-    (Mode.ANY, Algorithm.ASTAR): greedy,
-    (Mode.ANY, Algorithm.IDASTAR): greedy,
-    (Mode.OPTIMAL, Algorithm.ASTAR): astar,
-    (Mode.OPTIMAL, Algorithm.IDASTAR): idastar,
+_SEARCHES = {  # the search of each mode and algorithm: Python's, and the kernel's
+    (Mode.ANY, Algorithm.ASTAR): (greedy, "greedy"),
+    (Mode.ANY, Algorithm.IDASTAR): (greedy, "greedy"),
+    (Mode.OPTIMAL, Algorithm.ASTAR): (astar, "astar"),
+    (Mode.OPTIMAL, Algorithm.IDASTAR): (idastar, "idastar"),
 }
 
 
@@ -84,14 +92,19 @@ def solve(
     mode: Mode = Mode.OPTIMAL,
     algorithm: Algorithm = Algorithm.ASTAR,
     budget: Budget = DEFAULT_BUDGET,
+    engine: Engine = Engine.NATIVE,
 ) -> Solution:
     """`any` ignores `algorithm`: it always takes the greedy route to a verdict."""
     problem = FortressProblem(position, thorough=Mode(mode) is Mode.OPTIMAL)
-    with paused_gc():
-        try:
-            result = _SEARCHES[Mode(mode), Algorithm(algorithm)](problem, budget)
-        finally:
-            heuristic.forget()
+    python_search, kind = _SEARCHES[Mode(mode), Algorithm(algorithm)]
+    if Engine(engine) is Engine.NATIVE:
+        result = native.search(problem, kind, budget)
+    else:
+        with paused_gc():
+            try:
+                result = python_search(problem, budget)
+            finally:
+                heuristic.forget()
     if result.status is not Status.SOLVED:
         return Solution(result.status, False, (), result.stats)
     moves = tuple(problem.to_moves(result.steps))
@@ -100,9 +113,10 @@ def solve(
     return Solution(result.status, result.optimal, moves, result.stats)
 
 
-def hint(position: Position, budget: Budget = DEFAULT_BUDGET) -> Hint:
+def hint(position: Position, budget: Budget = DEFAULT_BUDGET,
+         engine: Engine = Engine.NATIVE) -> Hint:
     """The first move of an optimal solution and how many moves that solution has."""
-    return hint_from(solve(position, Mode.OPTIMAL, Algorithm.ASTAR, budget))
+    return hint_from(solve(position, Mode.OPTIMAL, Algorithm.ASTAR, budget, engine))
 
 
 def hint_from(solution: Solution) -> Hint:

@@ -1,0 +1,1005 @@
+// The compiled search kernel for Beleaguered Fortress.
+//
+// It is the hot loop of problem.py, heuristic.py and the generic searches, over a compact
+// state: the same moves, the same pruning, the same lower bound, so that it gives the same
+// verdicts and optimal lengths as the Python engine (its reference and the tests' oracle).
+//
+// Cards are 0..51 (rank * 4 + suit). A Board holds the piles as segments of one array of
+// cards; piles are interchangeable, so a position's key lists them ordered by their bottom
+// card (cards are unique), which makes keys and the bound independent of pile order
+// without ever moving piles about. A key packs into 48 bytes: the cards home per suit,
+// the pile lengths and the pile cards; the reserve is what is neither in a pile nor home.
+//
+// Searches: greedy best-first (`any`), A* with an open list bucketed by f and then h, and
+// IDA* with a transposition table capped in entries whose full buckets evict the least
+// useful entry. All three check the budget every 1024 expansions and run without the GIL.
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+constexpr int PILES = 8;
+constexpr int CARDS = 52;
+constexpr int NO_CARD = 255;
+constexpr int HOME_TARGET = -1;  // where a step's card goes: home
+constexpr int EMPTY_TARGET = -2;  // where a step's card goes: an empty pile
+constexpr int RESERVE_SOURCE = -1;
+constexpr int MAX_CHILDREN = 3 * (PILES + CARDS);
+constexpr uint16_t INFINITE = 0xFFFF;
+constexpr uint64_t ALL_CARDS = (uint64_t{1} << CARDS) - 1;
+
+inline int suit_of(int card) { return card & 3; }
+inline int rank_index(int card) { return card >> 2; }  // 0 for an ace
+
+struct Board {
+    uint8_t cards[CARDS];
+    uint8_t start[PILES + 1];  // pile i is cards[start[i] .. start[i + 1])
+    uint8_t home[4];  // cards home per suit
+    uint64_t reserve;  // bit c set while card c is in the reserve
+
+    int length(int pile) const { return start[pile + 1] - start[pile]; }
+    int top(int pile) const { return length(pile) ? cards[start[pile + 1] - 1] : NO_CARD; }
+    int bottom(int pile) const { return length(pile) ? cards[start[pile]] : NO_CARD; }
+    int cards_home() const { return home[0] + home[1] + home[2] + home[3]; }
+    bool won() const { return cards_home() == CARDS; }
+
+    void pop(int pile) {
+        int at = start[pile + 1] - 1;
+        std::memmove(cards + at, cards + at + 1, start[PILES] - at - 1);
+        for (int i = pile + 1; i <= PILES; ++i) --start[i];
+    }
+    void push(int pile, int card) {
+        int at = start[pile + 1];
+        std::memmove(cards + at + 1, cards + at, start[PILES] - at);
+        cards[at] = static_cast<uint8_t>(card);
+        for (int i = pile + 1; i <= PILES; ++i) ++start[i];
+    }
+};
+
+// One move to the tableau as a search step stores it: it names cards, not piles.
+struct Move {
+    uint8_t card;
+    bool from_reserve;
+    int8_t onto;  // a card, or EMPTY_TARGET
+};
+
+inline uint16_t encode(Move m) {
+    return static_cast<uint16_t>(m.card | (m.from_reserve ? 64 : 0) |
+                                 ((m.onto == EMPTY_TARGET ? 63 : m.onto) << 7));
+}
+inline Move decode(uint16_t code) {
+    int onto = code >> 7;
+    return Move{static_cast<uint8_t>(code & 63), (code & 64) != 0,
+                static_cast<int8_t>(onto == 63 ? EMPTY_TARGET : onto)};
+}
+
+using StepMove = std::array<int, 3>;  // (card, from reserve, onto card or EMPTY or HOME)
+
+// Piles ordered by bottom card, empty piles last: the order of keys and of the bound.
+inline void canonical_order(const Board& b, uint8_t order[PILES]) {
+    int bottoms[PILES];
+    for (int i = 0; i < PILES; ++i) {
+        order[i] = static_cast<uint8_t>(i);
+        bottoms[i] = b.bottom(i);
+    }
+    for (int i = 1; i < PILES; ++i) {
+        uint8_t o = order[i];
+        int j = i;
+        while (j > 0 && bottoms[order[j - 1]] > bottoms[o]) {
+            order[j] = order[j - 1];
+            --j;
+        }
+        order[j] = o;
+    }
+}
+
+// --- keys ----------------------------------------------------------------------------
+
+// Bytes 0..51: the pile cards in canonical order, a pile's bottom card marked with
+// BOTTOM, then zeros; bytes 52..53: the cards home per suit, four bits each; byte 54:
+// how many cards the piles hold.
+constexpr int KEY_WORDS = 7;
+constexpr uint8_t BOTTOM = 0x40;
+
+struct Key {
+    uint64_t w[KEY_WORDS];
+    bool operator==(const Key& o) const {
+        uint64_t diff = 0;
+        for (int i = 0; i < KEY_WORDS; ++i) diff |= w[i] ^ o.w[i];
+        return diff == 0;
+    }
+};
+
+Key pack(const Board& b, const uint8_t order[PILES]) {
+    Key k{};
+    uint8_t* bytes = reinterpret_cast<uint8_t*>(k.w);
+    int at = 0;
+    for (int i = 0; i < PILES; ++i) {
+        int pile = order[i], n = b.length(pile);
+        if (!n) break;  // empty piles come last
+        std::memcpy(bytes + at, b.cards + b.start[pile], n);
+        bytes[at] |= BOTTOM;
+        at += n;
+    }
+    bytes[52] = static_cast<uint8_t>(b.home[0] | b.home[1] << 4);
+    bytes[53] = static_cast<uint8_t>(b.home[2] | b.home[3] << 4);
+    bytes[54] = static_cast<uint8_t>(at);
+    return k;
+}
+
+Board unpack(const Key& k) {
+    Board b{};
+    const uint8_t* bytes = reinterpret_cast<const uint8_t*>(k.w);
+    uint64_t placed = 0;
+    b.home[0] = bytes[52] & 15;
+    b.home[1] = bytes[52] >> 4;
+    b.home[2] = bytes[53] & 15;
+    b.home[3] = bytes[53] >> 4;
+    for (int s = 0; s < 4; ++s)
+        for (int r = 0; r < b.home[s]; ++r) placed |= uint64_t{1} << (r * 4 + s);
+    int pile = -1, count = bytes[54];
+    for (int at = 0; at < count; ++at) {
+        if (bytes[at] & BOTTOM) b.start[++pile] = static_cast<uint8_t>(at);
+        b.cards[at] = bytes[at] & (BOTTOM - 1);
+        placed |= uint64_t{1} << b.cards[at];
+    }
+    for (++pile; pile <= PILES; ++pile) b.start[pile] = static_cast<uint8_t>(count);
+    b.reserve = ALL_CARDS & ~placed;
+    return b;
+}
+
+inline uint64_t mix(uint64_t x) {  // the splitmix64 finaliser
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+inline uint64_t hash_key(const Key& k) {
+    static constexpr uint64_t ODD[KEY_WORDS] = {
+        0x9e3779b97f4a7c15ULL, 0xc2b2ae3d27d4eb4fULL, 0x165667b19e3779f9ULL,
+        0xd6e8feb86659fd93ULL, 0xff51afd7ed558ccdULL, 0xc4ceb9fe1a85ec53ULL,
+        0x2545f4914f6cdd1dULL};
+    uint64_t h = 0;
+    for (int i = 0; i < KEY_WORDS; ++i) h += mix(k.w[i] + ODD[i]);
+    return mix(h);
+}
+
+// --- the bound (heuristic.py) --------------------------------------------------------
+
+constexpr int NONE_BELOW = 99;
+
+struct Profile {
+    int blocked;
+    int free_count;
+    uint16_t waits;  // bit 4a+b: a card of suit a lies above a card of suit b
+    uint16_t waits_transposed;
+    uint8_t free_card[CARDS];
+    uint8_t below[CARDS][4];  // per free card, the lowest card per suit beneath it
+};
+
+void profile(const Board& b, int pile, Profile& p) {
+    uint8_t lowest[4] = {NONE_BELOW, NONE_BELOW, NONE_BELOW, NONE_BELOW};
+    unsigned suits_below = 0;  // the suits seen so far
+    p.blocked = p.free_count = 0;
+    p.waits = p.waits_transposed = 0;
+    for (int at = b.start[pile]; at < b.start[pile + 1]; ++at) {
+        int card = b.cards[at], suit = suit_of(card);
+        if (lowest[suit] < card) {
+            ++p.blocked;
+            continue;
+        }
+        p.free_card[p.free_count] = static_cast<uint8_t>(card);
+        std::memcpy(p.below[p.free_count], lowest, 4);
+        ++p.free_count;
+        for (unsigned others = suits_below & ~(1u << suit); others; others &= others - 1) {
+            int other = __builtin_ctz(others);
+            p.waits |= static_cast<uint16_t>(1u << (4 * suit + other));
+            p.waits_transposed |= static_cast<uint16_t>(1u << (4 * other + suit));
+        }
+        suits_below |= 1u << suit;
+        lowest[suit] = static_cast<uint8_t>(card);
+    }
+}
+
+int blocked_cards(const Board& b) {
+    int blocked = 0;
+    for (int pile = 0; pile < PILES; ++pile) {
+        int lowest[4] = {NONE_BELOW, NONE_BELOW, NONE_BELOW, NONE_BELOW};
+        for (int at = b.start[pile]; at < b.start[pile + 1]; ++at) {
+            int card = b.cards[at], suit = suit_of(card);
+            if (lowest[suit] < card) ++blocked;
+            else lowest[suit] = card;
+        }
+    }
+    return blocked;
+}
+
+// Blocked cards plus a greedy matching of pairs of cards in two piles that wait for each
+// other, taken in the order heuristic.extra_moves_bound takes them, so both give one value.
+int extra_moves_bound(const Board& b, const uint8_t order[PILES]) {
+    Profile profiles[PILES];
+    int busy = 0, extra = 0;
+    for (int i = 0; i < PILES; ++i) {
+        if (b.length(order[i]) > 1) {
+            profile(b, order[i], profiles[busy]);
+            extra += profiles[busy].blocked;
+            ++busy;
+        }
+    }
+    uint64_t matched = 0;
+    int pairs = 0;
+    for (int i = 0; i < busy; ++i) {
+        const Profile& one = profiles[i];
+        for (int j = i + 1; j < busy; ++j) {
+            const Profile& other = profiles[j];
+            if (!(one.waits & other.waits_transposed)) continue;
+            for (int a = 0; a < one.free_count; ++a) {
+                int x = one.free_card[a];
+                for (int c = 0; c < other.free_count; ++c) {
+                    int y = other.free_card[c];
+                    if (((x ^ y) & 3) && one.below[a][suit_of(y)] < y &&
+                        other.below[c][suit_of(x)] < x &&
+                        !(matched >> x & 1) && !(matched >> y & 1)) {
+                        matched |= (uint64_t{1} << x) | (uint64_t{1} << y);
+                        ++pairs;
+                    }
+                }
+            }
+        }
+    }
+    return extra + pairs;
+}
+
+inline int heuristic(const Board& b, const uint8_t order[PILES], bool thorough) {
+    return CARDS - b.cards_home() + (thorough ? extra_moves_bound(b, order) : blocked_cards(b));
+}
+
+// --- moves (problem.py) --------------------------------------------------------------
+
+struct Triple {
+    int card, source, target;  // source a pile or RESERVE_SOURCE; target a pile
+};
+
+int tableau_moves(const Board& b, Triple out[MAX_CHILDREN]) {
+    int top_pile[CARDS];
+    std::fill(top_pile, top_pile + CARDS, -1);
+    int sources[PILES + CARDS][2];
+    int n_sources = 0, empty = -1;
+    for (int i = 0; i < PILES; ++i) {
+        if (b.length(i)) {
+            top_pile[b.top(i)] = i;
+            sources[n_sources][0] = b.top(i);
+            sources[n_sources++][1] = i;
+        } else if (empty < 0) {
+            empty = i;
+        }
+    }
+    for (uint64_t r = b.reserve; r; r &= r - 1) {
+        sources[n_sources][0] = __builtin_ctzll(r);
+        sources[n_sources++][1] = RESERVE_SOURCE;
+    }
+    int n = 0;
+    for (int s = 0; s < n_sources; ++s) {
+        int card = sources[s][0], source = sources[s][1];
+        if (card >= 4) {
+            int target = top_pile[card - 4];
+            if (target >= 0 && target != source) out[n++] = {card, source, target};
+        }
+        if (card + 4 < CARDS) {
+            int target = top_pile[card + 4];
+            if (target >= 0 && target != source) out[n++] = {card, source, target};
+        }
+        if (empty >= 0 && (source == RESERVE_SOURCE || b.length(source) > 1))
+            out[n++] = {card, source, empty};
+    }
+    return n;
+}
+
+inline void go_home(Board& b, int card, int source) {
+    if (source == RESERVE_SOURCE) b.reserve &= ~(uint64_t{1} << card);
+    else b.pop(source);
+    ++b.home[suit_of(card)];
+}
+
+// Sends home every card that can go, starting from `card` (just uncovered); like
+// problem._settle, and in its order. Returns the number of cards sent home.
+int settle(Board& b, int card, std::vector<StepMove>* record) {
+    int work[2 * CARDS + 2];
+    int n_work = 0, sent = 0;
+    work[n_work++] = card;
+    while (n_work) {
+        card = work[--n_work];
+        if (rank_index(card) != b.home[suit_of(card)]) continue;
+        int source;
+        if (b.reserve >> card & 1) {
+            source = RESERVE_SOURCE;
+        } else {
+            source = -2;
+            for (int i = 0; i < PILES; ++i)
+                if (b.top(i) == card) source = i;
+            if (source == -2) continue;  // covered, so not free yet
+        }
+        if (record) record->push_back({card, source == RESERVE_SOURCE, HOME_TARGET});
+        go_home(b, card, source);
+        ++sent;
+        if (card < CARDS - 4) work[n_work++] = card + 4;
+        if (source != RESERVE_SOURCE && b.length(source)) work[n_work++] = b.top(source);
+    }
+    return sent;
+}
+
+// Plays a tableau move and the moves home it allows; returns the step's cost.
+int play(Board& b, const Triple& t, std::vector<StepMove>* record) {
+    int onto = b.length(t.target) ? b.top(t.target) : EMPTY_TARGET;
+    if (record) record->push_back({t.card, t.source == RESERVE_SOURCE, onto});
+    bool uncovers = t.source != RESERVE_SOURCE && b.length(t.source) > 1;
+    if (t.source == RESERVE_SOURCE) b.reserve &= ~(uint64_t{1} << t.card);
+    else b.pop(t.source);
+    b.push(t.target, t.card);
+    return 1 + (uncovers ? settle(b, b.top(t.source), record) : 0);
+}
+
+Move to_move(const Board& b, const Triple& t) {
+    return Move{static_cast<uint8_t>(t.card), t.source == RESERVE_SOURCE,
+                static_cast<int8_t>(b.length(t.target) ? b.top(t.target) : EMPTY_TARGET)};
+}
+
+// The triple of a stored move on this board, found by its cards.
+Triple locate(const Board& b, Move m) {
+    Triple t{m.card, RESERVE_SOURCE, -1};
+    for (int i = 0; i < PILES; ++i) {
+        if (!m.from_reserve && b.top(i) == m.card) t.source = i;
+        if (m.onto == EMPTY_TARGET ? !b.length(i) : b.top(i) == m.onto) {
+            if (t.target < 0) t.target = i;
+        }
+    }
+    if (t.target < 0 || (!m.from_reserve && t.source < 0))
+        throw std::logic_error("a stored move does not fit its position");
+    return t;
+}
+
+// --- budget --------------------------------------------------------------------------
+
+struct Exhausted {};
+
+using Clock = std::chrono::steady_clock;
+
+struct Budget {
+    double seconds;  // <= 0: no limit
+    uint64_t nodes;  // 0: no limit
+    uint64_t table_entries;  // 0: no limit
+    py::object stop;  // a callable, or None
+};
+
+class Meter {
+public:
+    explicit Meter(const Budget& budget)
+        : budget_(budget), started_(Clock::now()), last_stop_check_(started_) {}
+
+    uint64_t nodes = 0;
+
+    void tick() {
+        if (budget_.nodes && nodes >= budget_.nodes) throw Exhausted{};
+        if (!(++nodes & 1023)) check();
+    }
+
+    void check() {
+        auto now = Clock::now();
+        if (budget_.seconds > 0 && elapsed(now) > budget_.seconds) throw Exhausted{};
+        if (!budget_.stop.is_none() && now - last_stop_check_ > std::chrono::milliseconds(1)) {
+            last_stop_check_ = now;
+            py::gil_scoped_acquire gil;
+            if (budget_.stop().cast<bool>()) throw Exhausted{};
+        }
+    }
+
+    double elapsed(Clock::time_point now = Clock::now()) const {
+        return std::chrono::duration<double>(now - started_).count();
+    }
+
+private:
+    const Budget& budget_;
+    Clock::time_point started_;
+    Clock::time_point last_stop_check_;
+};
+
+enum class Status { SOLVED = 0, UNSOLVABLE = 1, UNKNOWN = 2 };
+
+struct Outcome {
+    Status status = Status::UNKNOWN;
+    std::vector<uint16_t> moves;  // the tableau moves of the solution
+    int cost = -1;
+    uint64_t nodes = 0;
+    uint64_t table_entries = 0;
+    uint64_t table_bytes = 0;
+    double seconds = 0;
+};
+
+// --- greedy best-first and A* (search/astar.py) --------------------------------------
+
+struct Node {
+    Key key;
+    uint32_t parent;
+    uint16_t move;
+    uint16_t g;
+};
+
+constexpr uint32_t NO_PARENT = 0xFFFFFFFF;
+
+class NodeStore {  // every position seen, by key, in blocks that never move
+public:
+    NodeStore() { slots_.assign(1 << 12, 0); }
+
+    size_t size() const { return count_; }
+    Node& operator[](uint32_t id) { return blocks_[id >> BLOCK_BITS][id & BLOCK_MASK]; }
+
+    // The id of the node with this key, adding it (with the rest left to the caller) if new.
+    uint32_t find_or_add(const Key& key, bool& added) {
+        if (2 * (count_ + 1) > slots_.size()) grow();
+        uint64_t h = hash_key(key);
+        size_t mask = slots_.size() - 1;
+        uint32_t tag = static_cast<uint32_t>(h >> 32);
+        for (size_t i = h & mask;; i = (i + 1) & mask) {
+            uint64_t slot = slots_[i];
+            if (!slot) {
+                uint32_t id = static_cast<uint32_t>(count_++);
+                if ((id & BLOCK_MASK) == 0) blocks_.emplace_back(new Node[BLOCK]);
+                (*this)[id].key = key;
+                slots_[i] = (uint64_t{tag} << 32) | (id + 1);
+                added = true;
+                return id;
+            }
+            uint32_t id = static_cast<uint32_t>(slot) - 1;
+            if (static_cast<uint32_t>(slot >> 32) == tag && (*this)[id].key == key) {
+                added = false;
+                return id;
+            }
+        }
+    }
+
+    uint64_t bytes() const {
+        return blocks_.size() * BLOCK * sizeof(Node) + slots_.size() * sizeof(uint64_t);
+    }
+
+private:
+    static constexpr int BLOCK_BITS = 14;
+    static constexpr uint32_t BLOCK = 1u << BLOCK_BITS;
+    static constexpr uint32_t BLOCK_MASK = BLOCK - 1;
+
+    void grow() {
+        std::vector<uint64_t> old;
+        old.swap(slots_);
+        slots_.assign(old.size() * 2, 0);
+        size_t mask = slots_.size() - 1;
+        for (uint64_t slot : old) {
+            if (!slot) continue;
+            uint64_t h = hash_key((*this)[static_cast<uint32_t>(slot) - 1].key);
+            size_t i = h & mask;
+            while (slots_[i]) i = (i + 1) & mask;
+            slots_[i] = slot;
+        }
+    }
+
+    std::vector<std::unique_ptr<Node[]>> blocks_;
+    std::vector<uint64_t> slots_;  // (hash tag << 32) | (id + 1), 0 when free
+    size_t count_ = 0;
+};
+
+// Node ids by integer priority then h, lowest first; LIFO among equals. Priorities are
+// small integers, so buckets beat a binary heap.
+class BucketQueue {
+public:
+    bool empty() const { return size_ == 0; }
+    uint64_t bytes() const { return capacity_ * sizeof(uint32_t); }
+
+    void push(int priority, int h, uint32_t id) {
+        if (priority >= static_cast<int>(buckets_.size())) {
+            buckets_.resize(priority + 1);
+            lowest_h_.resize(priority + 1, 0);
+        }
+        auto& by_h = buckets_[priority];
+        if (h >= static_cast<int>(by_h.size())) by_h.resize(h + 1);
+        auto& bucket = by_h[h];
+        if (bucket.size() == bucket.capacity()) capacity_ += std::max<size_t>(bucket.size(), 8);
+        bucket.push_back(id);
+        ++size_;
+        lowest_ = std::min(lowest_, priority);
+        lowest_h_[priority] = std::min(lowest_h_[priority], h);
+    }
+
+    // The next id and its priority and h.
+    uint32_t pop(int& priority, int& h) {
+        for (;; ++lowest_) {
+            auto& by_h = buckets_[lowest_];
+            for (int& i = lowest_h_[lowest_]; i < static_cast<int>(by_h.size()); ++i) {
+                if (!by_h[i].empty()) {
+                    uint32_t id = by_h[i].back();
+                    by_h[i].pop_back();
+                    --size_;
+                    priority = lowest_;
+                    h = i;
+                    return id;
+                }
+            }
+        }
+    }
+
+private:
+    std::vector<std::vector<std::vector<uint32_t>>> buckets_;
+    std::vector<int> lowest_h_;  // per priority, no h below it is queued
+    int lowest_ = 0;
+    size_t size_ = 0;
+    size_t capacity_ = 0;
+};
+
+Outcome best_first(const Board& start, bool optimal, bool thorough, const Budget& budget) {
+    Meter meter(budget);
+    NodeStore seen;
+    BucketQueue frontier;
+    Outcome out;
+    uint8_t order[PILES];
+    Triple moves[MAX_CHILDREN];
+
+    auto finish = [&](Status status) {
+        out.status = status;
+        out.nodes = meter.nodes;
+        out.table_entries = seen.size();
+        out.table_bytes = seen.bytes() + frontier.bytes();
+        out.seconds = meter.elapsed();
+        return out;
+    };
+
+    canonical_order(start, order);
+    bool added;
+    uint32_t root = seen.find_or_add(pack(start, order), added);
+    seen[root].parent = NO_PARENT;
+    seen[root].g = 0;
+    int h0 = heuristic(start, order, thorough);
+    frontier.push(h0, h0, root);
+    try {
+        while (!frontier.empty()) {
+            int priority, h;
+            uint32_t id = frontier.pop(priority, h);
+            int g = optimal ? priority - h : -1;
+            Node node = seen[id];
+            if (optimal && node.g < g) continue;  // a cheaper path to it was queued later
+            Board board = unpack(node.key);
+            if (board.won()) {
+                for (uint32_t at = id; seen[at].parent != NO_PARENT; at = seen[at].parent)
+                    out.moves.push_back(seen[at].move);
+                std::reverse(out.moves.begin(), out.moves.end());
+                out.cost = node.g;
+                return finish(Status::SOLVED);
+            }
+            meter.tick();
+            int n = tableau_moves(board, moves);
+            for (int m = 0; m < n; ++m) {
+                Board child = board;
+                Move move = to_move(board, moves[m]);
+                int child_g = node.g + play(child, moves[m], nullptr);
+                canonical_order(child, order);
+                uint32_t child_id = seen.find_or_add(pack(child, order), added);
+                Node& known = seen[child_id];
+                if (!added && (known.g <= child_g || !optimal)) continue;
+                known.parent = id;
+                known.move = encode(move);
+                known.g = static_cast<uint16_t>(child_g);
+                int child_h = heuristic(child, order, thorough);
+                frontier.push(optimal ? child_g + child_h : child_h, child_h, child_id);
+            }
+            if (budget.table_entries && seen.size() > budget.table_entries) throw Exhausted{};
+        }
+    } catch (const Exhausted&) {
+        return finish(Status::UNKNOWN);
+    }
+    return finish(Status::UNSOLVABLE);
+}
+
+// --- IDA* (search/idastar.py) --------------------------------------------------------
+
+struct Entry {
+    Key key;
+    uint16_t learned;  // a lower bound on the moves left, INFINITE for a dead end
+    uint16_t iteration;  // the iteration that last expanded it; 0: seen, never expanded
+    uint16_t g;  // its g then
+    uint16_t used;
+};
+
+// A transposition table of at most `cap` entries in buckets of four. A full bucket evicts
+// the entry least worth keeping (expanded in the oldest iteration, then deepest), so a
+// table far smaller than the search costs re-search, never correctness.
+class BoundedTable {
+public:
+    explicit BoundedTable(uint64_t cap) {
+        uint64_t limit = cap ? cap / WAYS : (uint64_t{1} << 40);
+        max_buckets_ = 1;
+        while (max_buckets_ * 2 <= limit) max_buckets_ *= 2;
+        buckets_ = std::min<uint64_t>(max_buckets_, 1 << 10);
+        entries_.assign(buckets_ * WAYS, Entry{});
+    }
+
+    size_t size() const { return count_; }
+    uint64_t bytes() const { return entries_.size() * sizeof(Entry); }
+    bool evicted = false;  // whether an entry was ever pushed out
+
+    Entry* find(const Key& key, uint64_t h) {
+        Entry* bucket = &entries_[(h & (buckets_ - 1)) * WAYS];
+        for (int i = 0; i < WAYS; ++i)
+            if (bucket[i].used && bucket[i].key == key) return &bucket[i];
+        return nullptr;
+    }
+
+    // Stores what the search learned of a position; returns the entry it replaces (or a
+    // new one), so the caller can see what was known before.
+    Entry* store(const Key& key, uint64_t h, uint16_t learned, uint16_t iteration, uint16_t g) {
+        Entry* e = find(key, h);
+        if (!e) {
+            e = make_room(h);
+            e->key = key;
+            e->iteration = 0;
+        }
+        return update(e, learned, iteration, g);
+    }
+
+    static Entry* update(Entry* e, uint16_t learned, uint16_t iteration, uint16_t g) {
+        e->learned = learned;
+        e->iteration = iteration;
+        e->g = g;
+        return e;
+    }
+
+private:
+    static constexpr int WAYS = 4;
+
+    Entry* make_room(uint64_t h) {
+        for (;;) {
+            Entry* bucket = &entries_[(h & (buckets_ - 1)) * WAYS];
+            for (int i = 0; i < WAYS; ++i) {
+                if (!bucket[i].used) {
+                    bucket[i].used = 1;
+                    ++count_;
+                    return &bucket[i];
+                }
+            }
+            if (buckets_ < max_buckets_) {  // below the cap a full bucket grows the table
+                grow();
+                continue;
+            }
+            evicted = true;
+            Entry* victim = bucket;
+            for (int i = 1; i < WAYS; ++i) {
+                const Entry& e = bucket[i];
+                if (e.iteration < victim->iteration ||
+                    (e.iteration == victim->iteration && e.g > victim->g))
+                    victim = &bucket[i];
+            }
+            return victim;
+        }
+    }
+
+    void grow() {
+        std::vector<Entry> old;
+        old.swap(entries_);
+        buckets_ *= 2;
+        entries_.assign(buckets_ * WAYS, Entry{});
+        count_ = 0;
+        for (const Entry& e : old) {
+            if (!e.used) continue;
+            Entry* bucket = &entries_[(hash_key(e.key) & (buckets_ - 1)) * WAYS];
+            for (int i = 0; i < WAYS; ++i) {
+                if (!bucket[i].used) {
+                    bucket[i] = e;
+                    ++count_;
+                    break;
+                }
+            }  // a new bucket takes entries of one old bucket only: none is lost
+        }
+    }
+
+    std::vector<Entry> entries_;
+    uint64_t buckets_;
+    uint64_t max_buckets_;
+    size_t count_ = 0;
+};
+
+struct Child {
+    Key key;
+    uint64_t hash;
+    uint16_t move;
+    uint16_t cost;
+    int h;  // the learned bound if known, else the static one
+    int estimate;  // cost + h, or INFINITE
+    int seen_at;  // its g when expanded in this iteration, else INFINITE
+    bool known;  // whether the table had it
+};
+
+class IdaStar {
+public:
+    IdaStar(const Board& start, const Budget& budget)
+        : start_(start), budget_(budget), meter_(budget), table_(budget.table_entries) {}
+
+    Outcome run() {
+        Outcome out;
+        uint8_t order[PILES];
+        canonical_order(start_, order);
+        Key key = pack(start_, order);
+        int h = heuristic(start_, order, true);
+        bound_ = h;
+        try {
+            for (;;) {
+                ++iteration_;
+                cut_.assign(cut_.size(), 0);
+                cuts_ = 0;
+                uint64_t expanded_before = meter_.nodes;
+                int f = probe(start_, key, hash_key(key), h, 0);
+                if (best_cost_ >= 0) {
+                    out.status = Status::SOLVED;
+                    out.moves = best_;
+                    out.cost = best_cost_;
+                    break;
+                }
+                if (f >= INFINITE || cuts_ == 0 || (!table_.evicted && unexpanded_ == 0)) {
+                    out.status = Status::UNSOLVABLE;  // every reachable position expanded
+                    break;
+                }
+                bound_ = next_bound(meter_.nodes - expanded_before);
+            }
+        } catch (const Exhausted&) {
+            out.status = Status::UNKNOWN;
+        }
+        out.nodes = meter_.nodes;
+        out.table_entries = table_.size();
+        out.table_bytes = table_.bytes();
+        out.seconds = meter_.elapsed();
+        return out;
+    }
+
+private:
+    // A lower bound on the cost of a solution through `board` (g + learned), searching
+    // depth first within the bound; a solution found lowers the bound below its cost.
+    // Unsolvability is proven by closure: positions seen as children and never expanded
+    // are counted, and when none is left (and no entry was ever evicted, which would lose
+    // count) the expanded positions are all that is reachable, and none is a goal.
+    int probe(const Board& board, const Key& key, uint64_t hash, int h, int g) {
+        if (board.won()) {
+            if (g <= bound_) {
+                best_ = path_;
+                best_cost_ = g;
+                bound_ = g - 1;
+            }
+            return g;
+        }
+        meter_.tick();
+        Entry* self = table_.find(key, hash);
+        if (self && self->iteration == 0) --unexpanded_;
+        if (self) BoundedTable::update(self, static_cast<uint16_t>(h), iteration_,
+                                       static_cast<uint16_t>(g));
+        else table_.store(key, hash, static_cast<uint16_t>(h), iteration_, static_cast<uint16_t>(g));
+        size_t depth = path_.size();
+        if (depth >= levels_.size()) levels_.resize(depth + 1);
+        levels_[depth].resize(MAX_CHILDREN);
+        Child* children = levels_[depth].data();
+        Triple moves[MAX_CHILDREN];
+        int n = tableau_moves(board, moves);
+        uint8_t order[PILES];
+        for (int m = 0; m < n; ++m) {
+            Board child = board;
+            Child& c = children[m];
+            c.move = encode(to_move(board, moves[m]));
+            c.cost = static_cast<uint16_t>(play(child, moves[m], nullptr));
+            canonical_order(child, order);
+            c.key = pack(child, order);
+            c.hash = hash_key(c.key);
+            c.seen_at = INFINITE;
+            const Entry* e = table_.find(c.key, c.hash);
+            c.known = e != nullptr;
+            if (e) {
+                c.h = e->learned;
+                if (e->iteration == iteration_) c.seen_at = e->g;
+            } else {
+                c.h = heuristic(child, order, true);
+            }
+            c.estimate = c.h >= INFINITE ? INFINITE : c.cost + c.h;
+        }
+        std::stable_sort(children, children + n,
+                         [](const Child& a, const Child& b) { return a.estimate < b.estimate; });
+        int learned = INFINITE;
+        for (int m = 0; m < n; ++m) {
+            Child& c = levels_[depth][m];  // the levels below may have grown: index afresh
+            if (c.estimate >= INFINITE || c.seen_at <= g + c.cost) {
+                learned = std::min(learned, c.estimate);  // dead, a cycle, or searched already
+                continue;
+            }
+            if (g + c.estimate > bound_) {
+                learned = std::min(learned, c.estimate);
+                count_cut(g + c.estimate);
+                if (!c.known && !table_.evicted && !table_.find(c.key, c.hash)) {
+                    table_.store(c.key, c.hash, static_cast<uint16_t>(c.h), 0, 0);
+                    ++unexpanded_;  // (two moves may lead to one position: counted once)
+                }
+                continue;
+            }
+            path_.push_back(c.move);
+            Key child_key = c.key;
+            uint64_t child_hash = c.hash;
+            int child_h = c.h, child_cost = c.cost;
+            int f = probe(unpack(child_key), child_key, child_hash, child_h, g + child_cost);
+            path_.pop_back();
+            learned = std::min(learned, f >= INFINITE ? INFINITE : f - g);
+        }
+        learned = std::max(learned, h);
+        table_.store(key, hash, static_cast<uint16_t>(std::min<int>(learned, INFINITE)),
+                     iteration_, static_cast<uint16_t>(g));
+        return learned >= INFINITE ? INFINITE : g + learned;
+    }
+
+    void count_cut(int f) {
+        if (f >= static_cast<int>(cut_.size())) cut_.resize(f + 1, 0);
+        ++cut_[f];
+        ++cuts_;
+    }
+
+    // The least bound that lets in at least as many cut positions as were expanded, so
+    // that each iteration roughly doubles the work.
+    int next_bound(uint64_t expanded) const {
+        uint64_t admitted = 0;
+        int highest = bound_ + 1;
+        for (size_t f = 0; f < cut_.size(); ++f) {
+            if (!cut_[f]) continue;
+            admitted += cut_[f];
+            highest = static_cast<int>(f);
+            if (admitted >= expanded) return static_cast<int>(f);
+        }
+        return std::max(bound_ + 1, highest);
+    }
+
+    Board start_;
+    const Budget& budget_;
+    Meter meter_;
+    BoundedTable table_;
+    uint16_t iteration_ = 0;
+    int bound_ = 0;
+    std::vector<uint64_t> cut_;
+    uint64_t cuts_ = 0;
+    std::vector<uint16_t> path_;
+    std::vector<std::vector<Child>> levels_;  // the children of each depth on the path
+    std::vector<uint16_t> best_;
+    int best_cost_ = -1;
+    uint64_t unexpanded_ = 0;
+};
+
+// --- the Python interface ------------------------------------------------------------
+
+using Piles = std::vector<std::vector<int>>;
+using Home = std::array<int, 4>;
+
+Board read_board(const Piles& piles, uint64_t reserve, const Home& home) {
+    if (piles.size() != PILES) throw py::value_error("a position has 8 piles");
+    Board b{};
+    uint64_t seen = 0;
+    auto claim = [&](int card) {
+        if (card < 0 || card >= CARDS) throw py::value_error("a card is a number 0..51");
+        if (seen >> card & 1) throw py::value_error("a card appears twice");
+        seen |= uint64_t{1} << card;
+    };
+    int at = 0;
+    for (int i = 0; i < PILES; ++i) {
+        b.start[i] = static_cast<uint8_t>(at);
+        for (int card : piles[i]) {
+            claim(card);
+            b.cards[at++] = static_cast<uint8_t>(card);
+        }
+    }
+    b.start[PILES] = static_cast<uint8_t>(at);
+    if (reserve & ~ALL_CARDS) throw py::value_error("the reserve holds cards 0..51 only");
+    for (uint64_t r = reserve; r; r &= r - 1) claim(__builtin_ctzll(r));
+    b.reserve = reserve;
+    for (int s = 0; s < 4; ++s) {
+        if (home[s] < 0 || home[s] > 13) throw py::value_error("a foundation holds 0..13 cards");
+        b.home[s] = static_cast<uint8_t>(home[s]);
+        for (int r = 0; r < home[s]; ++r) claim(r * 4 + s);
+    }
+    if (seen != ALL_CARDS) throw py::value_error("a position holds all 52 cards once");
+    return b;
+}
+
+py::tuple state_of(const Board& b) {  // (piles in canonical order, reserve, home)
+    uint8_t order[PILES];
+    canonical_order(b, order);
+    py::list piles;
+    for (int i = 0; i < PILES; ++i) {
+        py::list pile;
+        for (int at = b.start[order[i]]; at < b.start[order[i] + 1]; ++at) pile.append(b.cards[at]);
+        piles.append(py::tuple(pile));
+    }
+    return py::make_tuple(py::tuple(piles), b.reserve,
+                          py::make_tuple(b.home[0], b.home[1], b.home[2], b.home[3]));
+}
+
+py::tuple step_tuple(const std::vector<StepMove>& moves) {
+    py::tuple step(moves.size());
+    for (size_t i = 0; i < moves.size(); ++i)
+        step[i] = py::make_tuple(moves[i][0], static_cast<bool>(moves[i][1]), moves[i][2]);
+    return step;
+}
+
+// The solution's steps with their moves home, replayed from the start.
+py::tuple steps_of(Board board, const std::vector<uint16_t>& moves) {
+    py::tuple steps(moves.size());
+    for (size_t i = 0; i < moves.size(); ++i) {
+        std::vector<StepMove> record;
+        play(board, locate(board, decode(moves[i])), &record);
+        steps[i] = step_tuple(record);
+    }
+    return steps;
+}
+
+py::tuple search(const Piles& piles, uint64_t reserve, const Home& home, const std::string& kind,
+                 double seconds, uint64_t nodes, uint64_t table_entries, py::object stop) {
+    Board start = read_board(piles, reserve, home);
+    if (kind != "greedy" && kind != "astar" && kind != "idastar")
+        throw py::value_error("kind is greedy, astar or idastar");
+    Budget budget{seconds, nodes, table_entries, std::move(stop)};
+    Outcome out;
+    {
+        py::gil_scoped_release release;
+        if (kind == "idastar") out = IdaStar(start, budget).run();
+        else out = best_first(start, kind == "astar", kind == "astar", budget);
+    }
+    py::object cost = out.cost >= 0 ? py::object(py::int_(out.cost)) : py::object(py::none());
+    return py::make_tuple(static_cast<int>(out.status), steps_of(start, out.moves), cost,
+                          out.nodes, out.table_entries, out.seconds, out.table_bytes);
+}
+
+py::list successors(const Piles& piles, uint64_t reserve, const Home& home) {
+    Board board = read_board(piles, reserve, home);
+    Triple moves[MAX_CHILDREN];
+    int n = tableau_moves(board, moves);
+    py::list out;
+    for (int m = 0; m < n; ++m) {
+        Board child = board;
+        std::vector<StepMove> record;
+        int cost = play(child, moves[m], &record);
+        out.append(py::make_tuple(step_tuple(record), state_of(child), cost));
+    }
+    return out;
+}
+
+int bound(const Piles& piles, uint64_t reserve, const Home& home, bool thorough) {
+    Board board = read_board(piles, reserve, home);
+    uint8_t order[PILES];
+    canonical_order(board, order);
+    return heuristic(board, order, thorough);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_kernel, m) {
+    m.doc() = "The compiled Beleaguered Fortress search; solver/beleaguered/native.py wraps it.";
+    m.def("search", &search, py::arg("piles"), py::arg("reserve"), py::arg("home"),
+          py::arg("kind"), py::arg("seconds"), py::arg("nodes"), py::arg("table_entries"),
+          py::arg("stop"),
+          "Search from a settled state: (status, steps, cost, nodes, table entries, seconds, "
+          "table bytes); status 0 solved, 1 unsolvable, 2 unknown; 0 or less means no limit.");
+    m.def("successors", &successors, py::arg("piles"), py::arg("reserve"), py::arg("home"),
+          "Every (step, (piles by bottom card, reserve, home), cost) the search expands to.");
+    m.def("bound", &bound, py::arg("piles"), py::arg("reserve"), py::arg("home"),
+          py::arg("thorough"), "The lower bound on the moves left, as heuristic.py gives it.");
+    m.attr("KEY_BYTES") = sizeof(Key);
+    m.attr("NODE_BYTES") = sizeof(Node);
+    m.attr("ENTRY_BYTES") = sizeof(Entry);
+}
