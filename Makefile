@@ -5,9 +5,12 @@ INSTALLED := $(VENV)/.installed
 DEALS ?= 1-1000
 GAMES ?= 1000
 
-.PHONY: run test bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto
+KERNEL_TESTS := tests/beleaguered/test_native.py tests/beleaguered/test_optimality.py
 
-$(INSTALLED): pyproject.toml
+.PHONY: run test test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto
+
+# pip builds the compiled kernel (solver/beleaguered/_kernel.cpp) in place.
+$(INSTALLED): pyproject.toml setup.py solver/beleaguered/_kernel.cpp
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
@@ -19,6 +22,15 @@ run: $(INSTALLED)
 
 test: $(INSTALLED)
 	$(PY) -m pytest
+
+# The kernel built with AddressSanitizer and UBSan, under its tests and the engines'
+# equivalence tests; the normal build is put back afterwards, whatever the outcome.
+test-asan: $(INSTALLED)
+	FORTRESS_SOLVER_SANITIZE=1 $(PY) setup.py -q build_ext --inplace --force
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" \
+		$(PY) -m pytest -p no:cacheprovider $(KERNEL_TESTS); \
+		status=$$?; $(PY) setup.py -q build_ext --inplace --force; exit $$status
 
 bench: $(INSTALLED)
 	$(PY) bench/bench_beleaguered.py --deals $(DEALS)

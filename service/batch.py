@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from tqdm import tqdm
 
-from solver.beleaguered import Algorithm, Mode, Solution, deal, solve
+from solver.beleaguered import Algorithm, Engine, Mode, Solution, deal, solve
 from solver.budget import Budget
 from solver.intervals import wilson_interval
 
@@ -31,15 +31,19 @@ def record(number: int, solution: Solution) -> dict[str, Any]:
     }
 
 
-def solve_deal(number: int, mode: Mode, algorithm: Algorithm, budget: Budget) -> dict[str, Any]:
-    return record(number, solve(deal(number), mode, algorithm, budget))
+def solve_deal(number: int, mode: Mode, algorithm: Algorithm, budget: Budget,
+               engine: Engine = Engine.NATIVE) -> dict[str, Any]:
+    return record(number, solve(deal(number), mode, algorithm, budget, engine))
 
 
-def solve_locally(mode: Mode, algorithm: Algorithm, budget: Budget,
-                  jobs: int) -> Callable[[list[int]], Iterator[dict[str, Any]]]:
+Records = Iterator[dict[str, Any]]
+
+
+def solve_locally(mode: Mode, algorithm: Algorithm, budget: Budget, jobs: int,
+                  engine: Engine = Engine.NATIVE) -> Callable[[list[int]], Records]:
     """Deals solved in a pool of `jobs` processes, lines in the order they finish."""
-    def solve_many(todo: list[int]) -> Iterator[dict[str, Any]]:
-        work = partial(solve_deal, mode=mode, algorithm=algorithm, budget=budget)
+    def solve_many(todo: list[int]) -> Records:
+        work = partial(solve_deal, mode=mode, algorithm=algorithm, budget=budget, engine=engine)
         with Pool(jobs) as pool:
             yield from pool.imap_unordered(work, todo, chunksize=4)
     return solve_many

@@ -12,7 +12,17 @@ from typing import Any, NoReturn
 
 from service import farbduell_cli, ffk_cli, stronghold_cli
 from service.batch import record, run_batch, solve_locally
-from solver.beleaguered import Algorithm, Hint, Mode, Position, Solution, deal, hint, solve
+from solver.beleaguered import (
+    Algorithm,
+    Engine,
+    Hint,
+    Mode,
+    Position,
+    Solution,
+    deal,
+    hint,
+    solve,
+)
 from solver.beleaguered.deals import MAX_DEAL
 from solver.budget import Budget
 from solver.errors import InvalidInput
@@ -70,11 +80,15 @@ def _add_budget(parser: argparse.ArgumentParser, seconds: float) -> None:
 
 
 def _add_solving_commands(commands: Any, server: bool = False) -> None:
-    """solve, hint and batch; the client's take --server as well."""
+    """solve, hint and batch; the client's take --server as well, the local ones --engine."""
     def command(name: str, help: str) -> argparse.ArgumentParser:
         parser = commands.add_parser(name, help=help)
         if server:
             parser.add_argument("--server", required=True, metavar="HOST:PORT")
+        else:
+            parser.add_argument("--engine", choices=[e.value for e in Engine], default="native",
+                                help="the compiled kernel, or the Python reference "
+                                     "(default %(default)s)")
         return parser
 
     solve_cmd = command("solve", "solve a position")
@@ -205,13 +219,14 @@ def _print_hint(name: str, advice: Hint, as_json: bool) -> None:
 
 def _cmd_solve(args: argparse.Namespace) -> None:
     name, position = _read_position(args)
-    solution = solve(position, Mode(args.mode), Algorithm(args.algorithm), _budget(args))
+    solution = solve(position, Mode(args.mode), Algorithm(args.algorithm), _budget(args),
+                     Engine(args.engine))
     _print_solution(name, solution, args.json)
 
 
 def _cmd_hint(args: argparse.Namespace) -> None:
     name, position = _read_position(args)
-    _print_hint(name, hint(position, _budget(args)), args.json)
+    _print_hint(name, hint(position, _budget(args), Engine(args.engine)), args.json)
 
 
 def _batch(args: argparse.Namespace, solve_many: Any) -> None:
@@ -225,7 +240,7 @@ def _batch(args: argparse.Namespace, solve_many: Any) -> None:
 
 def _cmd_batch(args: argparse.Namespace) -> None:
     _batch(args, solve_locally(Mode(args.mode), Algorithm(args.algorithm), _budget(args),
-                               args.jobs))
+                               args.jobs, Engine(args.engine)))
 
 
 def _cmd_serve(args: argparse.Namespace) -> None:

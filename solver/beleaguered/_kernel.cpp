@@ -44,7 +44,7 @@ inline int suit_of(int card) { return card & 3; }
 inline int rank_index(int card) { return card >> 2; }  // 0 for an ace
 
 struct Board {
-    uint8_t cards[CARDS];
+    uint8_t cards[2 * CARDS];  // room to shift by fixed-size copies, which compile inline
     uint8_t start[PILES + 1];  // pile i is cards[start[i] .. start[i + 1])
     uint8_t home[4];  // cards home per suit
     uint64_t reserve;  // bit c set while card c is in the reserve
@@ -57,12 +57,16 @@ struct Board {
 
     void pop(int pile) {
         int at = start[pile + 1] - 1;
-        std::memmove(cards + at, cards + at + 1, start[PILES] - at - 1);
+        uint8_t tail[CARDS];
+        std::memcpy(tail, cards + at + 1, CARDS);
+        std::memcpy(cards + at, tail, CARDS);
         for (int i = pile + 1; i <= PILES; ++i) --start[i];
     }
     void push(int pile, int card) {
         int at = start[pile + 1];
-        std::memmove(cards + at + 1, cards + at, start[PILES] - at);
+        uint8_t tail[CARDS];
+        std::memcpy(tail, cards + at, CARDS - 1);
+        std::memcpy(cards + at + 1, tail, CARDS - 1);
         cards[at] = static_cast<uint8_t>(card);
         for (int i = pile + 1; i <= PILES; ++i) ++start[i];
     }
@@ -85,7 +89,11 @@ inline Move decode(uint16_t code) {
                 static_cast<int8_t>(onto == 63 ? EMPTY_TARGET : onto)};
 }
 
-using StepMove = std::array<int, 3>;  // (card, from reserve, onto card or EMPTY or HOME)
+// One move as played, for the Python side: where from (a pile or RESERVE_SOURCE), where to
+// (a pile or HOME_TARGET), and what it went onto (a card, EMPTY_TARGET or HOME_TARGET).
+struct Played {
+    int card, source, target, onto;
+};
 
 // Piles ordered by bottom card, empty piles last: the order of keys and of the bound.
 inline void canonical_order(const Board& b, uint8_t order[PILES]) {
@@ -182,36 +190,49 @@ inline uint64_t hash_key(const Key& k) {
 
 constexpr int NONE_BELOW = 99;
 
+// Card sets for the profile: higher[c], the cards of c's suit above c in rank; suit[s],
+// the cards of suit s.
+struct Tables {
+    uint64_t higher[CARDS];
+    uint64_t suit[4];
+    Tables() : higher{}, suit{} {
+        for (int c = 0; c < CARDS; ++c) {
+            suit[suit_of(c)] |= uint64_t{1} << c;
+            for (int above = c + 4; above < CARDS; above += 4) higher[c] |= uint64_t{1} << above;
+        }
+    }
+};
+const Tables TABLES;
+
 struct Profile {
     int blocked;
     int free_count;
-    uint16_t waits;  // bit 4a+b: a card of suit a lies above a card of suit b
-    uint16_t waits_transposed;
+    uint64_t free_mask;
+    uint64_t any_waits_for;  // the union of waits_for
     uint8_t free_card[CARDS];
-    uint8_t below[CARDS][4];  // per free card, the lowest card per suit beneath it
+    // per free card x, the cards y of other suits with a lower suit-mate of y beneath x:
+    // x and such a y in another pile, with a lower suit-mate of x beneath y, wait on each other
+    uint64_t waits_for[CARDS];
 };
 
 void profile(const Board& b, int pile, Profile& p) {
     uint8_t lowest[4] = {NONE_BELOW, NONE_BELOW, NONE_BELOW, NONE_BELOW};
-    unsigned suits_below = 0;  // the suits seen so far
+    uint64_t above_lowest = 0;  // per suit seen, the cards above the lowest one so far
     p.blocked = p.free_count = 0;
-    p.waits = p.waits_transposed = 0;
+    p.free_mask = p.any_waits_for = 0;
     for (int at = b.start[pile]; at < b.start[pile + 1]; ++at) {
         int card = b.cards[at], suit = suit_of(card);
         if (lowest[suit] < card) {
             ++p.blocked;
             continue;
         }
+        uint64_t waits_for = above_lowest & ~TABLES.suit[suit];
         p.free_card[p.free_count] = static_cast<uint8_t>(card);
-        std::memcpy(p.below[p.free_count], lowest, 4);
-        ++p.free_count;
-        for (unsigned others = suits_below & ~(1u << suit); others; others &= others - 1) {
-            int other = __builtin_ctz(others);
-            p.waits |= static_cast<uint16_t>(1u << (4 * suit + other));
-            p.waits_transposed |= static_cast<uint16_t>(1u << (4 * other + suit));
-        }
-        suits_below |= 1u << suit;
+        p.waits_for[p.free_count++] = waits_for;
+        p.any_waits_for |= waits_for;
+        p.free_mask |= uint64_t{1} << card;
         lowest[suit] = static_cast<uint8_t>(card);
+        above_lowest = (above_lowest & ~TABLES.suit[suit]) | TABLES.higher[card];
     }
 }
 
@@ -246,16 +267,18 @@ int extra_moves_bound(const Board& b, const uint8_t order[PILES]) {
         const Profile& one = profiles[i];
         for (int j = i + 1; j < busy; ++j) {
             const Profile& other = profiles[j];
-            if (!(one.waits & other.waits_transposed)) continue;
+            if (!(one.any_waits_for & other.free_mask) || !(other.any_waits_for & one.free_mask))
+                continue;  // no card of either waits for one of the other's
             for (int a = 0; a < one.free_count; ++a) {
                 int x = one.free_card[a];
+                uint64_t partners = one.waits_for[a] & other.free_mask & ~matched;
+                if (!partners || (matched >> x & 1)) continue;
                 for (int c = 0; c < other.free_count; ++c) {
                     int y = other.free_card[c];
-                    if (((x ^ y) & 3) && one.below[a][suit_of(y)] < y &&
-                        other.below[c][suit_of(x)] < x &&
-                        !(matched >> x & 1) && !(matched >> y & 1)) {
+                    if ((partners >> y & 1) && (other.waits_for[c] >> x & 1)) {
                         matched |= (uint64_t{1} << x) | (uint64_t{1} << y);
                         ++pairs;
+                        break;  // x is matched now
                     }
                 }
             }
@@ -315,14 +338,14 @@ inline void go_home(Board& b, int card, int source) {
     ++b.home[suit_of(card)];
 }
 
-// Sends home every card that can go, starting from `card` (just uncovered); like
-// problem._settle, and in its order. Returns the number of cards sent home.
-int settle(Board& b, int card, std::vector<StepMove>* record) {
-    int work[2 * CARDS + 2];
+// Sends home every card that can go, starting from `candidates` (cards just freed);
+// like problem._settle, and in its order. Returns the number of cards sent home.
+int settle(Board& b, const int* candidates, int n_candidates, std::vector<Played>* record) {
+    int work[2 * CARDS + PILES + 16];
     int n_work = 0, sent = 0;
-    work[n_work++] = card;
+    for (int i = 0; i < n_candidates; ++i) work[n_work++] = candidates[i];
     while (n_work) {
-        card = work[--n_work];
+        int card = work[--n_work];
         if (rank_index(card) != b.home[suit_of(card)]) continue;
         int source;
         if (b.reserve >> card & 1) {
@@ -333,7 +356,7 @@ int settle(Board& b, int card, std::vector<StepMove>* record) {
                 if (b.top(i) == card) source = i;
             if (source == -2) continue;  // covered, so not free yet
         }
-        if (record) record->push_back({card, source == RESERVE_SOURCE, HOME_TARGET});
+        if (record) record->push_back({card, source, HOME_TARGET, HOME_TARGET});
         go_home(b, card, source);
         ++sent;
         if (card < CARDS - 4) work[n_work++] = card + 4;
@@ -343,14 +366,16 @@ int settle(Board& b, int card, std::vector<StepMove>* record) {
 }
 
 // Plays a tableau move and the moves home it allows; returns the step's cost.
-int play(Board& b, const Triple& t, std::vector<StepMove>* record) {
+int play(Board& b, const Triple& t, std::vector<Played>* record) {
     int onto = b.length(t.target) ? b.top(t.target) : EMPTY_TARGET;
-    if (record) record->push_back({t.card, t.source == RESERVE_SOURCE, onto});
+    if (record) record->push_back({t.card, t.source, t.target, onto});
     bool uncovers = t.source != RESERVE_SOURCE && b.length(t.source) > 1;
     if (t.source == RESERVE_SOURCE) b.reserve &= ~(uint64_t{1} << t.card);
     else b.pop(t.source);
     b.push(t.target, t.card);
-    return 1 + (uncovers ? settle(b, b.top(t.source), record) : 0);
+    if (!uncovers) return 1;
+    int uncovered = b.top(t.source);
+    return 1 + settle(b, &uncovered, 1, record);
 }
 
 Move to_move(const Board& b, const Triple& t) {
@@ -422,7 +447,6 @@ enum class Status { SOLVED = 0, UNSOLVABLE = 1, UNKNOWN = 2 };
 struct Outcome {
     Status status = Status::UNKNOWN;
     std::vector<uint16_t> moves;  // the tableau moves of the solution
-    int cost = -1;
     uint64_t nodes = 0;
     uint64_t table_entries = 0;
     uint64_t table_bytes = 0;
@@ -447,10 +471,19 @@ public:
     size_t size() const { return count_; }
     Node& operator[](uint32_t id) { return blocks_[id >> BLOCK_BITS][id & BLOCK_MASK]; }
 
-    // The id of the node with this key, adding it (with the rest left to the caller) if new.
-    uint32_t find_or_add(const Key& key, bool& added) {
+    // Brings the slot where a key's search starts, and its node if the tag matches, into
+    // the cache ahead of find_or_add: table lookups are the search's memory stalls.
+    void prefetch_slot(uint64_t h) const { __builtin_prefetch(&slots_[h & (slots_.size() - 1)]); }
+    void prefetch_node(uint64_t h) {
+        uint64_t slot = slots_[h & (slots_.size() - 1)];
+        if (slot && static_cast<uint32_t>(slot >> 32) == static_cast<uint32_t>(h >> 32))
+            __builtin_prefetch(&(*this)[static_cast<uint32_t>(slot) - 1]);
+    }
+
+    // The id of the node with this key (hash h), adding it (the rest left to the caller)
+    // if new.
+    uint32_t find_or_add(const Key& key, uint64_t h, bool& added) {
         if (2 * (count_ + 1) > slots_.size()) grow();
-        uint64_t h = hash_key(key);
         size_t mask = slots_.size() - 1;
         uint32_t tag = static_cast<uint32_t>(h >> 32);
         for (size_t i = h & mask;; i = (i + 1) & mask) {
@@ -546,6 +579,33 @@ private:
     size_t capacity_ = 0;
 };
 
+// Whether the piles' bottom cards are the same, so that the canonical order is too.
+inline bool same_bottoms(const Board& a, const Board& b) {
+    for (int i = 0; i < PILES; ++i)
+        if (a.bottom(i) != b.bottom(i)) return false;
+    return true;
+}
+
+// Whether a card of `card`'s suit and lower rank lies in `pile` below `above` cards from
+// its top.
+inline bool lower_suitmate(const Board& b, int pile, int card, int above) {
+    for (int at = b.start[pile]; at < b.start[pile + 1] - above; ++at) {
+        int other = b.cards[at];
+        if (suit_of(other) == suit_of(card) && other < card) return true;
+    }
+    return false;
+}
+
+// The cheap bound of the position a move leads to, from its parent's `h`: a move changes
+// only whether its own card is blocked, and a card going home is never blocked (it is the
+// lowest of its suit not home), so the moves home it allows leave the count alone.
+inline int blocked_after(const Board& parent, int h, const Triple& t, const Board& child) {
+    int blocked = h - (CARDS - parent.cards_home());
+    if (t.source != RESERVE_SOURCE && lower_suitmate(parent, t.source, t.card, 1)) --blocked;
+    if (lower_suitmate(parent, t.target, t.card, 0)) ++blocked;
+    return CARDS - child.cards_home() + blocked;
+}
+
 Outcome best_first(const Board& start, bool optimal, bool thorough, const Budget& budget) {
     Meter meter(budget);
     NodeStore seen;
@@ -553,6 +613,15 @@ Outcome best_first(const Board& start, bool optimal, bool thorough, const Budget
     Outcome out;
     uint8_t order[PILES];
     Triple moves[MAX_CHILDREN];
+    struct Pending {
+        Board board;
+        uint8_t order[PILES];
+        Key key;
+        uint64_t hash;
+        uint16_t move;
+        int g;
+    };
+    std::vector<Pending> children(MAX_CHILDREN);
 
     auto finish = [&](Status status) {
         out.status = status;
@@ -565,7 +634,8 @@ Outcome best_first(const Board& start, bool optimal, bool thorough, const Budget
 
     canonical_order(start, order);
     bool added;
-    uint32_t root = seen.find_or_add(pack(start, order), added);
+    Key root_key = pack(start, order);
+    uint32_t root = seen.find_or_add(root_key, hash_key(root_key), added);
     seen[root].parent = NO_PARENT;
     seen[root].g = 0;
     int h0 = heuristic(start, order, thorough);
@@ -582,24 +652,35 @@ Outcome best_first(const Board& start, bool optimal, bool thorough, const Budget
                 for (uint32_t at = id; seen[at].parent != NO_PARENT; at = seen[at].parent)
                     out.moves.push_back(seen[at].move);
                 std::reverse(out.moves.begin(), out.moves.end());
-                out.cost = node.g;
                 return finish(Status::SOLVED);
             }
             meter.tick();
             int n = tableau_moves(board, moves);
+            uint8_t parent_order[PILES];
+            canonical_order(board, parent_order);
+            for (int m = 0; m < n; ++m) {  // first every child's key, fetching its slot
+                Pending& c = children[m];
+                c.board = board;
+                c.move = encode(to_move(board, moves[m]));
+                c.g = node.g + play(c.board, moves[m], nullptr);
+                if (same_bottoms(board, c.board)) std::memcpy(c.order, parent_order, PILES);
+                else canonical_order(c.board, c.order);
+                c.key = pack(c.board, c.order);
+                c.hash = hash_key(c.key);
+                seen.prefetch_slot(c.hash);
+            }
+            for (int m = 0; m < n; ++m) seen.prefetch_node(children[m].hash);
             for (int m = 0; m < n; ++m) {
-                Board child = board;
-                Move move = to_move(board, moves[m]);
-                int child_g = node.g + play(child, moves[m], nullptr);
-                canonical_order(child, order);
-                uint32_t child_id = seen.find_or_add(pack(child, order), added);
+                Pending& c = children[m];
+                uint32_t child_id = seen.find_or_add(c.key, c.hash, added);
                 Node& known = seen[child_id];
-                if (!added && (known.g <= child_g || !optimal)) continue;
+                if (!added && (known.g <= c.g || !optimal)) continue;
                 known.parent = id;
-                known.move = encode(move);
-                known.g = static_cast<uint16_t>(child_g);
-                int child_h = heuristic(child, order, thorough);
-                frontier.push(optimal ? child_g + child_h : child_h, child_h, child_id);
+                known.move = c.move;
+                known.g = static_cast<uint16_t>(c.g);
+                int child_h = thorough ? heuristic(c.board, c.order, true)
+                                       : blocked_after(board, h, moves[m], c.board);
+                frontier.push(optimal ? c.g + child_h : child_h, child_h, child_id);
             }
             if (budget.table_entries && seen.size() > budget.table_entries) throw Exhausted{};
         }
@@ -619,74 +700,77 @@ struct Entry {
     uint16_t used;
 };
 
-// A transposition table of at most `cap` entries in buckets of four. A full bucket evicts
-// the entry least worth keeping (expanded in the oldest iteration, then deepest), so a
+// A transposition table of at most `cap` entries (rounded down to a power of two, at
+// least eight). A key lives in the WINDOW slots from where its hash points; the table
+// doubles at half load while under the cap; once at the cap a full window evicts the
+// entry least worth keeping (expanded in the oldest iteration, then the deepest), so a
 // table far smaller than the search costs re-search, never correctness.
 class BoundedTable {
 public:
     explicit BoundedTable(uint64_t cap) {
-        uint64_t limit = cap ? cap / WAYS : (uint64_t{1} << 40);
-        max_buckets_ = 1;
-        while (max_buckets_ * 2 <= limit) max_buckets_ *= 2;
-        buckets_ = std::min<uint64_t>(max_buckets_, 1 << 10);
-        entries_.assign(buckets_ * WAYS, Entry{});
+        uint64_t limit = std::max<uint64_t>(cap ? cap : uint64_t{1} << 40, WINDOW);
+        max_size_ = WINDOW;
+        while (max_size_ * 2 <= limit) max_size_ *= 2;
+        entries_.assign(std::min<uint64_t>(max_size_, 1 << 12), Entry{});
     }
 
     size_t size() const { return count_; }
     uint64_t bytes() const { return entries_.size() * sizeof(Entry); }
     bool evicted = false;  // whether an entry was ever pushed out
 
+    // Entries are replaced, never removed, so a key is never past a free slot.
     Entry* find(const Key& key, uint64_t h) {
-        Entry* bucket = &entries_[(h & (buckets_ - 1)) * WAYS];
-        for (int i = 0; i < WAYS; ++i)
-            if (bucket[i].used && bucket[i].key == key) return &bucket[i];
+        size_t mask = entries_.size() - 1;
+        for (size_t i = h & mask, n = 0; n < WINDOW; i = (i + 1) & mask, ++n) {
+            Entry& e = entries_[i];
+            if (!e.used) return nullptr;
+            if (e.key == key) return &e;
+        }
         return nullptr;
     }
 
-    // Stores what the search learned of a position; returns the entry it replaces (or a
-    // new one), so the caller can see what was known before.
-    Entry* store(const Key& key, uint64_t h, uint16_t learned, uint16_t iteration, uint16_t g) {
+    void prefetch(uint64_t h) const { __builtin_prefetch(&entries_[h & (entries_.size() - 1)]); }
+
+    // Stores what the search learned of a position, adding it if new.
+    void store(const Key& key, uint64_t h, uint16_t learned, uint16_t iteration, uint16_t g) {
         Entry* e = find(key, h);
         if (!e) {
             e = make_room(h);
             e->key = key;
-            e->iteration = 0;
         }
-        return update(e, learned, iteration, g);
+        update(e, learned, iteration, g);
     }
 
-    static Entry* update(Entry* e, uint16_t learned, uint16_t iteration, uint16_t g) {
+    static void update(Entry* e, uint16_t learned, uint16_t iteration, uint16_t g) {
         e->learned = learned;
         e->iteration = iteration;
         e->g = g;
-        return e;
     }
 
 private:
-    static constexpr int WAYS = 4;
+    static constexpr size_t WINDOW = 8;
 
     Entry* make_room(uint64_t h) {
+        if (2 * (count_ + 1) > entries_.size() && entries_.size() < max_size_) grow();
         for (;;) {
-            Entry* bucket = &entries_[(h & (buckets_ - 1)) * WAYS];
-            for (int i = 0; i < WAYS; ++i) {
-                if (!bucket[i].used) {
-                    bucket[i].used = 1;
+            size_t mask = entries_.size() - 1;
+            Entry* victim = nullptr;
+            for (size_t i = h & mask, n = 0; n < WINDOW; i = (i + 1) & mask, ++n) {
+                Entry& e = entries_[i];
+                if (!e.used) {
+                    e.used = 1;
                     ++count_;
-                    return &bucket[i];
+                    return &e;
                 }
+                if (!victim || e.iteration < victim->iteration ||
+                    (e.iteration == victim->iteration && e.g > victim->g))
+                    victim = &e;
             }
-            if (buckets_ < max_buckets_) {  // below the cap a full bucket grows the table
+            if (entries_.size() < max_size_) {
                 grow();
                 continue;
             }
             evicted = true;
-            Entry* victim = bucket;
-            for (int i = 1; i < WAYS; ++i) {
-                const Entry& e = bucket[i];
-                if (e.iteration < victim->iteration ||
-                    (e.iteration == victim->iteration && e.g > victim->g))
-                    victim = &bucket[i];
-            }
             return victim;
         }
     }
@@ -694,25 +778,35 @@ private:
     void grow() {
         std::vector<Entry> old;
         old.swap(entries_);
-        buckets_ *= 2;
-        entries_.assign(buckets_ * WAYS, Entry{});
-        count_ = 0;
-        for (const Entry& e : old) {
-            if (!e.used) continue;
-            Entry* bucket = &entries_[(hash_key(e.key) & (buckets_ - 1)) * WAYS];
-            for (int i = 0; i < WAYS; ++i) {
-                if (!bucket[i].used) {
-                    bucket[i] = e;
-                    ++count_;
-                    break;
-                }
-            }  // a new bucket takes entries of one old bucket only: none is lost
+        for (size_t size = old.size() * 2;; size *= 2) {
+            if (rehash(old, size) || size * 2 > max_size_) return;
         }
     }
 
+    // Moves the entries into a table of `size`; false if a window overflowed (at most a
+    // quarter full, so hardly ever), unless the table is at its cap, where the entry is
+    // let go like an eviction.
+    bool rehash(const std::vector<Entry>& old, size_t size) {
+        entries_.assign(size, Entry{});
+        size_t mask = size - 1;
+        for (const Entry& e : old) {
+            if (!e.used) continue;
+            size_t i = hash_key(e.key) & mask, n = 0;
+            while (entries_[i].used && n < WINDOW) i = (i + 1) & mask, ++n;
+            if (n < WINDOW) {
+                entries_[i] = e;
+            } else if (size * 2 <= max_size_) {
+                return false;
+            } else {
+                evicted = true;
+                --count_;
+            }
+        }
+        return true;
+    }
+
     std::vector<Entry> entries_;
-    uint64_t buckets_;
-    uint64_t max_buckets_;
+    uint64_t max_size_;
     size_t count_ = 0;
 };
 
@@ -725,6 +819,8 @@ struct Child {
     int estimate;  // cost + h, or INFINITE
     int seen_at;  // its g when expanded in this iteration, else INFINITE
     bool known;  // whether the table had it
+    Board board;
+    uint8_t order[PILES];
 };
 
 class IdaStar {
@@ -749,7 +845,6 @@ public:
                 if (best_cost_ >= 0) {
                     out.status = Status::SOLVED;
                     out.moves = best_;
-                    out.cost = best_cost_;
                     break;
                 }
                 if (f >= INFINITE || cuts_ == 0 || (!table_.evicted && unexpanded_ == 0)) {
@@ -784,11 +879,9 @@ private:
             return g;
         }
         meter_.tick();
-        Entry* self = table_.find(key, hash);
-        if (self && self->iteration == 0) --unexpanded_;
-        if (self) BoundedTable::update(self, static_cast<uint16_t>(h), iteration_,
-                                       static_cast<uint16_t>(g));
-        else table_.store(key, hash, static_cast<uint16_t>(h), iteration_, static_cast<uint16_t>(g));
+        const Entry* self = table_.find(key, hash);
+        if (self && self->iteration == 0) --unexpanded_;  // seen before, expanded now
+        table_.store(key, hash, static_cast<uint16_t>(h), iteration_, static_cast<uint16_t>(g));
         size_t depth = path_.size();
         if (depth >= levels_.size()) levels_.resize(depth + 1);
         levels_[depth].resize(MAX_CHILDREN);
@@ -796,7 +889,7 @@ private:
         Triple moves[MAX_CHILDREN];
         int n = tableau_moves(board, moves);
         uint8_t order[PILES];
-        for (int m = 0; m < n; ++m) {
+        for (int m = 0; m < n; ++m) {  // first every child's key, fetching its table entry
             Board child = board;
             Child& c = children[m];
             c.move = encode(to_move(board, moves[m]));
@@ -804,6 +897,12 @@ private:
             canonical_order(child, order);
             c.key = pack(child, order);
             c.hash = hash_key(c.key);
+            table_.prefetch(c.hash);
+            c.board = child;
+            std::memcpy(c.order, order, PILES);
+        }
+        for (int m = 0; m < n; ++m) {
+            Child& c = children[m];
             c.seen_at = INFINITE;
             const Entry* e = table_.find(c.key, c.hash);
             c.known = e != nullptr;
@@ -811,15 +910,22 @@ private:
                 c.h = e->learned;
                 if (e->iteration == iteration_) c.seen_at = e->g;
             } else {
-                c.h = heuristic(child, order, true);
+                c.h = heuristic(c.board, c.order, true);
             }
             c.estimate = c.h >= INFINITE ? INFINITE : c.cost + c.h;
         }
-        std::stable_sort(children, children + n,
-                         [](const Child& a, const Child& b) { return a.estimate < b.estimate; });
-        int learned = INFINITE;
+        uint8_t by_estimate[MAX_CHILDREN];  // insertion sort: stable, and n is small
         for (int m = 0; m < n; ++m) {
-            Child& c = levels_[depth][m];  // the levels below may have grown: index afresh
+            int j = m;
+            while (j > 0 && children[by_estimate[j - 1]].estimate > children[m].estimate) {
+                by_estimate[j] = by_estimate[j - 1];
+                --j;
+            }
+            by_estimate[j] = static_cast<uint8_t>(m);
+        }
+        int learned = INFINITE;
+        for (int k = 0; k < n; ++k) {
+            Child& c = levels_[depth][by_estimate[k]];  // deeper levels may have grown: index afresh
             if (c.estimate >= INFINITE || c.seen_at <= g + c.cost) {
                 learned = std::min(learned, c.estimate);  // dead, a cycle, or searched already
                 continue;
@@ -837,7 +943,8 @@ private:
             Key child_key = c.key;
             uint64_t child_hash = c.hash;
             int child_h = c.h, child_cost = c.cost;
-            int f = probe(unpack(child_key), child_key, child_hash, child_h, g + child_cost);
+            Board child = c.board;
+            int f = probe(child, child_key, child_hash, child_h, g + child_cost);
             path_.pop_back();
             learned = std::min(learned, f >= INFINITE ? INFINITE : f - g);
         }
@@ -930,39 +1037,60 @@ py::tuple state_of(const Board& b) {  // (piles in canonical order, reserve, hom
                           py::make_tuple(b.home[0], b.home[1], b.home[2], b.home[3]));
 }
 
-py::tuple step_tuple(const std::vector<StepMove>& moves) {
+// A step as problem.py writes it: (card, from reserve?, onto) per move.
+py::tuple step_tuple(const std::vector<Played>& moves) {
     py::tuple step(moves.size());
     for (size_t i = 0; i < moves.size(); ++i)
-        step[i] = py::make_tuple(moves[i][0], static_cast<bool>(moves[i][1]), moves[i][2]);
+        step[i] = py::make_tuple(moves[i].card, moves[i].source == RESERVE_SOURCE, moves[i].onto);
     return step;
 }
 
-// The solution's steps with their moves home, replayed from the start.
-py::tuple steps_of(Board board, const std::vector<uint16_t>& moves) {
-    py::tuple steps(moves.size());
-    for (size_t i = 0; i < moves.size(); ++i) {
-        std::vector<StepMove> record;
-        play(board, locate(board, decode(moves[i])), &record);
-        steps[i] = step_tuple(record);
+// Searches a position (reserve given slot by slot, -1 for an empty slot) after sending
+// home what can go at once; returns (status, moves, nodes, table entries, seconds, table
+// bytes), the moves numbered as the position numbers its places: (card, source, target)
+// with source a pile 0..7 or 8 + a reserve slot, target a pile or -1 for home.
+py::tuple solve(const Piles& piles, const std::vector<int>& slots, const Home& home,
+                const std::string& kind, double seconds, uint64_t nodes, uint64_t table_entries,
+                py::object stop) {
+    if (slots.size() > 12) throw py::value_error("the reserve has at most 12 slots");
+    uint64_t reserve = 0;
+    int slot_of[CARDS];
+    for (size_t slot = 0; slot < slots.size(); ++slot) {
+        int card = slots[slot];
+        if (card == -1) continue;
+        if (card < 0 || card >= CARDS) throw py::value_error("a card is a number 0..51");
+        if (reserve >> card & 1) throw py::value_error("a card appears twice");
+        reserve |= uint64_t{1} << card;
+        slot_of[card] = static_cast<int>(slot);
     }
-    return steps;
-}
-
-py::tuple search(const Piles& piles, uint64_t reserve, const Home& home, const std::string& kind,
-                 double seconds, uint64_t nodes, uint64_t table_entries, py::object stop) {
     Board start = read_board(piles, reserve, home);
     if (kind != "greedy" && kind != "astar" && kind != "idastar")
         throw py::value_error("kind is greedy, astar or idastar");
+    std::vector<Played> played;
+    int free[PILES + 12], n_free = 0;
+    for (int i = 0; i < PILES; ++i)
+        if (start.length(i)) free[n_free++] = start.top(i);
+    for (int card : slots)
+        if (card != -1) free[n_free++] = card;
+    settle(start, free, n_free, &played);  // the opening
     Budget budget{seconds, nodes, table_entries, std::move(stop)};
     Outcome out;
     {
         py::gil_scoped_release release;
         if (kind == "idastar") out = IdaStar(start, budget).run();
         else out = best_first(start, kind == "astar", kind == "astar", budget);
+        Board board = start;
+        for (uint16_t code : out.moves) play(board, locate(board, decode(code)), &played);
     }
-    py::object cost = out.cost >= 0 ? py::object(py::int_(out.cost)) : py::object(py::none());
-    return py::make_tuple(static_cast<int>(out.status), steps_of(start, out.moves), cost,
-                          out.nodes, out.table_entries, out.seconds, out.table_bytes);
+    py::list moves;
+    if (out.status == Status::SOLVED) {
+        for (const Played& m : played) {
+            int source = m.source == RESERVE_SOURCE ? PILES + slot_of[m.card] : m.source;
+            moves.append(py::make_tuple(m.card, source, m.target));
+        }
+    }
+    return py::make_tuple(static_cast<int>(out.status), moves, out.nodes, out.table_entries,
+                          out.seconds, out.table_bytes);
 }
 
 py::list successors(const Piles& piles, uint64_t reserve, const Home& home) {
@@ -972,7 +1100,7 @@ py::list successors(const Piles& piles, uint64_t reserve, const Home& home) {
     py::list out;
     for (int m = 0; m < n; ++m) {
         Board child = board;
-        std::vector<StepMove> record;
+        std::vector<Played> record;
         int cost = play(child, moves[m], &record);
         out.append(py::make_tuple(step_tuple(record), state_of(child), cost));
     }
@@ -990,11 +1118,11 @@ int bound(const Piles& piles, uint64_t reserve, const Home& home, bool thorough)
 
 PYBIND11_MODULE(_kernel, m) {
     m.doc() = "The compiled Beleaguered Fortress search; solver/beleaguered/native.py wraps it.";
-    m.def("search", &search, py::arg("piles"), py::arg("reserve"), py::arg("home"),
+    m.def("solve", &solve, py::arg("piles"), py::arg("reserve"), py::arg("home"),
           py::arg("kind"), py::arg("seconds"), py::arg("nodes"), py::arg("table_entries"),
           py::arg("stop"),
-          "Search from a settled state: (status, steps, cost, nodes, table entries, seconds, "
-          "table bytes); status 0 solved, 1 unsolvable, 2 unknown; 0 or less means no limit.");
+          "Solve a position: (status, moves, nodes, table entries, seconds, table bytes); "
+          "status 0 solved, 1 unsolvable, 2 unknown; a budget of 0 means no limit.");
     m.def("successors", &successors, py::arg("piles"), py::arg("reserve"), py::arg("home"),
           "Every (step, (piles by bottom card, reserve, home), cost) the search expands to.");
     m.def("bound", &bound, py::arg("piles"), py::arg("reserve"), py::arg("home"),

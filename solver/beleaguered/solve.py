@@ -95,22 +95,23 @@ def solve(
     engine: Engine = Engine.NATIVE,
 ) -> Solution:
     """`any` ignores `algorithm`: it always takes the greedy route to a verdict."""
-    problem = FortressProblem(position, thorough=Mode(mode) is Mode.OPTIMAL)
     python_search, kind = _SEARCHES[Mode(mode), Algorithm(algorithm)]
     if Engine(engine) is Engine.NATIVE:
-        result = native.search(problem, kind, budget)
+        status, moves, stats = native.search(position, kind, budget)
     else:
+        problem = FortressProblem(position, thorough=Mode(mode) is Mode.OPTIMAL)
         with paused_gc():
             try:
                 result = python_search(problem, budget)
             finally:
                 heuristic.forget()
-    if result.status is not Status.SOLVED:
-        return Solution(result.status, False, (), result.stats)
-    moves = tuple(problem.to_moves(result.steps))
+        status, stats = result.status, result.stats
+        moves = tuple(problem.to_moves(result.steps)) if status is Status.SOLVED else ()
+    if status is not Status.SOLVED:
+        return Solution(status, False, (), stats)
     if not replay(position, moves).is_won:
         raise AssertionError(f"search returned a line that does not win from {position}")
-    return Solution(result.status, result.optimal, moves, result.stats)
+    return Solution(status, Mode(mode) is Mode.OPTIMAL, moves, stats)
 
 
 def hint(position: Position, budget: Budget = DEFAULT_BUDGET,
