@@ -25,10 +25,12 @@ test: $(INSTALLED)
 
 # The kernel built with AddressSanitizer and UBSan, under its tests and the engines'
 # equivalence tests; the normal build is put back afterwards, whatever the outcome.
+# Python itself is not built with them, so the runtimes are preloaded (libstdc++ too, for
+# the sanitizer to find the C++ runtime's exception support).
 test-asan: $(INSTALLED)
 	FORTRESS_SOLVER_SANITIZE=1 $(PY) setup.py -q build_ext --inplace --force
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" \
+		LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libstdc++.so)" \
 		$(PY) -m pytest -p no:cacheprovider $(KERNEL_TESTS); \
 		status=$$?; $(PY) setup.py -q build_ext --inplace --force; exit $$status
 

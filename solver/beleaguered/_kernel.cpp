@@ -428,7 +428,7 @@ public:
         if (!budget_.stop.is_none() && now - last_stop_check_ > std::chrono::milliseconds(1)) {
             last_stop_check_ = now;
             py::gil_scoped_acquire gil;
-            if (budget_.stop().cast<bool>()) throw Exhausted{};
+            if (py::bool_(budget_.stop())) throw Exhausted{};  // any truthy value stops
         }
     }
 
@@ -697,19 +697,24 @@ struct Entry {
     uint16_t learned;  // a lower bound on the moves left, INFINITE for a dead end
     uint16_t iteration;  // the iteration that last expanded it; 0: seen, never expanded
     uint16_t g;  // its g then
-    uint16_t used;
+    uint16_t work;  // log2 of the expansions its last search took, plus 1; 0: a free slot
+    bool used() const { return work != 0; }
 };
 
-// A transposition table of at most `cap` entries (rounded down to a power of two, at
-// least eight). A key lives in the WINDOW slots from where its hash points; the table
+inline uint16_t work_of(uint64_t expansions) {  // 1 + floor(log2(expansions + 1))
+    return static_cast<uint16_t>(64 - __builtin_clzll(expansions + 1));
+}
+
+// A transposition table of at most `cap` entries (rounded down to a power of two). A key lives in the WINDOW slots from where its hash points; the table
 // doubles at half load while under the cap; once at the cap a full window evicts the
-// entry least worth keeping (expanded in the oldest iteration, then the deepest), so a
-// table far smaller than the search costs re-search, never correctness.
+// entry least worth keeping: the one whose search was smallest (the deepest of those),
+// as it is the cheapest to search again. So a table far smaller than the search costs
+// re-search, never correctness.
 class BoundedTable {
 public:
     explicit BoundedTable(uint64_t cap) {
-        uint64_t limit = std::max<uint64_t>(cap ? cap : uint64_t{1} << 40, WINDOW);
-        max_size_ = WINDOW;
+        uint64_t limit = cap ? cap : uint64_t{1} << 40;
+        max_size_ = 1;
         while (max_size_ * 2 <= limit) max_size_ *= 2;
         entries_.assign(std::min<uint64_t>(max_size_, 1 << 12), Entry{});
     }
@@ -721,9 +726,9 @@ public:
     // Entries are replaced, never removed, so a key is never past a free slot.
     Entry* find(const Key& key, uint64_t h) {
         size_t mask = entries_.size() - 1;
-        for (size_t i = h & mask, n = 0; n < WINDOW; i = (i + 1) & mask, ++n) {
+        for (size_t i = h & mask, n = 0; n < window(); i = (i + 1) & mask, ++n) {
             Entry& e = entries_[i];
-            if (!e.used) return nullptr;
+            if (!e.used()) return nullptr;
             if (e.key == key) return &e;
         }
         return nullptr;
@@ -732,38 +737,39 @@ public:
     void prefetch(uint64_t h) const { __builtin_prefetch(&entries_[h & (entries_.size() - 1)]); }
 
     // Stores what the search learned of a position, adding it if new.
-    void store(const Key& key, uint64_t h, uint16_t learned, uint16_t iteration, uint16_t g) {
+    void store(const Key& key, uint64_t h, uint16_t learned, uint16_t iteration, uint16_t g,
+               uint16_t work) {
         Entry* e = find(key, h);
         if (!e) {
             e = make_room(h);
             e->key = key;
         }
-        update(e, learned, iteration, g);
-    }
-
-    static void update(Entry* e, uint16_t learned, uint16_t iteration, uint16_t g) {
         e->learned = learned;
         e->iteration = iteration;
         e->g = g;
+        e->work = work;
     }
 
 private:
-    static constexpr size_t WINDOW = 8;
+    // Linear probing makes runs of taken slots: a window of 64 overflows at half load
+    // hardly ever; a full one gives up one of its first EVICTABLE entries.
+    static constexpr size_t WINDOW = 64;
+    static constexpr size_t EVICTABLE = 8;
+    size_t window() const { return std::min(WINDOW, entries_.size()); }
 
     Entry* make_room(uint64_t h) {
         if (2 * (count_ + 1) > entries_.size() && entries_.size() < max_size_) grow();
         for (;;) {
             size_t mask = entries_.size() - 1;
             Entry* victim = nullptr;
-            for (size_t i = h & mask, n = 0; n < WINDOW; i = (i + 1) & mask, ++n) {
+            for (size_t i = h & mask, n = 0; n < window(); i = (i + 1) & mask, ++n) {
                 Entry& e = entries_[i];
-                if (!e.used) {
-                    e.used = 1;
+                if (!e.used()) {
                     ++count_;
                     return &e;
                 }
-                if (!victim || e.iteration < victim->iteration ||
-                    (e.iteration == victim->iteration && e.g > victim->g))
+                if (n < EVICTABLE && (!victim || e.work < victim->work ||
+                                      (e.work == victim->work && e.g > victim->g)))
                     victim = &e;
             }
             if (entries_.size() < max_size_) {
@@ -790,10 +796,10 @@ private:
         entries_.assign(size, Entry{});
         size_t mask = size - 1;
         for (const Entry& e : old) {
-            if (!e.used) continue;
+            if (!e.used()) continue;
             size_t i = hash_key(e.key) & mask, n = 0;
-            while (entries_[i].used && n < WINDOW) i = (i + 1) & mask, ++n;
-            if (n < WINDOW) {
+            while (entries_[i].used() && n < window()) i = (i + 1) & mask, ++n;
+            if (n < window()) {
                 entries_[i] = e;
             } else if (size * 2 <= max_size_) {
                 return false;
@@ -881,7 +887,9 @@ private:
         meter_.tick();
         const Entry* self = table_.find(key, hash);
         if (self && self->iteration == 0) --unexpanded_;  // seen before, expanded now
-        table_.store(key, hash, static_cast<uint16_t>(h), iteration_, static_cast<uint16_t>(g));
+        uint64_t expanded_before = meter_.nodes;
+        table_.store(key, hash, static_cast<uint16_t>(h), iteration_, static_cast<uint16_t>(g),
+                     self ? self->work : 1);
         size_t depth = path_.size();
         if (depth >= levels_.size()) levels_.resize(depth + 1);
         levels_[depth].resize(MAX_CHILDREN);
@@ -934,7 +942,8 @@ private:
                 learned = std::min(learned, c.estimate);
                 count_cut(g + c.estimate);
                 if (!c.known && !table_.evicted && !table_.find(c.key, c.hash)) {
-                    table_.store(c.key, c.hash, static_cast<uint16_t>(c.h), 0, 0);
+                    table_.store(c.key, c.hash, static_cast<uint16_t>(c.h), 0,
+                                 static_cast<uint16_t>(g + c.cost), 1);
                     ++unexpanded_;  // (two moves may lead to one position: counted once)
                 }
                 continue;
@@ -950,7 +959,7 @@ private:
         }
         learned = std::max(learned, h);
         table_.store(key, hash, static_cast<uint16_t>(std::min<int>(learned, INFINITE)),
-                     iteration_, static_cast<uint16_t>(g));
+                     iteration_, static_cast<uint16_t>(g), work_of(meter_.nodes - expanded_before));
         return learned >= INFINITE ? INFINITE : g + learned;
     }
 

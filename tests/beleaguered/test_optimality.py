@@ -6,11 +6,13 @@ move per card not home", which prunes nothing. Pulling cards back from the
 foundations makes the unpruned space of an unwinnable position far too large to
 exhaust, so unsolvable verdicts are checked against the plain rules without them;
 that foundation cards never need to come back is itself checked by the solvable cases.
+Both engines are held to the plain search: the compiled kernel and the Python reference.
 """
 
 from __future__ import annotations
 
 import random
+from functools import cache
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -18,6 +20,7 @@ from hypothesis import strategies as st
 
 from solver.beleaguered import (
     Algorithm,
+    Engine,
     Mode,
     Position,
     apply,
@@ -85,13 +88,26 @@ def _small_unwinnable_deals(count: int) -> list[tuple[str, Position]]:
 UNSOLVABLE = _small_unwinnable_deals(12)
 
 
-def _check_against_plain(position: Position, plain_cost: int) -> None:
+@cache
+def _plain_cost(position: Position) -> int:
+    """The unpruned optimal cost, searched once and shared by both engines' tests."""
+    plain = astar(PlainRules(position), Budget(seconds=60))
+    assert plain.status is Status.SOLVED
+    return plain.cost
+
+
+@cache
+def _plain_verdict(position: Position) -> Status:
+    return breadth_first(PlainRules(position, pullbacks=False), Budget(seconds=60)).status
+
+
+def _check_against_plain(position: Position, plain_cost: int, engine: Engine) -> None:
     for algorithm in Algorithm:
-        result = solve(position, Mode.OPTIMAL, algorithm)
-        assert result.status is Status.SOLVED and result.optimal, algorithm
-        assert result.length == plain_cost, algorithm
+        result = solve(position, Mode.OPTIMAL, algorithm, engine=engine)
+        assert result.status is Status.SOLVED and result.optimal, (engine, algorithm)
+        assert result.length == plain_cost, (engine, algorithm)
         assert replay(position, result.moves).is_won
-    anyway = solve(position, Mode.ANY)
+    anyway = solve(position, Mode.ANY, engine=engine)
     assert anyway.status is Status.SOLVED and len(anyway.moves) >= plain_cost
     assert replay(position, anyway.moves).is_won
 
@@ -102,19 +118,21 @@ def test_cases_hold_both_verdicts_and_real_detours() -> None:
     assert max(detours) >= 3  # some cases need several moves that do not go home
 
 
+@pytest.mark.parametrize("engine", list(Engine))
 @pytest.mark.parametrize("name,position", SOLVABLE, ids=[name for name, _ in SOLVABLE])
-def test_optimal_length_equals_unpruned_search(name: str, position: Position) -> None:
-    plain = astar(PlainRules(position), Budget(seconds=60))
-    assert plain.status is Status.SOLVED
-    _check_against_plain(position, plain.cost)
+def test_optimal_length_equals_unpruned_search(name: str, position: Position,
+                                               engine: Engine) -> None:
+    _check_against_plain(position, _plain_cost(position), engine)
 
 
+@pytest.mark.parametrize("engine", list(Engine))
 @pytest.mark.parametrize("name,position", UNSOLVABLE, ids=[name for name, _ in UNSOLVABLE])
-def test_unsolvable_agrees_with_exhaustive_plain_search(name: str, position: Position) -> None:
-    plain = breadth_first(PlainRules(position, pullbacks=False), Budget(seconds=60))
-    assert plain.status is Status.UNSOLVABLE
-    for algorithm in Algorithm:
-        assert solve(position, Mode.OPTIMAL, algorithm).status is Status.UNSOLVABLE
+def test_unsolvable_agrees_with_exhaustive_plain_search(name: str, position: Position,
+                                                        engine: Engine) -> None:
+    assert _plain_verdict(position) is Status.UNSOLVABLE
+    for mode, algorithm in [(Mode.ANY, Algorithm.ASTAR), *((Mode.OPTIMAL, a) for a in Algorithm)]:
+        result = solve(position, mode, algorithm, engine=engine)
+        assert result.status is Status.UNSOLVABLE, (engine, mode, algorithm)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -123,4 +141,5 @@ def test_random_small_positions_match_unpruned_search(seed: int, cards_left: int
     position = scattered(cards_left, random.Random(seed))
     plain = astar(PlainRules(position), Budget(nodes=3_000))
     assume(plain.status is Status.SOLVED)
-    _check_against_plain(position, plain.cost)
+    for engine in Engine:
+        _check_against_plain(position, plain.cost, engine)

@@ -37,7 +37,10 @@ from tests.service.conftest import (
 )
 
 OPTIMAL_LENGTH_DEAL_2 = 66
-HARD_DEAL = 41  # A* needs about a second: long enough to cut short
+HARD_DEAL = 126  # the most nodes of deals 1..1000, still only some 0.1 s of A*
+# A search long enough to cut short: IDA* through a 256-entry table on the hard deal runs
+# for tens of seconds (re-searching what the table cannot hold).
+CRAMPED = pb.Budget(table_entries=256)
 STATUS = {pb.SOLVED: Status.SOLVED, pb.UNSOLVABLE: Status.UNSOLVABLE, pb.UNKNOWN: Status.UNKNOWN}
 
 
@@ -304,17 +307,27 @@ def test_generate_deals_bad_range_is_out_of_range(stub, first, last):
 # ============================================================================ deadlines
 
 
-def test_short_deadline_answers_unknown_in_time(stub):
+def long_request(budget: pb.Budget = CRAMPED) -> pb.SolveRequest:
+    return solve_request(HARD_DEAL, algorithm=pb.IDASTAR, budget=budget)
+
+
+@pytest.mark.parametrize("request_, timeout", [
+    (long_request(), 0.3),
+    (long_request(pb.Budget()), 0.3),  # IDA* with room enough, still longer than 0.3 s
+    (solve_request(HARD_DEAL), 0.1),  # A* needs some 0.1 s, the deadline leaves 1 ms
+], ids=["idastar-cramped", "idastar", "astar"])
+def test_short_deadline_answers_unknown_in_time(stub, request_, timeout):
     started = time.perf_counter()
-    response = stub.Solve(solve_request(HARD_DEAL), timeout=0.3)  # no DEADLINE_EXCEEDED
+    response = stub.Solve(request_, timeout=timeout)  # no DEADLINE_EXCEEDED
     elapsed = time.perf_counter() - started
-    print(f"\n[figure] Solve deal {HARD_DEAL} with timeout=0.3: UNKNOWN after "
-          f"{elapsed * 1000:.0f} ms ({response.stats.seconds * 1000:.0f} ms searching)")
+    print(f"\n[figure] Solve deal {HARD_DEAL} with timeout={timeout}: "
+          f"{pb.Status.Name(response.status)} after {elapsed * 1000:.0f} ms "
+          f"({response.stats.seconds * 1000:.0f} ms searching)")
     assert response.status == pb.UNKNOWN
     assert not response.optimal
     assert not response.HasField("length")
     assert list(response.moves) == []
-    assert elapsed < 0.3
+    assert elapsed < timeout
 
 
 def test_short_deadline_hint_makes_no_claim(stub):
@@ -344,7 +357,7 @@ def one_worker_server():
 
 def test_cancelled_call_frees_its_worker(one_worker_server):
     with connect(one_worker_server) as client:
-        hard = client.Solve.future(solve_request(HARD_DEAL))  # no deadline
+        hard = client.Solve.future(long_request())  # no deadline
         time.sleep(0.3)
         assert not hard.done(), "the hard deal should still be searching"
         _assert_worker_free_after(client, hard.cancel, f"deal {HARD_DEAL}")
@@ -357,7 +370,8 @@ def test_cancelled_stream_frees_its_worker(one_worker_server, stream):
     requests = {
         "SolveBatch": pb.SolveBatchRequest(deals=[pb.DealRange(first=HARD_DEAL, last=HARD_DEAL),
                                                   pb.DealRange(first=29, last=29)],
-                                           mode=pb.MODE_OPTIMAL),
+                                           mode=pb.MODE_OPTIMAL, algorithm=pb.IDASTAR,
+                                           budget=CRAMPED),
         "GenerateDeals": pb.GenerateDealsRequest(count=1, min_length=200,
                                                  first_deal=HARD_DEAL),
     }
@@ -406,13 +420,13 @@ def test_server_recovers_from_a_dead_worker():
 def test_overload_is_resource_exhausted():
     calls = 5
     with running_server(workers=1, queue=1) as server, connect(server) as client:
-        budget = pb.Budget(seconds=0.4)  # the admitted calls end on their own, UNKNOWN
+        budget = pb.Budget(seconds=0.4, table_entries=256)  # they end on their own, UNKNOWN
         finished: dict[int, float] = {}
         lock = threading.Lock()
         started = time.perf_counter()
         futures = []
         for k in range(calls):
-            future = client.Solve.future(solve_request(HARD_DEAL, budget=budget), timeout=10)
+            future = client.Solve.future(long_request(budget), timeout=10)
 
             def done(_, k=k):
                 with lock:
