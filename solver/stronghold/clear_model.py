@@ -115,6 +115,7 @@ class _Driver:
         self.workers = max(1, min(workers, MAX_WORKERS))
         self.started = started
         self.solves = self.branches = self.variables = 0
+        self.build_seconds = 0.0  # how long the last model took to build
         self.horizon = min(max(game.lower_bound(), game.t0), last)
 
     def run(self) -> ClearPlan:
@@ -150,10 +151,18 @@ class _Driver:
             if forced is not None and forced.turn is not None:
                 self.horizon = max(self.horizon, forced.turn)
 
-    def _solve(self, size: int, mode: str) -> tuple[_Model, cp_model.CpSolver, str]:
-        """One CP-SAT solve; its status by name (UNKNOWN, unsolved, once time is up)."""
-        model = _Model(self.game, size, mode)
+    def _solve(self, size: int, mode: str) -> tuple[_Model | None, cp_model.CpSolver, str]:
+        """One CP-SAT solve; its status by name (UNKNOWN, unsolved, once time is up).
+        Building a model is not bounded by CP-SAT's time limit and a bigger horizon takes
+        longer to build than the last one did: with less time left than that, the answer
+        is UNKNOWN at once rather than a build that runs past the budget."""
         solver = cp_model.CpSolver()
+        left = self._seconds_left()
+        if left is not None and left <= self.build_seconds:
+            return None, solver, "UNKNOWN"
+        building = time.perf_counter()
+        model = _Model(self.game, size, mode)
+        self.build_seconds = time.perf_counter() - building
         left = self._seconds_left()
         if left is not None and left <= 0:
             return model, solver, "UNKNOWN"

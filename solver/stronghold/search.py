@@ -44,7 +44,7 @@ class Outcome:
 def fewest_turns(position: Position, defender: DefenderPolicy = passive,
                  budget: Budget = DEFAULT_BUDGET, max_turns: int = MAX_TURNS) -> Outcome:
     """The attackers' fastest clear against `defender`, or the defender's latest win."""
-    meter = Meter(budget)
+    meter = Meter(budget, costly_nodes=True)  # a node plays out every joint move: slow
     players = len(position.turn_order)
     parents: dict[Hashable, tuple[Hashable | None, Step | None]] = {_key(position): (None, None)}
     frontier = {_key(position): position}
