@@ -131,19 +131,22 @@ struct Key {
 };
 
 Key pack(const Board& b, const uint8_t order[PILES]) {
-    Key k{};
-    uint8_t* bytes = reinterpret_cast<uint8_t*>(k.w);
+    uint8_t bytes[2 * CARDS + 8];  // room for fixed-size copies, which compile inline
     int at = 0;
     for (int i = 0; i < PILES; ++i) {
         int pile = order[i], n = b.length(pile);
         if (!n) break;  // empty piles come last
-        std::memcpy(bytes + at, b.cards + b.start[pile], n);
+        std::memcpy(bytes + at, b.cards + b.start[pile], CARDS);  // the pile and some after
         bytes[at] |= BOTTOM;
         at += n;
     }
+    std::memset(bytes + at, 0, CARDS);
     bytes[52] = static_cast<uint8_t>(b.home[0] | b.home[1] << 4);
     bytes[53] = static_cast<uint8_t>(b.home[2] | b.home[3] << 4);
     bytes[54] = static_cast<uint8_t>(at);
+    bytes[55] = 0;
+    Key k;
+    std::memcpy(k.w, bytes, sizeof k.w);
     return k;
 }
 
@@ -298,8 +301,8 @@ struct Triple {
 };
 
 int tableau_moves(const Board& b, Triple out[MAX_CHILDREN]) {
-    int top_pile[CARDS];
-    std::fill(top_pile, top_pile + CARDS, -1);
+    int8_t top_pile[CARDS];
+    std::memset(top_pile, -1, sizeof top_pile);
     int sources[PILES + CARDS][2];
     int n_sources = 0, empty = -1;
     for (int i = 0; i < PILES; ++i) {
@@ -464,19 +467,22 @@ struct Node {
 
 constexpr uint32_t NO_PARENT = 0xFFFFFFFF;
 
-class NodeStore {  // every position seen, by key, in blocks that never move
+// Every position seen, by key, in blocks that never move. The table's slots hold the
+// high half of the key's hash, which is also where a key's search starts (its top bits),
+// so the table grows without touching the nodes.
+class NodeStore {
 public:
-    NodeStore() { slots_.assign(1 << 12, 0); }
+    NodeStore() { slots_.assign(size_t{1} << bits_, 0); }
 
     size_t size() const { return count_; }
     Node& operator[](uint32_t id) { return blocks_[id >> BLOCK_BITS][id & BLOCK_MASK]; }
 
     // Brings the slot where a key's search starts, and its node if the tag matches, into
     // the cache ahead of find_or_add: table lookups are the search's memory stalls.
-    void prefetch_slot(uint64_t h) const { __builtin_prefetch(&slots_[h & (slots_.size() - 1)]); }
+    void prefetch_slot(uint64_t h) const { __builtin_prefetch(&slots_[start(tag_of(h))]); }
     void prefetch_node(uint64_t h) {
-        uint64_t slot = slots_[h & (slots_.size() - 1)];
-        if (slot && static_cast<uint32_t>(slot >> 32) == static_cast<uint32_t>(h >> 32))
+        uint64_t slot = slots_[start(tag_of(h))];
+        if (slot && static_cast<uint32_t>(slot >> 32) == tag_of(h))
             __builtin_prefetch(&(*this)[static_cast<uint32_t>(slot) - 1]);
     }
 
@@ -485,8 +491,8 @@ public:
     uint32_t find_or_add(const Key& key, uint64_t h, bool& added) {
         if (2 * (count_ + 1) > slots_.size()) grow();
         size_t mask = slots_.size() - 1;
-        uint32_t tag = static_cast<uint32_t>(h >> 32);
-        for (size_t i = h & mask;; i = (i + 1) & mask) {
+        uint32_t tag = tag_of(h);
+        for (size_t i = start(tag);; i = (i + 1) & mask) {
             uint64_t slot = slots_[i];
             if (!slot) {
                 uint32_t id = static_cast<uint32_t>(count_++);
@@ -513,21 +519,25 @@ private:
     static constexpr uint32_t BLOCK = 1u << BLOCK_BITS;
     static constexpr uint32_t BLOCK_MASK = BLOCK - 1;
 
+    static uint32_t tag_of(uint64_t h) { return static_cast<uint32_t>(h >> 32); }
+    size_t start(uint32_t tag) const { return tag >> (32 - bits_); }
+
     void grow() {
         std::vector<uint64_t> old;
         old.swap(slots_);
-        slots_.assign(old.size() * 2, 0);
+        ++bits_;  // at most 32: ids are 32 bits
+        slots_.assign(size_t{1} << bits_, 0);
         size_t mask = slots_.size() - 1;
         for (uint64_t slot : old) {
             if (!slot) continue;
-            uint64_t h = hash_key((*this)[static_cast<uint32_t>(slot) - 1].key);
-            size_t i = h & mask;
+            size_t i = start(static_cast<uint32_t>(slot >> 32));
             while (slots_[i]) i = (i + 1) & mask;
             slots_[i] = slot;
         }
     }
 
     std::vector<std::unique_ptr<Node[]>> blocks_;
+    int bits_ = 12;
     std::vector<uint64_t> slots_;  // (hash tag << 32) | (id + 1), 0 when free
     size_t count_ = 0;
 };
