@@ -980,17 +980,24 @@ private:
     }
 
     // The least bound that lets in at least as many cut positions as were expanded, so
-    // that each iteration roughly doubles the work.
-    int next_bound(uint64_t expanded) const {
+    // that each iteration roughly doubles the work. When even all of them are fewer (most
+    // lead back to positions already searched), the bound is raised by twice the last
+    // raise instead: raising it only past them would repeat the same work for many
+    // iterations. Overshooting costs little, as a solution found lowers the bound.
+    int next_bound(uint64_t expanded) {
         uint64_t admitted = 0;
         int highest = bound_ + 1;
         for (size_t f = 0; f < cut_.size(); ++f) {
             if (!cut_[f]) continue;
             admitted += cut_[f];
             highest = static_cast<int>(f);
-            if (admitted >= expanded) return static_cast<int>(f);
+            if (admitted >= expanded) {
+                raise_ = static_cast<int>(f) - bound_;
+                return static_cast<int>(f);
+            }
         }
-        return std::max(bound_ + 1, highest);
+        raise_ = std::max(highest - bound_, 2 * raise_);
+        return bound_ + raise_;
     }
 
     Board start_;
@@ -1001,6 +1008,7 @@ private:
     int bound_ = 0;
     std::vector<uint64_t> cut_;
     uint64_t cuts_ = 0;
+    int raise_ = 1;  // how far the bound was raised last
     std::vector<uint16_t> path_;
     std::vector<std::vector<Child>> levels_;  // the children of each depth on the path
     std::vector<uint16_t> best_;
