@@ -416,7 +416,8 @@ struct Budget {
 class Meter {
 public:
     explicit Meter(const Budget& budget)
-        : budget_(budget), started_(Clock::now()), last_stop_check_(started_) {}
+        : budget_(budget), started_(Clock::now()), last_stop_check_(started_),
+          last_signal_check_(started_) {}
 
     uint64_t nodes = 0;
 
@@ -428,9 +429,15 @@ public:
     void check() {
         auto now = Clock::now();
         if (budget_.seconds > 0 && elapsed(now) > budget_.seconds) throw Exhausted{};
-        if (!budget_.stop.is_none() && now - last_stop_check_ > std::chrono::milliseconds(1)) {
+        bool ask_stop = !budget_.stop.is_none() && now - last_stop_check_ > STOP_EVERY;
+        if (!ask_stop && now - last_signal_check_ < SIGNALS_EVERY) return;
+        py::gil_scoped_acquire gil;
+        if (now - last_signal_check_ >= SIGNALS_EVERY) {  // Ctrl-C: KeyboardInterrupt
+            last_signal_check_ = now;
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+        }
+        if (ask_stop) {
             last_stop_check_ = now;
-            py::gil_scoped_acquire gil;
             if (py::bool_(budget_.stop())) throw Exhausted{};  // any truthy value stops
         }
     }
@@ -443,6 +450,9 @@ private:
     const Budget& budget_;
     Clock::time_point started_;
     Clock::time_point last_stop_check_;
+    Clock::time_point last_signal_check_;
+    static constexpr auto STOP_EVERY = std::chrono::milliseconds(1);
+    static constexpr auto SIGNALS_EVERY = std::chrono::milliseconds(10);
 };
 
 enum class Status { SOLVED = 0, UNSOLVABLE = 1, UNKNOWN = 2 };
@@ -1154,7 +1164,4 @@ PYBIND11_MODULE(_kernel, m) {
           "Every (step, (piles by bottom card, reserve, home), cost) the search expands to.");
     m.def("bound", &bound, py::arg("piles"), py::arg("reserve"), py::arg("home"),
           py::arg("thorough"), "The lower bound on the moves left, as heuristic.py gives it.");
-    m.attr("KEY_BYTES") = sizeof(Key);
-    m.attr("NODE_BYTES") = sizeof(Node);
-    m.attr("ENTRY_BYTES") = sizeof(Entry);
 }

@@ -19,12 +19,11 @@ _STATUS = (Status.SOLVED, Status.UNSOLVABLE, Status.UNKNOWN)
 _PLACES = tuple([Location(TABLEAU, i) for i in range(PILES)]
                 + [Location(RESERVE, slot) for slot in range(RESERVE_SLOTS)]
                 + [Location(FOUNDATION)])
-KINDS = ("greedy", "astar", "idastar")
 
 
 def search(position: Position, kind: str,
            budget: Budget) -> tuple[Status, tuple[Move, ...], SearchStats]:
-    """`kind` is one of KINDS: greedy best-first, or A* or IDA* (both optimal)."""
+    """`kind` is "greedy" (best-first), "astar" or "idastar" (both optimal)."""
     status, moves, nodes, entries, seconds, _ = _kernel.solve(
         [[card.index for card in pile] for pile in position.tableau],
         [-1 if card is None else card.index for card in position.reserve],
