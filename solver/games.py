@@ -1,0 +1,92 @@
+"""The seam every game plugs in through: one `Game` descriptor per `solver/<game>/`.
+
+A descriptor says what the game is called, how its positions are read (bytes or JSON,
+through its wire schema) and written, and the questions it answers: each with its
+options (a frozen dataclass), its answer type and the function that answers it under a
+Budget. The service and the command line iterate descriptors; they name no game.
+Everything here pickles by reference, so a question can be sent to a worker process.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, Self, TypeVar, runtime_checkable
+
+from solver.budget import Budget, SearchStats, Status
+from solver.errors import InvalidInput
+from solver.reading import json_of
+
+
+@runtime_checkable
+class Answer(Protocol):
+    """What every question returns: an honest status, what the search spent, and JSON."""
+
+    @property
+    def status(self) -> Status: ...
+
+    @property
+    def stats(self) -> SearchStats: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    @classmethod
+    def unknown(cls, seconds: float) -> Self:
+        """The answer when nothing was searched: the time ran out before a worker was free."""
+        ...
+
+
+P = TypeVar("P")
+O = TypeVar("O")  # noqa: E741 - the options of a question
+A = TypeVar("A", bound=Answer)
+
+
+@dataclass(frozen=True)
+class Question(Generic[P, O, A]):
+    """One thing a game can be asked about a position."""
+
+    name: str                            # "solve", "hint", "chain", "plan", ...
+    summary: str                         # one line, for help texts
+    options: type[O]                     # a frozen dataclass; its defaults are the defaults
+    answer: type[A]
+    run: Callable[[P, O, Budget], A]     # a module-level function, so it pickles
+
+    def ask(self, position: P, options: O | None, budget: Budget) -> A:
+        return self.run(position, self.options() if options is None else options, budget)
+
+
+@dataclass(frozen=True)
+class Game(Generic[P]):
+    """A game: its names, its positions' reading and writing, and its questions."""
+
+    name: str                                   # the "game" key of its positions
+    aliases: tuple[str, ...]                    # other names a person may type
+    summary: str
+    from_json: Callable[[Any], P]               # InvalidInput naming every fault
+    to_json: Callable[[P], dict[str, Any]]
+    schema: Callable[[], dict[str, Any]]        # the JSON Schema of its positions
+    questions: tuple[Question[P, Any, Any], ...] = ()
+    loads: Callable[[str], Any] = field(default=json.loads)  # its files' JSON dialect
+
+    def read(self, raw: bytes, source: str = "input") -> P:
+        """A position from bytes (a file, standard input, a request)."""
+        return self.from_json(json_of(raw, source, self.loads))
+
+    def question(self, name: str) -> Question[P, Any, Any]:
+        for question in self.questions:
+            if question.name == name:
+                return question
+        raise InvalidInput(f"{self.name} answers {', '.join(q.name for q in self.questions)}, "
+                           f"not {name!r}")
+
+
+def find_game(name: str, games: Iterable[Game[Any]]) -> Game[Any]:
+    """The game called `name` (or one of its aliases), case-insensitively."""
+    wanted = name.strip().lower()
+    listed = list(games)
+    for game in listed:
+        if wanted == game.name or wanted in game.aliases:
+            return game
+    raise InvalidInput(f"no game is called {name!r} "
+                       f"(games: {', '.join(game.name for game in listed)})")

@@ -1,0 +1,125 @@
+"""Reading a position from bytes, the same way for every game: the bytes, then the JSON,
+then the game's wire schema (every type and range), then the game's own checks.
+
+Every fault becomes one InvalidInput naming all that is wrong, each with the path of
+its field (`players[0].wall: ...`); no other exception escapes a reader.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from solver.errors import InvalidInput
+
+MAX_BYTES = 1_000_000  # a position is a few kilobytes; more is a mistake or an attack
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class Wire(BaseModel):
+    """The base of every wire schema: strict types (no "3" for 3, no 1 for true), no
+    unknown fields, and values that cannot change once read."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+def text_of(raw: bytes, source: str = "input") -> str:
+    """The text of a position's bytes: at most MAX_BYTES, UTF-8, a byte-order mark allowed."""
+    if len(raw) > MAX_BYTES:
+        raise InvalidInput(f"{source} is {len(raw):,} bytes; a position is at most "
+                           f"{MAX_BYTES:,}")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InvalidInput(f"{source} is not UTF-8 text (byte {error.start} is "
+                           f"0x{raw[error.start]:02x})") from None
+
+
+def json_of(raw: bytes, source: str = "input",
+            loads: Callable[[str], Any] = json.loads) -> Any:
+    """The JSON value of a position's bytes (`loads` may read a kinder dialect)."""
+    text = text_of(raw, source)
+    try:
+        return loads(text)
+    except RecursionError:
+        raise InvalidInput(f"{source} nests too deeply to be a position") from None
+    except ValueError as error:  # json.JSONDecodeError, and the dialects' errors
+        raise InvalidInput(f"{source} is not JSON: {error}") from None
+
+
+def check(model: type[M], data: Any) -> M:
+    """`data` read by the wire schema `model`, or InvalidInput naming every fault."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise InvalidInput([_fault(e) for e in error.errors(include_url=False)]) from None
+    except RecursionError:
+        raise InvalidInput("the position nests too deeply") from None
+
+
+def schema(model: type[BaseModel], game: str) -> dict[str, Any]:
+    """The JSON Schema of a game's positions, for client authors to validate against."""
+    document = model.model_json_schema()
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": f"https://fortress-solver.invalid/schema/{game}.json", **document}
+
+
+_PLAIN = {  # pydantic's wording for a type fault, in the words of a JSON position
+    "string_type": "must be a string", "int_type": "must be a whole number",
+    "int_from_float": "must be a whole number", "bool_type": "must be true or false",
+    "float_type": "must be a number", "list_type": "must be a list",
+    "dict_type": "must be an object", "model_type": "must be an object",
+    "model_attributes_type": "must be an object", "none_required": "must be null",
+    "missing": "is missing", "extra_forbidden": "is not a field of this position",
+}
+
+
+def _fault(error: Any) -> str:
+    path = _path(error["loc"])
+    kind, context = error["type"], error.get("ctx") or {}
+    if kind in _PLAIN:
+        message = _PLAIN[kind]
+    elif kind == "too_long":
+        message = f"has {context['actual_length']} items, at most {context['max_length']}"
+    elif kind == "too_short":
+        message = f"has {context['actual_length']} items, at least {context['min_length']}"
+    elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+        bound = {"greater_than_equal": "at least", "less_than_equal": "at most",
+                 "greater_than": "more than", "less_than": "less than"}[kind]
+        limit = next(iter(context.values()))
+        message = f"must be {bound} {limit}"
+    else:
+        message = str(error["msg"])[0].lower() + str(error["msg"])[1:]
+    if kind not in ("missing", "extra_forbidden", "too_long", "too_short"):
+        message += f", not {_shown(error.get('input'))}"
+    if path:
+        return f"{path}: {message}"
+    return "a position must be a JSON object" if kind == "model_type" else f"a position {message}"
+
+
+def _shown(value: Any) -> str:
+    """A value as JSON writes it, cut short: faults quote what they refuse."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _path(loc: tuple[int | str, ...]) -> str:
+    """`players[0].wall` from pydantic's ("players", 0, "wall"); the branches a union
+    tried (`list[str]`, `function-after[...]`) are left out."""
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif "[" in part or part.startswith(("function-", "json-or-python")):
+            continue
+        else:
+            name = part if part.isidentifier() else json.dumps(part, ensure_ascii=False)
+            text += f".{name}" if text else name
+    return text
