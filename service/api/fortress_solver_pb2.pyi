@@ -1,4 +1,3 @@
-from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -17,12 +16,17 @@ class Mode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
 class Algorithm(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     ALGORITHM_UNSPECIFIED: _ClassVar[Algorithm]
+    ALGORITHM_ASTAR: _ClassVar[Algorithm]
+    ALGORITHM_IDASTAR: _ClassVar[Algorithm]
     ASTAR: _ClassVar[Algorithm]
     IDASTAR: _ClassVar[Algorithm]
 
 class Status(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     STATUS_UNSPECIFIED: _ClassVar[Status]
+    STATUS_SOLVED: _ClassVar[Status]
+    STATUS_UNSOLVABLE: _ClassVar[Status]
+    STATUS_UNKNOWN: _ClassVar[Status]
     SOLVED: _ClassVar[Status]
     UNSOLVABLE: _ClassVar[Status]
     UNKNOWN: _ClassVar[Status]
@@ -30,9 +34,14 @@ MODE_UNSPECIFIED: Mode
 MODE_OPTIMAL: Mode
 MODE_ANY: Mode
 ALGORITHM_UNSPECIFIED: Algorithm
+ALGORITHM_ASTAR: Algorithm
+ALGORITHM_IDASTAR: Algorithm
 ASTAR: Algorithm
 IDASTAR: Algorithm
 STATUS_UNSPECIFIED: Status
+STATUS_SOLVED: Status
+STATUS_UNSOLVABLE: Status
+STATUS_UNKNOWN: Status
 SOLVED: Status
 UNSOLVABLE: Status
 UNKNOWN: Status
@@ -238,8 +247,146 @@ class PositionSource(_message.Message):
     beleaguered: BeleagueredPosition
     ffkingdom: FfkPosition
     farbduell: FarbduellPosition
-    stronghold: _struct_pb2.Struct
-    def __init__(self, beleaguered_deal: _Optional[int] = ..., beleaguered: _Optional[_Union[BeleagueredPosition, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkPosition, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellPosition, _Mapping]] = ..., stronghold: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    stronghold: StrongholdPosition
+    def __init__(self, beleaguered_deal: _Optional[int] = ..., beleaguered: _Optional[_Union[BeleagueredPosition, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkPosition, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellPosition, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdPosition, _Mapping]] = ...) -> None: ...
+
+class StrongholdPosition(_message.Message):
+    __slots__ = ("mode", "win_target", "turn_order", "turn", "defender_turns_taken", "grid", "removed", "control", "units", "defender_score", "reinforcements", "burnouts", "counters", "consoled", "winner")
+    class ControlEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    class ReinforcementsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: StrongholdReinforcements
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[StrongholdReinforcements, _Mapping]] = ...) -> None: ...
+    class BurnoutsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: StrongholdTurns
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[StrongholdTurns, _Mapping]] = ...) -> None: ...
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    WIN_TARGET_FIELD_NUMBER: _ClassVar[int]
+    TURN_ORDER_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    DEFENDER_TURNS_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    GRID_FIELD_NUMBER: _ClassVar[int]
+    REMOVED_FIELD_NUMBER: _ClassVar[int]
+    CONTROL_FIELD_NUMBER: _ClassVar[int]
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    DEFENDER_SCORE_FIELD_NUMBER: _ClassVar[int]
+    REINFORCEMENTS_FIELD_NUMBER: _ClassVar[int]
+    BURNOUTS_FIELD_NUMBER: _ClassVar[int]
+    COUNTERS_FIELD_NUMBER: _ClassVar[int]
+    CONSOLED_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    mode: str
+    win_target: int
+    turn_order: _containers.RepeatedScalarFieldContainer[str]
+    turn: int
+    defender_turns_taken: int
+    grid: StrongholdGrid
+    removed: _containers.RepeatedScalarFieldContainer[str]
+    control: _containers.ScalarMap[str, str]
+    units: _containers.RepeatedCompositeFieldContainer[StrongholdUnit]
+    defender_score: int
+    reinforcements: _containers.MessageMap[str, StrongholdReinforcements]
+    burnouts: _containers.MessageMap[str, StrongholdTurns]
+    counters: StrongholdCounters
+    consoled: _containers.RepeatedCompositeFieldContainer[StrongholdConsoled]
+    winner: str
+    def __init__(self, mode: _Optional[str] = ..., win_target: _Optional[int] = ..., turn_order: _Optional[_Iterable[str]] = ..., turn: _Optional[int] = ..., defender_turns_taken: _Optional[int] = ..., grid: _Optional[_Union[StrongholdGrid, _Mapping]] = ..., removed: _Optional[_Iterable[str]] = ..., control: _Optional[_Mapping[str, str]] = ..., units: _Optional[_Iterable[_Union[StrongholdUnit, _Mapping]]] = ..., defender_score: _Optional[int] = ..., reinforcements: _Optional[_Mapping[str, StrongholdReinforcements]] = ..., burnouts: _Optional[_Mapping[str, StrongholdTurns]] = ..., counters: _Optional[_Union[StrongholdCounters, _Mapping]] = ..., consoled: _Optional[_Iterable[_Union[StrongholdConsoled, _Mapping]]] = ..., winner: _Optional[str] = ...) -> None: ...
+
+class StrongholdGrid(_message.Message):
+    __slots__ = ("O", "I", "S")
+    O_FIELD_NUMBER: _ClassVar[int]
+    I_FIELD_NUMBER: _ClassVar[int]
+    S_FIELD_NUMBER: _ClassVar[int]
+    O: _containers.RepeatedScalarFieldContainer[str]
+    I: _containers.RepeatedScalarFieldContainer[str]
+    S: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, O: _Optional[_Iterable[str]] = ..., I: _Optional[_Iterable[str]] = ..., S: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class StrongholdUnit(_message.Message):
+    __slots__ = ("id", "owner", "might", "loc", "ready", "assault", "shield", "tank", "ganking")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    MIGHT_FIELD_NUMBER: _ClassVar[int]
+    LOC_FIELD_NUMBER: _ClassVar[int]
+    READY_FIELD_NUMBER: _ClassVar[int]
+    ASSAULT_FIELD_NUMBER: _ClassVar[int]
+    SHIELD_FIELD_NUMBER: _ClassVar[int]
+    TANK_FIELD_NUMBER: _ClassVar[int]
+    GANKING_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    owner: str
+    might: int
+    loc: str
+    ready: bool
+    assault: int
+    shield: int
+    tank: bool
+    ganking: bool
+    def __init__(self, id: _Optional[str] = ..., owner: _Optional[str] = ..., might: _Optional[int] = ..., loc: _Optional[str] = ..., ready: _Optional[bool] = ..., assault: _Optional[int] = ..., shield: _Optional[int] = ..., tank: _Optional[bool] = ..., ganking: _Optional[bool] = ...) -> None: ...
+
+class StrongholdReinforcements(_message.Message):
+    __slots__ = ("entries",)
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    entries: _containers.RepeatedCompositeFieldContainer[StrongholdReinforcement]
+    def __init__(self, entries: _Optional[_Iterable[_Union[StrongholdReinforcement, _Mapping]]] = ...) -> None: ...
+
+class StrongholdReinforcement(_message.Message):
+    __slots__ = ("turn", "might", "assault", "shield", "tank", "ganking")
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    MIGHT_FIELD_NUMBER: _ClassVar[int]
+    ASSAULT_FIELD_NUMBER: _ClassVar[int]
+    SHIELD_FIELD_NUMBER: _ClassVar[int]
+    TANK_FIELD_NUMBER: _ClassVar[int]
+    GANKING_FIELD_NUMBER: _ClassVar[int]
+    turn: int
+    might: int
+    assault: int
+    shield: int
+    tank: bool
+    ganking: bool
+    def __init__(self, turn: _Optional[int] = ..., might: _Optional[int] = ..., assault: _Optional[int] = ..., shield: _Optional[int] = ..., tank: _Optional[bool] = ..., ganking: _Optional[bool] = ...) -> None: ...
+
+class StrongholdTurns(_message.Message):
+    __slots__ = ("turns",)
+    TURNS_FIELD_NUMBER: _ClassVar[int]
+    turns: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, turns: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class StrongholdCounters(_message.Message):
+    __slots__ = ("defender_bonus", "consolation")
+    class ConsolationEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    DEFENDER_BONUS_FIELD_NUMBER: _ClassVar[int]
+    CONSOLATION_FIELD_NUMBER: _ClassVar[int]
+    defender_bonus: int
+    consolation: _containers.ScalarMap[str, int]
+    def __init__(self, defender_bonus: _Optional[int] = ..., consolation: _Optional[_Mapping[str, int]] = ...) -> None: ...
+
+class StrongholdConsoled(_message.Message):
+    __slots__ = ("battlefield", "round")
+    BATTLEFIELD_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    battlefield: str
+    round: int
+    def __init__(self, battlefield: _Optional[str] = ..., round: _Optional[int] = ...) -> None: ...
 
 class Budget(_message.Message):
     __slots__ = ("seconds", "nodes", "table_entries")
@@ -292,11 +439,15 @@ class SearchStats(_message.Message):
     def __init__(self, nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., table_entries: _Optional[int] = ...) -> None: ...
 
 class SolveRequest(_message.Message):
-    __slots__ = ("position", "mode", "algorithm", "budget", "turns", "chain", "question", "defender", "max_turns", "method")
+    __slots__ = ("position", "budget", "beleaguered", "ffkingdom", "farbduell", "stronghold", "mode", "algorithm", "turns", "chain", "question", "defender", "max_turns", "method")
     POSITION_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_FIELD_NUMBER: _ClassVar[int]
+    BELEAGUERED_FIELD_NUMBER: _ClassVar[int]
+    FFKINGDOM_FIELD_NUMBER: _ClassVar[int]
+    FARBDUELL_FIELD_NUMBER: _ClassVar[int]
+    STRONGHOLD_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     ALGORITHM_FIELD_NUMBER: _ClassVar[int]
-    BUDGET_FIELD_NUMBER: _ClassVar[int]
     TURNS_FIELD_NUMBER: _ClassVar[int]
     CHAIN_FIELD_NUMBER: _ClassVar[int]
     QUESTION_FIELD_NUMBER: _ClassVar[int]
@@ -304,16 +455,54 @@ class SolveRequest(_message.Message):
     MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
     METHOD_FIELD_NUMBER: _ClassVar[int]
     position: PositionSource
+    budget: Budget
+    beleaguered: BeleagueredSolveOptions
+    ffkingdom: FfkSolveOptions
+    farbduell: FarbduellSolveOptions
+    stronghold: StrongholdSolveOptions
     mode: Mode
     algorithm: Algorithm
-    budget: Budget
     turns: int
     chain: str
     question: str
     defender: str
     max_turns: int
     method: str
-    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., turns: _Optional[int] = ..., chain: _Optional[str] = ..., question: _Optional[str] = ..., defender: _Optional[str] = ..., max_turns: _Optional[int] = ..., method: _Optional[str] = ...) -> None: ...
+    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., beleaguered: _Optional[_Union[BeleagueredSolveOptions, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkSolveOptions, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellSolveOptions, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdSolveOptions, _Mapping]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., turns: _Optional[int] = ..., chain: _Optional[str] = ..., question: _Optional[str] = ..., defender: _Optional[str] = ..., max_turns: _Optional[int] = ..., method: _Optional[str] = ...) -> None: ...
+
+class BeleagueredSolveOptions(_message.Message):
+    __slots__ = ("mode", "algorithm")
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    ALGORITHM_FIELD_NUMBER: _ClassVar[int]
+    mode: Mode
+    algorithm: Algorithm
+    def __init__(self, mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ...) -> None: ...
+
+class FfkSolveOptions(_message.Message):
+    __slots__ = ("turns",)
+    TURNS_FIELD_NUMBER: _ClassVar[int]
+    turns: int
+    def __init__(self, turns: _Optional[int] = ...) -> None: ...
+
+class FarbduellSolveOptions(_message.Message):
+    __slots__ = ("turns", "chain")
+    TURNS_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_FIELD_NUMBER: _ClassVar[int]
+    turns: int
+    chain: str
+    def __init__(self, turns: _Optional[int] = ..., chain: _Optional[str] = ...) -> None: ...
+
+class StrongholdSolveOptions(_message.Message):
+    __slots__ = ("question", "defender", "max_turns", "method")
+    QUESTION_FIELD_NUMBER: _ClassVar[int]
+    DEFENDER_FIELD_NUMBER: _ClassVar[int]
+    MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
+    METHOD_FIELD_NUMBER: _ClassVar[int]
+    question: str
+    defender: str
+    max_turns: int
+    method: str
+    def __init__(self, question: _Optional[str] = ..., defender: _Optional[str] = ..., max_turns: _Optional[int] = ..., method: _Optional[str] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
     __slots__ = ("status", "optimal", "length", "moves", "stats", "ffk_line", "turns", "farbduell_line", "goes_out", "points", "stronghold")
@@ -377,18 +566,46 @@ class StrongholdStep(_message.Message):
     def __init__(self, turn: _Optional[int] = ..., player: _Optional[str] = ..., moves: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class HintRequest(_message.Message):
-    __slots__ = ("position", "budget", "worlds", "seed", "exact")
+    __slots__ = ("position", "budget", "ffkingdom", "farbduell", "stronghold", "worlds", "seed", "exact")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
+    FFKINGDOM_FIELD_NUMBER: _ClassVar[int]
+    FARBDUELL_FIELD_NUMBER: _ClassVar[int]
+    STRONGHOLD_FIELD_NUMBER: _ClassVar[int]
     WORLDS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     EXACT_FIELD_NUMBER: _ClassVar[int]
     position: PositionSource
     budget: Budget
+    ffkingdom: FfkHintOptions
+    farbduell: FarbduellHintOptions
+    stronghold: StrongholdHintOptions
     worlds: int
     seed: int
     exact: bool
-    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., worlds: _Optional[int] = ..., seed: _Optional[int] = ..., exact: _Optional[bool] = ...) -> None: ...
+    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkHintOptions, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHintOptions, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdHintOptions, _Mapping]] = ..., worlds: _Optional[int] = ..., seed: _Optional[int] = ..., exact: _Optional[bool] = ...) -> None: ...
+
+class FfkHintOptions(_message.Message):
+    __slots__ = ("worlds", "seed")
+    WORLDS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    worlds: int
+    seed: int
+    def __init__(self, worlds: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class FarbduellHintOptions(_message.Message):
+    __slots__ = ("worlds", "seed")
+    WORLDS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    worlds: int
+    seed: int
+    def __init__(self, worlds: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class StrongholdHintOptions(_message.Message):
+    __slots__ = ("exact",)
+    EXACT_FIELD_NUMBER: _ClassVar[int]
+    exact: bool
+    def __init__(self, exact: _Optional[bool] = ...) -> None: ...
 
 class HintResponse(_message.Message):
     __slots__ = ("status", "move", "moves_left", "winnable", "cached", "ffk", "farbduell", "stronghold")
