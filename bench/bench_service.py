@@ -27,7 +27,7 @@ from tqdm import tqdm
 from bench.bench_beleaguered import nearest_rank, render
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
-from service.cli import deal_range
+from service.beleaguered_cli import deal_range
 from service.server import RunningServer, ServerConfig
 from solver.beleaguered import Algorithm, Mode, deal, solve
 from solver.budget import Budget

@@ -1,18 +1,34 @@
-"""Beleaguered Fortress: protobuf messages <-> solver values.
+"""Beleaguered Fortress: protobuf messages <-> solver values, and its RPCs.
 
 Explicit positions go through the same JSON reader as the command line, so bad input
-gets the same message on both.
+gets the same message on both. Optimal solutions fill the hint cache: a hint for a
+position along one is answered at once.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from service.api import fortress_solver_pb2 as pb
-from solver.beleaguered import Algorithm, Hint, Mode, Move, Position, Solution
+from service.convert.common import (
+    STATUS,
+    STATUS_BACK,
+    budget_from_proto,
+    budget_to_proto,
+    stats_from_proto,
+    stats_to_proto,
+)
+from solver.beleaguered import MAX_DEAL, Algorithm, Hint, Mode, Move, Position, Solution, deal
+from solver.beleaguered.game import GAME, SOLVE, SolveOptions
+from solver.beleaguered.solve import hint_from
 from solver.budget import Budget, SearchStats, Status
+from solver.errors import InvalidInput, OutOfRange
 
-STATUS = {Status.SOLVED: pb.SOLVED, Status.UNSOLVABLE: pb.UNSOLVABLE, Status.UNKNOWN: pb.UNKNOWN}
+if TYPE_CHECKING:
+    from service.games import Calls
+
 _SUITS = ("clubs", "diamonds", "hearts", "spades")
 
 
@@ -38,34 +54,16 @@ def position_to_proto(position: Position) -> pb.BeleagueredPosition:
 
 
 def mode_from_proto(mode: int, default: Mode = Mode.OPTIMAL) -> Mode:
-    return {pb.MODE_OPTIMAL: Mode.OPTIMAL, pb.MODE_ANY: Mode.ANY}.get(mode, default)
+    modes: dict[int, Mode] = {pb.MODE_OPTIMAL: Mode.OPTIMAL, pb.MODE_ANY: Mode.ANY}
+    return modes.get(mode, default)
 
 
 def algorithm_from_proto(algorithm: int) -> Algorithm:
-    return Algorithm.IDASTAR if algorithm == pb.IDASTAR else Algorithm.ASTAR
-
-
-def budget_from_proto(message: pb.Budget, limits: Budget) -> Budget:
-    """The request's budget, each field defaulted to and capped by the server's limit."""
-    def capped(asked: float, limit: float | None) -> float | None:
-        if asked <= 0:
-            return limit
-        return asked if limit is None else min(asked, limit)
-
-    return Budget(
-        seconds=capped(message.seconds, limits.seconds),
-        nodes=capped(message.nodes, limits.nodes),
-        table_entries=capped(message.table_entries, limits.table_entries),
-    )
+    return Algorithm.IDASTAR if algorithm == pb.ALGORITHM_IDASTAR else Algorithm.ASTAR
 
 
 def move_to_proto(move: Move) -> pb.Move:
     return pb.Move(card=str(move.card), source=str(move.source), target=str(move.target))
-
-
-def stats_to_proto(stats: SearchStats) -> pb.SearchStats:
-    return pb.SearchStats(nodes=stats.nodes, seconds=stats.seconds,
-                          table_entries=stats.table_entries)
 
 
 def solution_to_proto(solution: Solution) -> pb.SolveResponse:
@@ -91,15 +89,8 @@ def hint_to_proto(hint: Hint, cached: bool = False) -> pb.HintResponse:
     return response
 
 
-STATUS_BACK = {code: status for status, code in STATUS.items()}
-
-
 def move_from_proto(message: pb.Move) -> Move:
     return Move.parse(f"{message.card} {message.source} {message.target}")
-
-
-def stats_from_proto(message: pb.SearchStats) -> SearchStats:
-    return SearchStats(message.nodes, message.seconds, message.table_entries)
 
 
 def solution_from_proto(message: pb.SolveResponse) -> Solution:
@@ -115,10 +106,165 @@ def hint_from_proto(message: pb.HintResponse) -> Hint:
                 SearchStats(0, 0.0, 0))
 
 
-def budget_to_proto(budget: Budget) -> pb.Budget:
-    return pb.Budget(seconds=budget.seconds or 0, nodes=budget.nodes or 0,
-                     table_entries=budget.table_entries or 0)
-
-
 MODES = {Mode.OPTIMAL: pb.MODE_OPTIMAL, Mode.ANY: pb.MODE_ANY}
-ALGORITHMS = {Algorithm.ASTAR: pb.ASTAR, Algorithm.IDASTAR: pb.IDASTAR}
+ALGORITHMS = {Algorithm.ASTAR: pb.ALGORITHM_ASTAR, Algorithm.IDASTAR: pb.ALGORITHM_IDASTAR}
+
+
+# ---------------------------------------------------------------- requests (the client's)
+
+
+def deal_source(number: int) -> pb.PositionSource:
+    return pb.PositionSource(beleaguered_deal=number)
+
+
+def position_source(position: Position) -> pb.PositionSource:
+    return pb.PositionSource(beleaguered=position_to_proto(position))
+
+
+def solve_request(source: pb.PositionSource, mode: Mode, algorithm: Algorithm,
+                  budget: Budget) -> pb.SolveRequest:
+    options = pb.BeleagueredSolveOptions(mode=MODES[mode], algorithm=ALGORITHMS[algorithm])
+    return pb.SolveRequest(position=source, beleaguered=options,
+                           budget=budget_to_proto(budget))
+
+
+def hint_request(source: pb.PositionSource, budget: Budget) -> pb.HintRequest:
+    return pb.HintRequest(position=source, budget=budget_to_proto(budget))
+
+
+def batch_request(deals: list[int], mode: Mode, algorithm: Algorithm,
+                  budget: Budget) -> pb.SolveBatchRequest:
+    return pb.SolveBatchRequest(deals=_ranges(deals), mode=MODES[mode],
+                                algorithm=ALGORITHMS[algorithm],
+                                budget=budget_to_proto(budget))
+
+
+def generate_request(count: int, min_length: int | None, max_length: int | None,
+                     budget: Budget) -> pb.GenerateDealsRequest:
+    return pb.GenerateDealsRequest(count=count, min_length=min_length, max_length=max_length,
+                                   budget=budget_to_proto(budget))
+
+
+def _ranges(deals: list[int]) -> list[pb.DealRange]:
+    """Consecutive deal numbers as ranges, so a resumed batch sends only what is left."""
+    ranges: list[pb.DealRange] = []
+    for number in sorted(deals):
+        if ranges and ranges[-1].last == number - 1:
+            ranges[-1].last = number
+        else:
+            ranges.append(pb.DealRange(first=number, last=number))
+    return ranges
+
+
+# ---------------------------------------------------------------- the RPCs (the server's)
+
+
+def _position(source: pb.PositionSource) -> Position:
+    if source.WhichOneof("source") == "beleaguered_deal":
+        return deal(source.beleaguered_deal)
+    return position_from_proto(source.beleaguered)
+
+
+def _solve_options(request: pb.SolveRequest) -> SolveOptions:
+    chosen = request.WhichOneof("options")
+    if chosen not in (None, "beleaguered"):
+        raise InvalidInput(f"options are for {chosen}, but the position is {GAME.name}")
+    message = request.beleaguered if chosen else request
+    return SolveOptions(mode_from_proto(message.mode), algorithm_from_proto(message.algorithm))
+
+
+def _check_range(first: int, last: int) -> None:
+    if not 1 <= first <= last <= MAX_DEAL:
+        raise OutOfRange(f"deal range {first}-{last} is not within 1..{MAX_DEAL} in order")
+
+
+class _Wire:
+    sources = ("beleaguered_deal", "beleaguered")
+
+    def info(self) -> pb.GameInfo:
+        return pb.GameInfo(name=GAME.name, modes=[m.value for m in Mode],
+                           algorithms=[a.value for a in Algorithm], max_deal=MAX_DEAL)
+
+    def source(self, position: Position) -> pb.PositionSource:
+        return position_source(position)
+
+    def solve(self, request: pb.SolveRequest, calls: Calls) -> pb.SolveResponse:
+        position = _position(request.position)
+        options = _solve_options(request)
+        solution: Solution = calls.ask(SOLVE, position, options, request.budget)
+        if options.mode is Mode.OPTIMAL:
+            calls.cache.remember(position, solution)
+        return solution_to_proto(solution)
+
+    def hint(self, request: pb.HintRequest, calls: Calls) -> pb.HintResponse:
+        chosen = request.WhichOneof("options")
+        if chosen is not None:
+            raise InvalidInput(f"options are for {chosen}, but the position is {GAME.name}")
+        position = _position(request.position)
+        known = calls.cache.get(position)
+        if known is not None:
+            return hint_to_proto(known, cached=True)
+        solution: Solution = calls.ask(SOLVE, position, SolveOptions(), request.budget)
+        calls.cache.remember(position, solution)
+        return hint_to_proto(hint_from(solution))
+
+
+class _Streams:
+    def solve_batch(self, request: pb.SolveBatchRequest,
+                    calls: Calls) -> Iterator[pb.BatchResult]:
+        options = SolveOptions(mode_from_proto(request.mode, default=Mode.ANY),
+                               algorithm_from_proto(request.algorithm))
+        budget = budget_from_proto(request.budget, calls.limits)
+        jobs = (((index, number), SOLVE, deal(item) if isinstance(item, int) else item, options)
+                for (index, number), item in _batch_items(request))
+        for (index, number), solution in calls.ask_many(jobs, budget):
+            result = pb.BatchResult(index=index, result=solution_to_proto(solution))
+            if number is not None:
+                result.deal = number
+            yield result
+
+    def generate_deals(self, request: pb.GenerateDealsRequest,
+                       calls: Calls) -> Iterator[pb.GeneratedDeal]:
+        first = request.first_deal if request.HasField("first_deal") else 1
+        last = request.last_deal if request.HasField("last_deal") else MAX_DEAL
+        _check_range(first, last)
+        low = request.min_length if request.HasField("min_length") else 0
+        high = request.max_length if request.HasField("max_length") else math.inf
+        budget = budget_from_proto(request.budget, calls.limits)
+        jobs = ((number, SOLVE, deal(number), SolveOptions())
+                for number in range(first, last + 1))
+        sent: list[int] = []
+        for number, solution in calls.ask_many(jobs, budget,
+                                               enough=lambda: len(sent) >= request.count):
+            if (solution.status is Status.SOLVED and solution.optimal
+                    and low <= solution.length <= high and len(sent) < request.count):
+                sent.append(number)
+                yield pb.GeneratedDeal(deal=number, position=position_to_proto(deal(number)),
+                                       length=solution.length,
+                                       moves=[move_to_proto(m) for m in solution.moves])
+
+
+def _batch_items(request: pb.SolveBatchRequest) -> Iterator[tuple[tuple[int, int | None],
+                                                                   int | Position]]:
+    """Every item as ((index, deal number), the deal number or the position), made as
+    needed; ranges and positions are checked (and refused) before any work starts."""
+    positions = []
+    for span in request.deals:
+        _check_range(span.first, span.last)
+    for k, message in enumerate(request.positions):
+        try:
+            positions.append(position_from_proto(message))
+        except InvalidInput as error:
+            raise InvalidInput(f"positions[{k}]: {error}") from None
+    numbers = (n for span in request.deals for n in range(span.first, span.last + 1))
+    index = 0
+    for number in numbers:
+        yield (index, number), number
+        index += 1
+    for position in positions:
+        yield (index, None), position
+        index += 1
+
+
+WIRE = _Wire()
+STREAMS = _Streams()

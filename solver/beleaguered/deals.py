@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from solver.beleaguered.position import PILES, Position
+from solver.beleaguered.position import Position
+from solver.beleaguered.wire import PILES
 from solver.cards import Card
 from solver.errors import OutOfRange
 

@@ -11,7 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solver.beleaguered.position import PILES, SUITS, Position
+from solver.beleaguered.position import SUITS, Position
+from solver.beleaguered.wire import PILES
 from solver.cards import Card, Rank
 from solver.errors import IllegalMove, InvalidInput
 
@@ -119,13 +120,14 @@ def apply(position: Position, move: Move) -> Position:
     reserve = list(position.reserve)
     foundations = list(position.foundations)
     if source.kind == TABLEAU:
-        if not 0 <= source.index < PILES or not tableau[source.index]:
+        if source.index is None or not 0 <= source.index < PILES or not tableau[source.index]:
             raise IllegalMove(f"{move}: {source} has no card")
         if tableau[source.index][-1] != card:
             raise IllegalMove(f"{move}: {card} is not the top of {source}")
         tableau[source.index] = tableau[source.index][:-1]
     elif source.kind == RESERVE:
-        if not 0 <= source.index < len(reserve) or reserve[source.index] != card:
+        if (source.index is None or not 0 <= source.index < len(reserve)
+                or reserve[source.index] != card):
             raise IllegalMove(f"{move}: {card} is not in {source}")
         reserve[source.index] = None
     else:
@@ -137,7 +139,7 @@ def apply(position: Position, move: Move) -> Position:
             raise IllegalMove(f"{move}: {card} does not follow its foundation's top")
         foundations[card.suit.index] += 1
     elif target.kind == TABLEAU:
-        if not 0 <= target.index < PILES or target == source:
+        if target.index is None or not 0 <= target.index < PILES or target == source:
             raise IllegalMove(f"{move}: {target} is not another tableau pile")
         if not accepts(tableau[target.index], card):
             raise IllegalMove(f"{move}: {target} does not accept {card}")

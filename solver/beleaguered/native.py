@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from solver.beleaguered import _kernel
 from solver.beleaguered.moves import FOUNDATION, RESERVE, TABLEAU, Location, Move
-from solver.beleaguered.position import PILES, RESERVE_SLOTS, Position
+from solver.beleaguered.position import Position
+from solver.beleaguered.wire import PILES, RESERVE_SLOTS
 from solver.budget import Budget, SearchStats, Status
 from solver.cards import Card
 

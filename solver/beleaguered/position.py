@@ -1,7 +1,9 @@
 """A Beleaguered Fortress position: 8 tableau piles, 12 reserve slots, 4 foundations.
 
-Positions are immutable values; `to_json`/`from_json` use the layout of DESIGN.md and
-`str()`/`parse()` give and read the same JSON as one canonical line.
+Positions are immutable values; `to_json`/`from_json` use the layout of the wire schema
+(solver/beleaguered/wire.py) and `str()`/`parse()` give and read the same JSON as one
+canonical line. The reader checks what the schema publishes, field by field, in the
+game's words ("tableau:2: 'XX' is not a card", "position holds 7H twice").
 """
 
 from __future__ import annotations
@@ -10,12 +12,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from solver.beleaguered.wire import GAME, PILES, RESERVE_SLOTS
 from solver.cards import FULL_DECK, Card, Rank, Suit
 from solver.errors import InvalidInput
 
-GAME = "beleaguered-fortress"
-PILES = 8
-RESERVE_SLOTS = 12
 SUITS = tuple(Suit)
 
 
@@ -175,9 +175,9 @@ def _problems(
     for pile in tableau:
         for card in pile:
             copies[card.index] += 1
-    for card in reserve:
-        if card is not None:
-            copies[card.index] += 1
+    for held in reserve:
+        if held is not None:
+            copies[held.index] += 1
     for index, n in enumerate(copies):  # index = rank-1 << 2 | suit, see Card
         home = (index >> 2) < foundations[index & 3]
         if n == 1 and not home:

@@ -66,7 +66,7 @@ class FortressProblem:
     def heuristic(self, state: State) -> int:
         return 52 - sum(state.home) + self._extra_moves(tuple(sorted(state.piles)))
 
-    def key(self, state: State) -> tuple:
+    def key(self, state: State) -> tuple[tuple[Pile, ...], int]:
         return tuple(sorted(state.piles)), state.reserve
 
     def successors(self, state: State) -> Iterator[tuple[Step, State, int]]:
@@ -162,10 +162,11 @@ def _settle(state: State, candidates: Iterable[int]) -> tuple[State, Step]:
         if state.reserve >> card & 1:
             source = RESERVE
         else:
-            source = next((i for i, pile in enumerate(state.piles) if pile and pile[-1] == card),
+            top_of = next((i for i, pile in enumerate(state.piles) if pile and pile[-1] == card),
                           None)
-            if source is None:
+            if top_of is None:
                 continue  # covered, so not free yet
+            source = top_of
         moves.append((card, source == RESERVE, HOME))
         state = _apply(state, (card, source, HOME))
         if card < 48:

@@ -48,6 +48,10 @@ class Solution:
     def length(self) -> int | None:
         return len(self.moves) if self.status is Status.SOLVED else None
 
+    @classmethod
+    def unknown(cls, seconds: float) -> Solution:
+        return cls(Status.UNKNOWN, False, (), SearchStats(0, seconds, 0))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "status": self.status.value,
@@ -69,6 +73,10 @@ class Hint:
     @property
     def winnable(self) -> bool | None:
         return {Status.SOLVED: True, Status.UNSOLVABLE: False}.get(self.status)
+
+    @classmethod
+    def unknown(cls, seconds: float) -> Hint:
+        return cls(Status.UNKNOWN, None, None, SearchStats(0, seconds, 0))
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -1,0 +1,226 @@
+"""Beleaguered Fortress's commands: `deal`, `solve`, `hint`, `batch`, and under `client`
+the same with `--server` and `generate`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from service.arguments import add_budget, budget_of, positive, read_position, source_name
+from service.batch import Records, record, run_batch, solve_locally
+from service.convert import beleaguered as convert
+from solver.beleaguered import Algorithm, Engine, Hint, Mode, Position, Solution, deal, hint, solve
+from solver.beleaguered.deals import MAX_DEAL
+from solver.beleaguered.game import GAME
+
+if TYPE_CHECKING:
+    from service.client import Client
+
+
+def deal_number(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"deal number {text!r} is not an integer") from None
+    if not 1 <= number <= MAX_DEAL:
+        raise argparse.ArgumentTypeError(f"deal number {number} is out of range 1..{MAX_DEAL}")
+    return number
+
+
+def deal_range(text: str) -> range:
+    first, _, last = text.partition("-")
+    low, high = deal_number(first), deal_number(last or first)
+    if high < low:
+        raise argparse.ArgumentTypeError(f"deal range {text!r} runs backwards")
+    return range(low, high + 1)
+
+
+def add_commands(commands: Any) -> None:
+    show = commands.add_parser("deal", help="the position of deal N")
+    show.add_argument("number", type=deal_number)
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(run=_deal)
+    _add_solving_commands(commands, server=False)
+
+
+def add_client_commands(commands: Any) -> None:
+    _add_solving_commands(commands, server=True)
+    generate = commands.add_parser("generate", help="winnable deals, one JSON line each")
+    generate.add_argument("--server", required=True, metavar="HOST:PORT")
+    generate.add_argument("--count", type=positive(int), required=True)
+    generate.add_argument("--min-length", type=positive(int))
+    generate.add_argument("--max-length", type=positive(int))
+    add_budget(generate, seconds=30)
+    generate.add_argument("--json", action="store_true", help="(the output is always JSON)")
+    generate.set_defaults(run_remote=_generate)
+
+
+def _add_position(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("file", nargs="?", help="position JSON file, or - for standard input")
+    source.add_argument("--deal", type=deal_number, metavar="N", help="deal number N")
+
+
+def _add_solving_commands(commands: Any, server: bool) -> None:
+    """solve, hint and batch; the client's take --server as well, the local ones --engine."""
+    def command(name: str, help: str, local: Any, remote: Any) -> argparse.ArgumentParser:
+        parser: argparse.ArgumentParser = commands.add_parser(name, help=help)
+        if server:
+            parser.add_argument("--server", required=True, metavar="HOST:PORT")
+            parser.set_defaults(run_remote=remote)
+        else:
+            parser.add_argument("--engine", choices=[e.value for e in Engine], default="native",
+                                help="the compiled kernel, or the Python reference "
+                                     "(default %(default)s)")
+            parser.set_defaults(run=local)
+        return parser
+
+    solve_cmd = command("solve", "solve a position", _solve, _solve_remote)
+    _add_position(solve_cmd)
+    solve_cmd.add_argument("--mode", choices=[m.value for m in Mode], default="optimal")
+    solve_cmd.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar")
+    add_budget(solve_cmd, seconds=60)
+    solve_cmd.add_argument("--json", action="store_true")
+
+    hint_cmd = command("hint", "the next move of an optimal solution", _hint, _hint_remote)
+    _add_position(hint_cmd)
+    add_budget(hint_cmd, seconds=60)
+    hint_cmd.add_argument("--json", action="store_true")
+
+    batch = command("batch", "solvability of a range of deals, as JSON lines",
+                    _batch, _batch_remote)
+    batch.add_argument("--deals", type=deal_range, required=True, metavar="A-B")
+    batch.add_argument("--mode", choices=[m.value for m in Mode], default="any")
+    batch.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar")
+    batch.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1,
+                       help="worker processes (local runs only)")
+    batch.add_argument("--out", type=Path, metavar="FILE.jsonl",
+                       help="append results here; deals already in it are skipped")
+    add_budget(batch, seconds=30)
+
+
+def _read(args: argparse.Namespace) -> tuple[str, Position]:
+    """The position's name and the position."""
+    if args.deal is not None:
+        return f"deal {args.deal}", deal(args.deal)
+    position: Position = read_position(GAME, args.file)
+    return source_name(args.file), position
+
+
+def layout(position: Position) -> str:
+    """The board as a person reads it: one line per pile, then reserve and foundations."""
+    lines = [f"tableau:{i}  " + " ".join(map(str, pile)) for i, pile in enumerate(position.tableau)]
+    lines.append("reserve    " + " ".join("--" if c is None else str(c) for c in position.reserve))
+    lines.append("foundation " + " ".join(f"{suit}:{top}" for suit, top in
+                                          position.to_json()["foundations"].items()))
+    return "\n".join(lines)
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data))
+
+
+def _deal(args: argparse.Namespace) -> None:
+    position = deal(args.number)
+    if args.json:
+        _print_json(position.to_json())
+    else:
+        print(f"deal {args.number}\n{layout(position)}")
+
+
+def _print_solution(name: str, solution: Solution, as_json: bool) -> None:
+    if as_json:
+        _print_json(solution.to_json())
+        return
+    stats = solution.stats
+    verdict = solution.status.value
+    if solution.length is not None:
+        verdict += f", {'optimal' if solution.optimal else 'not proven optimal'}, "
+        verdict += f"{solution.length} moves"
+    print(f"{name}: {verdict} ({stats.nodes} nodes, {stats.seconds:.2f} s)")
+    for number, move in enumerate(solution.moves, 1):
+        print(f"{number:4}. {move.card} {move.source} -> {move.target}")
+
+
+def _print_hint(name: str, advice: Hint, as_json: bool) -> None:
+    if as_json:
+        _print_json(advice.to_json())
+    elif advice.move is not None:
+        move = advice.move
+        print(f"{name}: {move.card} {move.source} -> {move.target} "
+              f"({advice.moves_left} moves left, winnable)")
+    elif advice.moves_left == 0:
+        print(f"{name}: already won")
+    else:
+        print(f"{name}: {advice.status.value}, no hint")
+
+
+def _solve(args: argparse.Namespace) -> None:
+    name, position = _read(args)
+    solution = solve(position, Mode(args.mode), Algorithm(args.algorithm), budget_of(args),
+                     Engine(args.engine))
+    _print_solution(name, solution, args.json)
+
+
+def _hint(args: argparse.Namespace) -> None:
+    name, position = _read(args)
+    _print_hint(name, hint(position, budget_of(args), Engine(args.engine)), args.json)
+
+
+def _remote_source(args: argparse.Namespace) -> tuple[str, Any]:
+    """The position's name and its PositionSource: a deal goes as its number."""
+    if args.deal is not None:
+        return f"deal {args.deal}", convert.deal_source(args.deal)
+    name, position = _read(args)
+    return name, convert.position_source(position)
+
+
+def _solve_remote(args: argparse.Namespace, client: Client) -> None:
+    name, source = _remote_source(args)
+    request = convert.solve_request(source, Mode(args.mode), Algorithm(args.algorithm),
+                                    budget_of(args))
+    _print_solution(name, convert.solution_from_proto(client.solve(request)), args.json)
+
+
+def _hint_remote(args: argparse.Namespace, client: Client) -> None:
+    name, source = _remote_source(args)
+    request = convert.hint_request(source, budget_of(args))
+    _print_hint(name, convert.hint_from_proto(client.hint(request)), args.json)
+
+
+def _run_batch(args: argparse.Namespace, solve_many: Any) -> None:
+    if args.out is None:
+        summary = run_batch(args.deals, solve_many, sys.stdout)
+    else:
+        with args.out.open("a") as out:
+            summary = run_batch(args.deals, solve_many, out, args.out)
+    print(summary, file=sys.stderr)
+
+
+def _batch(args: argparse.Namespace) -> None:
+    _run_batch(args, solve_locally(Mode(args.mode), Algorithm(args.algorithm), budget_of(args),
+                                   args.jobs, Engine(args.engine)))
+
+
+def _batch_remote(args: argparse.Namespace, client: Client) -> None:
+    def solve_many(todo: list[int]) -> Records:
+        request = convert.batch_request(todo, Mode(args.mode), Algorithm(args.algorithm),
+                                        budget_of(args))
+        for result in client.solve_batch(request):
+            yield record(result.deal, convert.solution_from_proto(result.result))
+    _run_batch(args, solve_many)
+
+
+def _generate(args: argparse.Namespace, client: Client) -> None:
+    request = convert.generate_request(args.count, args.min_length, args.max_length,
+                                       budget_of(args))
+    found: Iterator[Any] = client.generate_deals(request)
+    for deal_found in found:
+        position = convert.position_from_proto(deal_found.position)
+        _print_json({"deal": deal_found.deal, "position": position.to_json(),
+                     "length": deal_found.length})

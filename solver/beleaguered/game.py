@@ -1,0 +1,51 @@
+"""Beleaguered Fortress as the service and the command line see it: its descriptor."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from solver.beleaguered.position import Position
+from solver.beleaguered.solve import Algorithm, Engine, Hint, Mode, Solution, hint, solve
+from solver.beleaguered.wire import position_schema
+from solver.budget import Budget
+from solver.games import Game, Question
+
+
+@dataclass(frozen=True)
+class SolveOptions:
+    mode: Mode = Mode.OPTIMAL
+    algorithm: Algorithm = Algorithm.ASTAR
+    engine: Engine = Engine.NATIVE
+
+
+@dataclass(frozen=True)
+class HintOptions:
+    engine: Engine = Engine.NATIVE
+
+
+def _solve(position: Position, options: SolveOptions, budget: Budget) -> Solution:
+    return solve(position, options.mode, options.algorithm, budget, options.engine)
+
+
+def _hint(position: Position, options: HintOptions, budget: Budget) -> Hint:
+    return hint(position, budget, options.engine)
+
+
+def _to_json(position: Position) -> dict[str, Any]:
+    return position.to_json()
+
+
+SOLVE = Question("solve", "the fewest moves that win, any win, or a proof there is none",
+                 SolveOptions, Solution, _solve)
+HINT = Question("hint", "the next move of an optimal solution", HintOptions, Hint, _hint)
+
+GAME: Game[Position] = Game(
+    name="beleaguered-fortress",
+    aliases=("beleaguered", "fortress", "bf"),
+    summary="Beleaguered Fortress: one deck of patience, every card face up",
+    from_json=Position.from_json,
+    to_json=_to_json,
+    schema=position_schema,
+    questions=(SOLVE, HINT),
+)

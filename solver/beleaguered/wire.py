@@ -1,0 +1,39 @@
+"""The wire schema of a Beleaguered Fortress position: the JSON's shape, types and sizes,
+published for clients that validate before they send (`fortress-solver schema`).
+
+`Position.from_json` checks the same, field by field, in the game's words, and then
+that the cards are one whole deck; a test holds the two to each other.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from solver.reading import Wire, schema
+
+GAME = "beleaguered-fortress"
+PILES = 8
+RESERVE_SLOTS = 12
+CARD_PATTERN = r"^\s*([Aa2-9TtJjQqKk]|10)[CDHScdhs♣♦♥♠♧♢♡♤]\s*$"
+
+CardText = Annotated[str, Field(
+    pattern=CARD_PATTERN,
+    description='a card: rank A 2-9 T J Q K (or 10), suit C D H S (or ♣ ♦ ♥ ♠), e.g. "TS"')]
+SuitText = Annotated[str, Field(json_schema_extra={"pattern": r"^\s*[CDHScdhs♣♦♥♠♧♢♡♤]\s*$"})]
+Top = Annotated[int, Field(ge=0, le=13, description="cards home in that suit, 0 to 13")]
+
+
+class PositionWire(Wire):
+    """8 tableau piles (bottom to top; fewer are padded with empty ones), up to 12 reserve
+    slots (null: emptied) and the foundations (omitted: inferred from the cards left)."""
+
+    game: Literal["beleaguered-fortress"] = "beleaguered-fortress"
+    tableau: Annotated[list[list[CardText]], Field(max_length=PILES)]
+    reserve: Annotated[list[CardText | None], Field(max_length=RESERVE_SLOTS)] = []
+    foundations: dict[SuitText, Top] | None = None
+
+
+def position_schema() -> dict[str, Any]:
+    return schema(PositionWire, GAME)
