@@ -18,14 +18,15 @@ from solver.budget import Budget, BudgetExhausted, Meter, SearchStats, Status
 
 S = TypeVar("S")
 A = TypeVar("A")
+A_co = TypeVar("A_co", covariant=True)
 
 
-class TwoPlayerGame(Protocol[S, A]):
+class TwoPlayerGame(Protocol[S, A_co]):
     def player(self, state: S) -> int: ...
 
     def winner(self, state: S) -> int | None: ...
 
-    def moves(self, state: S, final_turn: bool) -> Iterable[tuple[A, S]]:
+    def moves(self, state: S, final_turn: bool) -> Iterable[tuple[A_co, S]]:
         """The moves from a state, most promising for the player to move first.
         `final_turn` is true in the searching player's last turn of the horizon,
         where a game may leave out moves that only matter later."""

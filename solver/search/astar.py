@@ -10,11 +10,13 @@ from __future__ import annotations
 import heapq
 from collections.abc import Hashable
 from itertools import count
+from typing import cast
 
 from solver.budget import Budget, BudgetExhausted, Meter, Status
 from solver.search.problem import M, Problem, S, SearchResult
 
-_Parents = dict[Hashable, tuple[int, Hashable, object]]  # key -> (g, parent key, step)
+# key -> (g, parent key, step); the start has neither parent nor step
+_Parents = dict[Hashable, tuple[int, Hashable, M | None]]
 
 
 def astar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
@@ -29,7 +31,7 @@ def _best_first(problem: Problem[S, M], budget: Budget, optimal: bool) -> Search
     meter = Meter(budget)
     start = problem.start()
     start_key = problem.key(start)
-    seen: _Parents = {start_key: (0, None, None)}
+    seen: _Parents[M] = {start_key: (0, None, None)}
     tie = count()
     h = problem.heuristic(start)
     frontier = [(h, h, next(tie), 0, start, start_key)]
@@ -58,10 +60,10 @@ def _best_first(problem: Problem[S, M], budget: Budget, optimal: bool) -> Search
     return SearchResult(Status.UNSOLVABLE, (), None, False, meter.stats(len(seen)))
 
 
-def _path(seen: _Parents, key: Hashable) -> tuple:
-    steps = []
+def _path(seen: _Parents[M], key: Hashable) -> tuple[M, ...]:
+    steps: list[M] = []
     _, parent, step = seen[key]
     while parent is not None:
-        steps.append(step)
+        steps.append(cast(M, step))  # every position but the start has a step
         _, parent, step = seen[parent]
     return tuple(reversed(steps))

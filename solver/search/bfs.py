@@ -3,24 +3,28 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Hashable
 
 from solver.budget import Budget, BudgetExhausted, Meter, Status
 from solver.search.problem import M, Problem, S, SearchResult
 
 
-def breadth_first(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
-    """Shortest solution by move count, ignoring the heuristic; assumes unit step costs."""
-    meter = Meter(budget)
+def breadth_first(problem: Problem[S, M], budget: Budget,
+                  costly_nodes: bool = False) -> SearchResult[M]:
+    """Shortest solution by move count, ignoring the heuristic; assumes unit step costs.
+    `costly_nodes`: the clock is read at every node (see Meter), for problems whose
+    successors take long to make."""
+    meter = Meter(budget, costly_nodes)
     start = problem.start()
-    parents = {problem.key(start): (None, None)}
+    parents: dict[Hashable, tuple[Hashable, M] | None] = {problem.key(start): None}
     layer = deque([(start, problem.key(start), 0)])
     try:
         while layer:
             state, key, depth = layer.popleft()
             if problem.is_goal(state):
-                steps = []
-                while parents[key][0] is not None:
-                    key, step = parents[key]
+                steps: list[M] = []
+                while (parent := parents[key]) is not None:
+                    key, step = parent
                     steps.append(step)
                 steps.reverse()
                 return SearchResult(Status.SOLVED, tuple(steps), depth, True,

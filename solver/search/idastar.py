@@ -30,11 +30,15 @@ from solver.budget import Budget, BudgetExhausted, Meter, Status
 from solver.search.problem import M, Problem, S, SearchResult
 from solver.search.table import BoundedTable
 
+# a child: (step cost, step, child, its key, its static bound: None when it is in the table)
+_Child = tuple[int, M, S, Hashable, float | None]
+# a position's entry: (learned bound, iteration last expanded, its g, its children)
+_Entry = tuple[float, int, int, tuple[_Child[M, S], ...]]
+
 
 def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
     meter = Meter(budget)
-    # key -> (learned bound, iteration last expanded, its g, its children)
-    table = BoundedTable(budget.table_entries)
+    table: BoundedTable[_Entry[M, S]] = BoundedTable(budget.table_entries)
     unexpanded: set[Hashable] = set()
     proving = True  # whether unsolvability can still be proven by closure
     path: list[M] = []
@@ -65,6 +69,7 @@ def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
                 child_h, stamp, seen_g, _ = entry
                 if stamp == iteration:
                     seen_at = seen_g
+            assert child_h is not None  # a child without a static bound has an entry
             children.append((cost + child_h, cost, step, child, child_key, child_h, seen_at,
                              entry is None))
         children.sort(key=lambda c: c[0])
@@ -110,11 +115,12 @@ def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
         return SearchResult(Status.UNKNOWN, (), None, False, meter.stats(len(table)))
 
 
-def _expand(problem: Problem[S, M], state: S, table: BoundedTable) -> tuple:
+def _expand(problem: Problem[S, M], state: S,
+            table: BoundedTable[_Entry[M, S]]) -> tuple[_Child[M, S], ...]:
     """A position's children with their keys and static bounds, kept in the table so
     that later iterations do not generate them again. A child already in the table
     needs no static bound: its entry, never removed, holds a better one."""
-    children = []
+    children: list[_Child[M, S]] = []
     for step, child, cost in problem.successors(state):
         key = problem.key(child)
         h = None if table.get(key, None) is not None else problem.heuristic(child)

@@ -10,9 +10,10 @@ from solver.budget import SearchStats, Status
 
 S = TypeVar("S")
 M = TypeVar("M")
+M_co = TypeVar("M_co", covariant=True)
 
 
-class Problem(Protocol[S, M]):
+class Problem(Protocol[S, M_co]):
     """A single-agent search problem with unit-or-more step costs.
 
     `heuristic` must never overestimate the remaining cost for optimal searches;
@@ -23,7 +24,7 @@ class Problem(Protocol[S, M]):
 
     def is_goal(self, state: S) -> bool: ...
 
-    def successors(self, state: S) -> Iterable[tuple[M, S, int]]: ...
+    def successors(self, state: S) -> Iterable[tuple[M_co, S, int]]: ...
 
     def heuristic(self, state: S) -> int: ...
 
