@@ -8,95 +8,80 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from service.arguments import positive, read_position
+from service.convert import ffkingdom as convert
 from service.selfplay_cli import add_selfplay, play_all, read_bots, report
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
-from solver.ffkingdom import Rules, State, load, load_rules, new_game
+from solver.ffkingdom import Loaded, new_game
 from solver.ffkingdom.bots import BOTS, GameResult, pairing_games, play_game
-from solver.ffkingdom.hints import HINT_BUDGET, Hint, Settings, hint
-from solver.ffkingdom.puzzles import PuzzleAnswer, check_complete, solve_puzzle
+from solver.ffkingdom.game import GAME, HINT, PUZZLE, HintOptions, PuzzleOptions
+from solver.ffkingdom.hints import HINT_BUDGET, Hint
+from solver.ffkingdom.puzzles import PuzzleAnswer, check_complete
+from solver.ffkingdom.rules import shipped_rules
 
 if TYPE_CHECKING:
     from service.client import Client
 
 
-def add_commands(commands: Any, positive: Any) -> None:
-    """The `ffk` command and its subcommands; `positive` reads a number > 0."""
+def add_commands(commands: Any) -> None:
+    """The `ffk` command and its subcommands."""
     ffk = commands.add_parser("ffk", help="Fortress Fight Kingdom: puzzles, hints, self-play")
     sub = ffk.add_subparsers(dest="ffk_command", required=True, parser_class=type(ffk))
 
     deal = sub.add_parser("deal", help="the starting position of a shuffled game, as JSON")
-    deal.add_argument("--seed", type=int, default=1)
+    deal.add_argument("--seed", type=int, default=1, help="the shuffle (default %(default)s)")
     deal.add_argument("--first", type=int, choices=(0, 1), help="first player (default: drawn)")
     deal.add_argument("--leaders", default="", metavar="A,B",
                       help="leaders of players 0 and 1, e.g. haendler,festungsherr")
+    deal.set_defaults(run=_deal)
 
-    _add_puzzle(sub, positive)
-    _add_hint(sub, positive)
+    _add_puzzle(sub).set_defaults(run=_puzzle)
+    _add_hint(sub).set_defaults(run=_hint)
+    add_selfplay(sub, positive, BOTS).set_defaults(run=_selfplay)
 
-    add_selfplay(sub, positive, BOTS)
 
-
-def add_client_commands(commands: Any, positive: Any) -> None:
+def add_client_commands(commands: Any) -> None:
     """`client ffk puzzle|hint`: the local commands' arguments and the server to ask."""
     ffk = commands.add_parser("ffk", help="Fortress Fight Kingdom puzzles and hints")
     sub = ffk.add_subparsers(dest="ffk_command", required=True, parser_class=type(ffk))
-    for command in (_add_puzzle(sub, positive), _add_hint(sub, positive)):
+    for command, remote in ((_add_puzzle(sub), _puzzle_remote), (_add_hint(sub), _hint_remote)):
         command.add_argument("--server", required=True, metavar="HOST:PORT")
+        command.set_defaults(run_remote=remote)
 
 
-def _add_puzzle(sub: Any, positive: Any) -> argparse.ArgumentParser:
-    puzzle = sub.add_parser("puzzle", help="win this turn, or within N turns (exact)")
+def _add_puzzle(sub: Any) -> argparse.ArgumentParser:
+    puzzle: argparse.ArgumentParser = sub.add_parser(
+        "puzzle", help="win this turn, or within N turns (exact)")
     puzzle.add_argument("file", help="position JSON file, or - for standard input")
     puzzle.add_argument("--turns", type=positive(int), default=1,
                         help="own turns to win within (above 1 needs the opponent's hand "
                              "and the deck order)")
-    puzzle.add_argument("--seconds", type=positive(float), default=60.0)
-    puzzle.add_argument("--nodes", type=positive(int))
-    puzzle.add_argument("--json", action="store_true")
+    puzzle.add_argument("--seconds", type=positive(float), default=60.0,
+                        help="time budget (default %(default)s)")
+    puzzle.add_argument("--nodes", type=positive(int), help="node budget (default none)")
+    puzzle.add_argument("--json", action="store_true", help="print one JSON object")
     return puzzle
 
 
-def _add_hint(sub: Any, positive: Any) -> argparse.ArgumentParser:
-    advice = sub.add_parser("hint", help="the best action from what the player to move sees")
+def _add_hint(sub: Any) -> argparse.ArgumentParser:
+    advice: argparse.ArgumentParser = sub.add_parser(
+        "hint", help="the best action from what the player to move sees")
     advice.add_argument("file", help="position JSON file, or - for standard input")
-    advice.add_argument("--seconds", type=positive(float), default=HINT_BUDGET.seconds)
-    advice.add_argument("--worlds", type=positive(int), default=Settings().worlds,
+    advice.add_argument("--seconds", type=positive(float), default=HINT_BUDGET.seconds,
+                        help="time budget (default %(default)s)")
+    advice.add_argument("--worlds", type=positive(int), default=HintOptions().worlds,
                         help="samples of the unseen cards (default %(default)s)")
-    advice.add_argument("--seed", type=int, default=0)
-    advice.add_argument("--json", action="store_true")
+    advice.add_argument("--seed", type=int, default=0,
+                        help="seeds the sampling (default %(default)s)")
+    advice.add_argument("--json", action="store_true", help="print one JSON object")
     return advice
 
 
-def run(args: argparse.Namespace) -> None:
-    rules = load_rules()
-    {"deal": _deal, "puzzle": _puzzle, "hint": _hint,
-     "selfplay": _selfplay}[args.ffk_command](args, rules)
-
-
-def run_remote(args: argparse.Namespace, client: Client) -> None:
-    """`client ffk puzzle|hint`: as the local command, with the search done by `client`."""
-    {"puzzle": _puzzle, "hint": _hint}[args.ffk_command](args, load_rules(), client)
-
-
-def _read(path: str) -> Any:
-    """The JSON value of a file or standard input (`-`)."""
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text()
-    except OSError as err:
-        raise InvalidInput(f"cannot read {path}: {err.strerror}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InvalidInput(f"{path} is not JSON: {err}") from None
-
-
-def _deal(args: argparse.Namespace, rules: Rules) -> None:
+def _deal(args: argparse.Namespace) -> None:
+    rules = shipped_rules()
     names = [name or None for name in args.leaders.split(",")] if args.leaders else []
     if len(names) not in (0, 2):
         raise InvalidInput("--leaders takes two names separated by a comma (empty for none)")
@@ -108,58 +93,71 @@ def _deal(args: argparse.Namespace, rules: Rules) -> None:
     print(new_game(rules, args.seed, args.first, leaders))
 
 
-def _puzzle(args: argparse.Namespace, rules: Rules, client: Client | None = None) -> None:
-    data = _read(args.file)
-    loaded = load(data, rules)
-    check_complete(loaded, args.turns, option="--turns")
-    budget = Budget(seconds=args.seconds, nodes=args.nodes, table_entries=None)
-    if client is None:
-        answer = solve_puzzle(loaded.state, args.turns, budget)
-    else:
-        answer = client.ffk_puzzle(data, args.turns, budget)
+# ---------------------------------------------------------------- puzzle
+
+
+def _read_puzzle(args: argparse.Namespace) -> tuple[Loaded, PuzzleOptions, Budget]:
+    position: Loaded = read_position(GAME, args.file)
+    check_complete(position, args.turns, option="--turns")
+    return (position, PuzzleOptions(turns=args.turns),
+            Budget(seconds=args.seconds, nodes=args.nodes, table_entries=None))
+
+
+def _puzzle(args: argparse.Namespace) -> None:
+    position, options, budget = _read_puzzle(args)
+    _print_puzzle(args, PUZZLE.ask(position, options, budget), position)
+
+
+def _puzzle_remote(args: argparse.Namespace, client: Client) -> None:
+    position, options, budget = _read_puzzle(args)
+    response = client.solve(convert.solve_request(position, options, budget))
+    _print_puzzle(args, convert.puzzle_from_proto(response), position)
+
+
+def _print_puzzle(args: argparse.Namespace, answer: PuzzleAnswer, position: Loaded) -> None:
     if args.json:
-        print(json.dumps(puzzle_json(answer)))
-    else:
-        print(_puzzle_text(answer, loaded.state, args.turns))
-
-
-def puzzle_json(answer: PuzzleAnswer) -> dict[str, Any]:
-    return {
-        "status": answer.status.value, "turns": answer.turns, "optimal": answer.optimal,
-        "actions": len(answer.line),
-        "line": [{"player": player, "action": str(action)} for player, action in answer.line],
-        "nodes": answer.stats.nodes, "seconds": round(answer.stats.seconds, 6),
-    }
-
-
-def _puzzle_text(answer: PuzzleAnswer, state: State, turns: int) -> str:
-    me = state.to_move
+        print(json.dumps(answer.to_json()))
+        return
+    me = position.state.to_move
     stats = f"({answer.stats.nodes} nodes, {answer.stats.seconds:.2f} s)"
-    within = "this turn" if turns == 1 else f"within {turns} turns"
+    within = "this turn" if args.turns == 1 else f"within {args.turns} turns"
     if answer.status is Status.UNSOLVABLE:
-        return f"player {me} cannot force a win {within}: proven {stats}"
-    if answer.status is Status.UNKNOWN:
-        return f"unknown: the budget ran out {stats}"
-    lines = [f"player {me} wins in {answer.turns} turn{'s' * (answer.turns != 1)} "
-             f"{'(fewest actions) ' if answer.turns == 1 else ''}{stats}"]
-    lines += [f"{n:3}. player {player}: {action}"
-              for n, (player, action) in enumerate(answer.line, 1)]
-    return "\n".join(lines)
-
-
-def _hint(args: argparse.Namespace, rules: Rules, client: Client | None = None) -> None:
-    data = _read(args.file)
-    state = load(data, rules).state
-    budget = Budget(seconds=args.seconds, nodes=None, table_entries=None)
-    if client is None:
-        advice = hint(state, budget, Settings(worlds=args.worlds), args.seed)
-    elif args.seed < 0:  # the request's seed is unsigned
-        raise InvalidInput(f"--seed must be 0 or more for a server, not {args.seed}")
+        print(f"player {me} cannot force a win {within}: proven {stats}")
+    elif answer.status is Status.UNKNOWN or answer.turns is None:
+        print(f"unknown: the budget ran out {stats}")
     else:
-        advice = client.ffk_hint(data, budget, args.worlds, args.seed)
+        print(f"player {me} wins in {answer.turns} turn{'s' * (answer.turns != 1)} "
+              f"{'(fewest actions) ' if answer.turns == 1 else ''}{stats}")
+        for n, (player, action) in enumerate(answer.line, 1):
+            print(f"{n:3}. player {player}: {action}")
+
+
+# ---------------------------------------------------------------- hint
+
+
+def _read_hint(args: argparse.Namespace) -> tuple[Loaded, HintOptions, Budget]:
+    position: Loaded = read_position(GAME, args.file)
+    return (position, HintOptions(worlds=args.worlds, seed=args.seed),
+            Budget(seconds=args.seconds, nodes=None, table_entries=None))
+
+
+def _hint(args: argparse.Namespace) -> None:
+    position, options, budget = _read_hint(args)
+    _print_hint(args, HINT.ask(position, options, budget))
+
+
+def _hint_remote(args: argparse.Namespace, client: Client) -> None:
+    position, options, budget = _read_hint(args)
+    if options.seed < 0:  # the request's seed is unsigned
+        raise InvalidInput(f"--seed must be 0 or more for a server, not {options.seed}")
+    response = client.hint(convert.hint_request(position, options, budget))
+    _print_hint(args, convert.hint_from_proto(response))
+
+
+def _print_hint(args: argparse.Namespace, advice: Hint) -> None:
     if args.json:
-        print(json.dumps(hint_json(advice)))
-    elif advice.action is None:
+        print(json.dumps(advice.to_json()))
+    elif advice.action is None or advice.value is None:
         print(f"unknown: the budget ran out ({advice.stats.seconds:.2f} s)")
     else:
         others = ", ".join(f"{action} {value:+.1f}" for action, value in advice.runners_up)
@@ -169,25 +167,17 @@ def _hint(args: argparse.Namespace, rules: Rules, client: Client | None = None) 
             print(f"runners-up: {others}")
 
 
-def hint_json(advice: Hint) -> dict[str, Any]:
-    return {
-        "status": advice.status.value,
-        "action": None if advice.action is None else str(advice.action),
-        "value": None if advice.value is None else round(advice.value, 3),
-        "plan": [str(action) for action in advice.plan],
-        "runners_up": [{"action": str(action), "value": round(value, 3)}
-                       for action, value in advice.runners_up],
-        "seconds": round(advice.stats.seconds, 6),
-    }
+# ---------------------------------------------------------------- self-play
 
 
-def _selfplay(args: argparse.Namespace, rules: Rules) -> None:
+def _selfplay(args: argparse.Namespace) -> None:
     bots = read_bots(args.bots, BOTS)
     games = pairing_games(bots, args.games, args.seed)
-    results = play_all(partial(_play, rules=rules), games, args.jobs)
+    results = play_all(_play, games, args.jobs)
     report(bots, results, args.seed, args.json, about={})
 
 
-def _play(game: tuple[tuple[str, str], int], rules: Rules) -> GameResult:
+def _play(game: tuple[tuple[str, str], int]) -> GameResult:
+    """One self-play game, in a worker process (so a module-level function)."""
     seats, seed = game
-    return play_game(seats, seed, rules)
+    return play_game(seats, seed, shipped_rules())

@@ -1,21 +1,36 @@
-"""Fortress Fight Kingdom: protobuf messages <-> solver values.
+"""Fortress Fight Kingdom: protobuf messages <-> solver values, and its RPCs.
 
 A position message becomes the JSON that the command line reads, with exactly the
-fields the message sets, so that the loader fills in the same defaults and bad input
-gets the same message on both. Actions travel as their text and are parsed back.
+fields the message sets, and goes through the same reader, so that the reader fills in
+the same defaults and bad input gets the same message on both. Actions travel as their
+text and are parsed back.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from service.api import fortress_solver_pb2 as pb
-from service.convert.beleaguered import STATUS, STATUS_BACK, stats_from_proto, stats_to_proto
-from solver.budget import Status
-from solver.ffkingdom import Loaded, Rules, State, load, parse_action
+from service.convert.common import (
+    STATUS,
+    STATUS_BACK,
+    budget_to_proto,
+    stats_from_proto,
+    stats_to_proto,
+    worlds,
+)
+from solver.budget import Budget, Status
+from solver.errors import InvalidInput
+from solver.ffkingdom import Loaded, State, load, parse_action
+from solver.ffkingdom.game import GAME, HINT, PUZZLE, HintOptions, PuzzleOptions
 from solver.ffkingdom.hints import Hint
-from solver.ffkingdom.puzzles import PuzzleAnswer
+from solver.ffkingdom.puzzles import PuzzleAnswer, check_complete
 from solver.ffkingdom.rules import PRODUCERS, RESOURCES
+
+if TYPE_CHECKING:
+    from service.games import Calls
+
+MODES = ("win-this-turn", "forced-win", "hint")
 
 # Fields with presence: left out of the JSON when the message leaves them out.
 _STATE_FIELDS = ("deck_size", "round", "to_move", "first_player", "actions_left",
@@ -29,8 +44,11 @@ _PLAYER_FIELDS = {
 }
 
 
-def position_from_proto(message: pb.FfkPosition, rules: Rules) -> Loaded:
-    return load(position_to_json(message), rules)
+# ---------------------------------------------------------------- positions
+
+
+def position_from_proto(message: pb.FfkPosition) -> Loaded:
+    return load(position_to_json(message))
 
 
 def position_to_json(message: pb.FfkPosition) -> dict[str, Any]:
@@ -58,32 +76,46 @@ def _player_to_json(message: pb.FfkPlayer) -> dict[str, Any]:
 
 def position_from_json(data: dict[str, Any]) -> pb.FfkPosition:
     """The message of a position JSON that `load` accepts; a null is left out, as the
-    loader reads it (an unknown hand or deck, no winner, nothing locked)."""
-    return pb.FfkPosition(
+    reader reads it (an unknown hand or deck, no winner, nothing locked)."""
+    message = pb.FfkPosition(
         players=[_player_from_json(player) for player in data["players"]],
         discard=data.get("discard", []),
-        **_cards(data, "deck"),
         **{name: data[name] for name in _STATE_FIELDS if data.get(name) is not None},
     )
+    _set_cards(message.deck, data.get("deck"))
+    return message
 
 
 def _player_from_json(data: dict[str, Any]) -> pb.FfkPlayer:
-    return pb.FfkPlayer(
+    message = pb.FfkPlayer(
         producers_played=pb.FfkProducers(**data.get("producers_played", {})),
         double_next=data.get("double_next", False),
         poison=[pb.FfkTicks(**ticks) for ticks in data.get("poison", [])],
         heal=[pb.FfkTicks(**ticks) for ticks in data.get("heal", [])],
-        **_cards(data, "hand"),
         **{name: data[key] for name, key in _PLAYER_FIELDS.items() if data.get(key) is not None},
     )
+    _set_cards(message.hand, data.get("hand"))
+    return message
 
 
-def _cards(data: dict[str, Any], key: str) -> dict[str, pb.FfkCards]:
-    return {} if data.get(key) is None else {key: pb.FfkCards(cards=data[key])}
+def _set_cards(field: pb.FfkCards, cards: list[str] | None) -> None:
+    """A known list of cards, even an empty one, is present; an unknown one is absent."""
+    if cards is not None:
+        field.SetInParent()
+        field.cards.extend(cards)
 
 
 def state_to_proto(state: State) -> pb.FfkPosition:
     return position_from_json(state.to_json())
+
+
+def position_source(position: Loaded) -> pb.PositionSource:
+    """What the position's reader read, unknown parts left unknown: every number is in
+    the reader's ranges, so it fits its field."""
+    return pb.PositionSource(ffkingdom=position_from_json(position.to_json()))
+
+
+# ---------------------------------------------------------------- answers
 
 
 def puzzle_to_proto(answer: PuzzleAnswer) -> pb.SolveResponse:
@@ -129,3 +161,65 @@ def hint_from_proto(message: pb.HintResponse) -> Hint:
         tuple(parse_action(action) for action in ffk.plan),
         tuple((parse_action(other.action), other.value) for other in ffk.runners_up),
         stats_from_proto(ffk.stats))
+
+
+# ---------------------------------------------------------------- requests (the client's)
+
+
+def solve_request(position: Loaded, options: PuzzleOptions, budget: Budget) -> pb.SolveRequest:
+    return pb.SolveRequest(position=position_source(position),
+                           ffkingdom=pb.FfkSolveOptions(turns=options.turns),
+                           budget=budget_to_proto(budget))
+
+
+def hint_request(position: Loaded, options: HintOptions, budget: Budget) -> pb.HintRequest:
+    return pb.HintRequest(position=position_source(position),
+                          ffkingdom=pb.FfkHintOptions(worlds=options.worlds, seed=options.seed),
+                          budget=budget_to_proto(budget))
+
+
+# ---------------------------------------------------------------- the RPCs (the server's)
+
+
+def _options_of(request: pb.SolveRequest | pb.HintRequest) -> Any:
+    """The request's FFK options, or the request itself for a client that sends the
+    deprecated flat fields (their names are the same)."""
+    chosen = request.WhichOneof("options")
+    if chosen not in (None, "ffkingdom"):
+        raise InvalidInput(f"options are for {chosen}, but the position is {GAME.name}")
+    return request.ffkingdom if chosen else request
+
+
+def solve_options(request: pb.SolveRequest) -> PuzzleOptions:
+    return PuzzleOptions(turns=_options_of(request).turns or 1)
+
+
+def hint_options(request: pb.HintRequest) -> HintOptions:
+    options = _options_of(request)
+    return HintOptions(worlds=worlds(options.worlds, HintOptions().worlds), seed=options.seed)
+
+
+class _Wire:
+    sources: tuple[str, ...] = ("ffkingdom",)
+
+    def info(self) -> pb.GameInfo:
+        return pb.GameInfo(name=GAME.name, modes=MODES)
+
+    def source(self, position: Loaded) -> pb.PositionSource:
+        return position_source(position)
+
+    def solve(self, request: pb.SolveRequest, calls: Calls) -> pb.SolveResponse:
+        position = position_from_proto(request.position.ffkingdom)
+        options = solve_options(request)
+        check_complete(position, options.turns)
+        answer: PuzzleAnswer = calls.ask(PUZZLE, position, options, request.budget)
+        return puzzle_to_proto(answer)
+
+    def hint(self, request: pb.HintRequest, calls: Calls) -> pb.HintResponse:
+        position = position_from_proto(request.position.ffkingdom)
+        options = hint_options(request)
+        answer: Hint = calls.ask(HINT, position, options, request.budget)
+        return hint_to_proto(answer)
+
+
+WIRE = _Wire()

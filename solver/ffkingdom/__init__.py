@@ -1,4 +1,8 @@
-"""Fortress Fight Kingdom: the card table, the rules engine, exact puzzles and hints."""
+"""Fortress Fight Kingdom: the card table, the rules engine, exact puzzles and hints.
+
+Its descriptor for the service and the command line is `solver.ffkingdom.game.GAME`;
+its rules in the project's words are docs/fortress-fight-kingdom.md.
+"""
 
 from solver.ffkingdom.actions import Action, Discard, Play, Timeout, parse_action
 from solver.ffkingdom.engine import apply, cost, legal_actions, new_game, why_not_playable

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from itertools import combinations
+from typing import Any
 
 from solver.errors import IllegalMove, InvalidInput
 from solver.ffkingdom.actions import Action, Discard, Play, Timeout
@@ -88,8 +90,9 @@ def why_not_playable(state: State, card_id: str) -> str | None:
 
 
 def legal_actions(state: State) -> list[Action]:
-    """Every play (each Blockade choice apart) and every distinct discard of 1..3 cards."""
-    return [*plays(state), *discards(state)]
+    """Every play (each Blockade choice apart) and every distinct discard of 1..3 cards;
+    a player who holds no cards can only let the timer run out."""
+    return [*plays(state), *discards(state), *waits(state)]
 
 
 def plays(state: State) -> list[Play]:
@@ -111,6 +114,14 @@ def discards(state: State) -> list[Discard]:
     hand = state.mover.hand
     return [Discard(cards) for size in range(1, state.rules.config.discard_max + 1)
             for cards in dict.fromkeys(combinations(hand, size))]
+
+
+def waits(state: State) -> list[Timeout]:
+    """The timeout, when it is all the player to move can do: an empty hand (a position
+    may give one; the hand is refilled when the turn ends)."""
+    if state.winner is not None or state.mover.hand:
+        return []
+    return [Timeout()]
 
 
 def apply(state: State, action: Action) -> State:
@@ -158,12 +169,18 @@ class _Side:
                      list(p.poison), list(p.heal), p.locked, list(p.hand))
 
     def freeze(self) -> Player:
-        return Player(castle=self.castle, wall=self.wall, stocks=tuple(self.stocks),
-                      producers=tuple(self.producers),
-                      producers_played=tuple(self.producers_played), shields=self.shields,
+        return Player(castle=self.castle, wall=self.wall, stocks=_four(self.stocks),
+                      producers=_four(self.producers),
+                      producers_played=_four(self.producers_played), shields=self.shields,
                       guards=self.guards, double_next=self.double_next,
                       poison=tuple(self.poison), heal=tuple(self.heal), locked=self.locked,
                       hand=tuple(sorted(self.hand)))
+
+
+def _four(values: list[int]) -> tuple[int, int, int, int]:
+    """One number per resource or producer kind."""
+    first, second, third, fourth = values
+    return first, second, third, fourth
 
 
 class _Game:
@@ -299,7 +316,7 @@ class _Game:
         them.castle = max(0, them.castle - (amount - absorbed) - concussion)
         me.wall += self.config.percent(absorbed, self.config.rubble_pct)
 
-    def theft(self, effect: dict, factor: int) -> None:
+    def theft(self, effect: Mapping[str, Any], factor: int) -> None:
         me, them = self.me, self.them
         if them.guards > 0:
             them.guards -= 1

@@ -16,11 +16,12 @@ from collections import Counter, deque
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from itertools import combinations
+from typing import Any
 
 from solver.budget import Budget, BudgetExhausted, Meter, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.ffkingdom.actions import Action, Discard
-from solver.ffkingdom.engine import apply, plays
+from solver.ffkingdom.engine import apply, plays, waits
 from solver.ffkingdom.evaluate import FITTED_WEIGHTS, WIN, card_value, evaluate
 from solver.ffkingdom.policies import greedy_turn
 from solver.ffkingdom.state import SHIELD_CARD, State
@@ -49,12 +50,30 @@ class Hint:
     runners_up: tuple[tuple[Action, float], ...]  # other first actions, best first
     stats: SearchStats
 
+    @classmethod
+    def unknown(cls, seconds: float) -> Hint:
+        return cls(Status.UNKNOWN, None, None, (), (), SearchStats(0, seconds, 0))
+
+    def to_json(self) -> dict[str, Any]:
+        """What `ffk hint --json` prints."""
+        return {
+            "status": self.status.value,
+            "action": None if self.action is None else str(self.action),
+            "value": None if self.value is None else round(self.value, 3),
+            "plan": [str(action) for action in self.plan],
+            "runners_up": [{"action": str(action), "value": round(value, 3)}
+                           for action, value in self.runners_up],
+            "seconds": round(self.stats.seconds, 6),
+        }
+
 
 def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settings(),
          seed: int = 0) -> Hint:
     """The best action for the player to move, from what that player can see."""
     if state.winner is not None:
         raise InvalidInput(f"the game is over: player {state.winner} won")
+    if settings.worlds < 1:
+        raise InvalidInput(f"worlds must be at least 1, got {settings.worlds}")
     meter = Meter(budget, costly_nodes=True)
     rng = random.Random(seed)
     me = state.to_move
@@ -130,10 +149,11 @@ def turn_plans(state: State, discard_pool: int, meter: Meter) -> dict[Plan, Stat
 
 
 def _choices(state: State, discard_pool: int) -> list[Action]:
-    """Every play, and discards of up to three of the least useful cards."""
+    """Every play, and discards of up to three of the least useful cards (with no cards,
+    the timeout)."""
     player, rules = state.mover, state.rules
     pool = sorted(dict.fromkeys(player.hand), key=lambda c: card_value(player, c, rules))
     pool = pool[:discard_pool]
     limit = min(rules.config.discard_max, len(pool))
     return [*plays(state), *(Discard(cards) for size in range(1, limit + 1)
-                             for cards in combinations(pool, size))]
+                             for cards in combinations(pool, size)), *waits(state)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from solver.ffkingdom.actions import Action, Discard
+from solver.ffkingdom.actions import Action, Discard, Timeout
 from solver.ffkingdom.engine import apply, legal_actions, plays
 from solver.ffkingdom.evaluate import card_value, evaluate
 from solver.ffkingdom.state import State
@@ -19,9 +19,10 @@ def greedy_action(state: State) -> Action:
     furthest out of reach; it never looks past its own action."""
     me = state.to_move
     player = state.mover
+    if not player.hand:
+        return Timeout()
     worst = min(player.hand, key=lambda card: card_value(player, card, state.rules))
-    options: list[Action] = plays(state)
-    options.append(Discard((worst,)))
+    options: list[Action] = [*plays(state), Discard((worst,))]
     return max(options, key=lambda action: evaluate(apply(state, action), me))
 
 

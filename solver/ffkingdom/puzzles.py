@@ -7,18 +7,20 @@ at the start of the opponent's turn.
 
 Within one final turn only plays and one-card discards are tried: a discard can only
 matter as an action (the end of an action is when wins are checked), and discarding
-more cards never helps to win before the hand is refilled.
+more cards never helps to win before the hand is refilled. A player holding no cards
+(a position may give one) can only let the timer run out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.ffkingdom.actions import Action, Discard
-from solver.ffkingdom.engine import apply, discards, plays
+from solver.ffkingdom.engine import apply, discards, plays, waits
 from solver.ffkingdom.evaluate import evaluate
 from solver.ffkingdom.state import Loaded, State
 from solver.search.andor import forced_win
@@ -32,6 +34,19 @@ class PuzzleAnswer:
     line: tuple[tuple[int, Action], ...]  # (player, action); the opponent's are defences
     optimal: bool                        # fewest turns proven (and fewest actions for one turn)
     stats: SearchStats
+
+    @classmethod
+    def unknown(cls, seconds: float) -> PuzzleAnswer:
+        return cls(Status.UNKNOWN, None, (), False, SearchStats(0, seconds, 0))
+
+    def to_json(self) -> dict[str, Any]:
+        """What `ffk puzzle --json` prints."""
+        return {
+            "status": self.status.value, "turns": self.turns, "optimal": self.optimal,
+            "actions": len(self.line),
+            "line": [{"player": player, "action": str(action)} for player, action in self.line],
+            "nodes": self.stats.nodes, "seconds": round(self.stats.seconds, 6),
+        }
 
 
 def solve_puzzle(state: State, turns: int = 1, budget: Budget = DEFAULT_BUDGET) -> PuzzleAnswer:
@@ -70,8 +85,8 @@ def win_this_turn(state: State, budget: Budget = DEFAULT_BUDGET) -> PuzzleAnswer
 
 
 def final_turn_actions(state: State) -> list[Action]:
-    """Plays, and a discard of each distinct single card."""
-    return [*plays(state), *single_discards(state)]
+    """Plays, and a discard of each distinct single card (with no cards, the timeout)."""
+    return [*plays(state), *single_discards(state), *waits(state)]
 
 
 def single_discards(state: State) -> list[Discard]:
@@ -120,7 +135,8 @@ class _Duel:
         mover = state.to_move
         played = sorted(((action, apply(state, action)) for action in plays(state)),
                         key=lambda pair: -evaluate(pair[1], mover))
-        rest = single_discards(state) if final_turn else discards(state)
+        rest: list[Action] = [*(single_discards(state) if final_turn else discards(state)),
+                              *waits(state)]
         return played + [(action, apply(state, action)) for action in rest]
 
     def key(self, state: State, final_turn: bool) -> Hashable:

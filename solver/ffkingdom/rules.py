@@ -9,6 +9,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ PRODUCED = {"builders": "Z", "soldiers": "W", "mages": "K", "markets": "G"}
 START_FIELDS = ("castle", "wall", *RESOURCES, *PRODUCERS)
 
 # effect name -> the kind of value it takes
-_EFFECTS: dict[str, type | tuple[type, ...]] = {
+_EFFECTS: dict[str, type] = {
     "wall": int, "castle": int, "dmg": int, "direct": int, "shatter": int,
     "gain": dict, "steal": dict, "destroy": dict, "producer": str,
     "shield": int, "guard": int, "poison": dict, "heal": dict,
@@ -111,6 +112,12 @@ class Rules:
         return tuple(card.id for card in self.cards.values() for _ in range(card.copies))
 
 
+@cache
+def shipped_rules() -> Rules:
+    """The card table shipped with the package, read once: what positions default to."""
+    return load_rules()
+
+
 def load_rules(path: Path | None = None) -> Rules:
     """Read and check a rules file (default: the cards.toml shipped with the package)."""
     source = path or files("solver.ffkingdom").joinpath("cards.toml")
@@ -130,9 +137,10 @@ def load_rules(path: Path | None = None) -> Rules:
     total = sum(n for n in copies if type(n) is int)
     if config and total != config.deck_size:
         problems.append(f"the cards' copies add up to {total}, not deck_size {config.deck_size}")
-    if problems:
+    if problems or config is None:
         raise InvalidInput([f"{where}: {problem}" for problem in problems])
-    return Rules(config, start, leaders, cards)
+    return Rules(config, start, leaders,
+                 {card_id: card for card_id, card in cards.items() if card is not None})
 
 
 def _config(values: dict[str, Any], problems: list[str]) -> Config | None:

@@ -1,5 +1,6 @@
 """`fortress-solver ffk ...`: deal, puzzle, hint and selfplay output, exit codes and
-one-line errors, run in-process through `service.cli.main`."""
+one-line errors (for spoiled bytes and mutated positions too), run in-process through
+`service.cli.main`."""
 
 from __future__ import annotations
 
@@ -7,12 +8,15 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from solver.ffkingdom import legal_actions, load, new_game, parse, parse_action
 from solver.ffkingdom.puzzles import solve_puzzle
 
 from ..cli import assert_one_line_error, keep_sigpipe, run, run_json  # noqa: F401
 from .helpers import RULES, rest_of_deck
+from .strategies import mutated, plausible
 
 SIMPLE_WIN = {"players": [{"W": 4, "hand": ["angriff", "mauer"]}, {"castle": 6, "wall": 0}]}
 
@@ -155,3 +159,61 @@ def test_a_file_that_is_not_json_is_refused(capsys, tmp_path, command):
 def test_a_missing_file_is_refused(capsys, tmp_path, command):
     assert_one_line_error(*run(capsys, "ffk", command, str(tmp_path / "absent.json")),
                           "cannot read", "absent.json")
+
+
+@pytest.mark.parametrize("command", ["puzzle", "hint"])
+def test_a_file_that_is_not_utf8_is_one_line(capsys, tmp_path, command):
+    path = tmp_path / "position.json"
+    path.write_bytes(b'{"players": \xff}')
+    assert_one_line_error(*run(capsys, "ffk", command, str(path)),
+                          "position.json is not UTF-8 text (byte 12 is 0xff)")
+
+
+def test_a_byte_order_mark_is_read(capsys, tmp_path):
+    path = tmp_path / "position.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(SIMPLE_WIN).encode())
+    data = run_json(capsys, "ffk", "puzzle", str(path), "--json")
+    assert data["status"] == "solved"
+
+
+@pytest.mark.parametrize("command", ["puzzle", "hint"])
+def test_numbers_no_game_reaches_are_refused(capsys, tmp_path, command):
+    """Once accepted here (the hint printed an expected value of -5.5e17) and refused by
+    the client: now refused by both, naming each."""
+    position = {"round": 10**9, "players": [{"wall": 10**20, "builders": 500,
+                                             "hand": ["mauer"]}, {}]}
+    assert_one_line_error(*run(capsys, "ffk", command, write_position(tmp_path, position)),
+                          "round: must be at most 1000, not 1000000000",
+                          "players[0].wall: must be at most 10000",
+                          "players[0].builders: must be at most 100, not 500")
+
+
+@pytest.mark.parametrize("card", [["katapult"], {"id": "katapult"}])
+@pytest.mark.parametrize("command", ["puzzle", "hint"])
+def test_a_card_that_is_a_list_or_an_object_is_named(capsys, tmp_path, command, card):
+    position = {"players": [{"hand": ["mauer", card]}, {}]}
+    assert_one_line_error(*run(capsys, "ffk", command, write_position(tmp_path, position)),
+                          "players[0].hand[1]: must be a string")
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=mutated() | plausible(),
+       command=st.sampled_from([["puzzle"], ["puzzle", "--turns", "2"], ["puzzle", "--json"],
+                                ["hint", "--worlds", "2"], ["hint", "--json", "--worlds", "1"]]))
+def test_mutated_files_get_an_answer_or_one_line(capsys, tmp_path, data, command):
+    """Through the whole command line: exit 0, or exit 2 with one line; no traceback."""
+    path = write_position(tmp_path, data)
+    code, out, err = run(capsys, "ffk", command[0], path, *command[1:], "--seconds", "0.05")
+    if code == 0:
+        assert out and not err
+    else:
+        assert_one_line_error(code, out, err)
+
+
+def test_the_schema_command_prints_the_games_schema(capsys):
+    code, out, err = run(capsys, "schema", "ffk")
+    assert (code, err) == (0, "")
+    document = json.loads(out)
+    assert document["$id"].endswith("/fortress-fight-kingdom.json")
+    assert document["properties"]["players"]["minItems"] == 2

@@ -1,6 +1,7 @@
 """Fortress Fight Kingdom over gRPC, against real servers on 127.0.0.1: puzzles and
-hints, bad input, deadlines, cancellation, the position message, the log line and the
-client commands.
+hints, their options (and the deprecated flat fields), bad input, deadlines,
+cancellation, the position message, the log line, the client commands, and mutated
+positions that never get INTERNAL or UNKNOWN.
 
 Most tests share one module-scoped server (2 workers); the cancellation test gets a
 1-worker server of its own. Remote answers are compared with the library's answers for
@@ -16,6 +17,8 @@ import time
 
 import grpc
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from service.api import fortress_solver_pb2 as pb
 from service.convert.ffkingdom import (
@@ -31,6 +34,7 @@ from solver.errors import InvalidInput
 from solver.ffkingdom import apply, legal_actions, load, load_rules, new_game, parse_action
 from solver.ffkingdom.hints import HINT_BUDGET, Settings, hint
 from solver.ffkingdom.puzzles import solve_puzzle
+from tests.ffkingdom.strategies import mutated, plausible
 from tests.service.conftest import address, connect, rpc_error, running_server
 
 from ..cli import assert_client_prints_what_local_prints, keep_sigpipe, run  # noqa: F401
@@ -72,8 +76,12 @@ def source(data: dict) -> pb.PositionSource:
     return pb.PositionSource(ffkingdom=position_from_json(data))
 
 
-def puzzle(stub, data: dict, timeout: float = 30, **fields) -> pb.SolveResponse:
-    return stub.Solve(pb.SolveRequest(position=source(data), **fields), timeout=timeout)
+def puzzle(stub, data: dict, timeout: float = 30, turns: int = 0,
+           **fields) -> pb.SolveResponse:
+    request = pb.SolveRequest(position=source(data), **fields)
+    if turns:
+        request.ffkingdom.turns = turns
+    return stub.Solve(request, timeout=timeout)
 
 
 def replay(data: dict, line) -> int | None:
@@ -109,6 +117,32 @@ def test_turns_one_is_the_default(stub):
     assert default.turns == one.turns == 1
 
 
+def test_the_deprecated_flat_turns_still_work(stub):
+    """A client of before the options messages sends `turns` on the request itself."""
+    options = puzzle(stub, TWO_TURNS, turns=2)
+    flat = stub.Solve(pb.SolveRequest(position=source(TWO_TURNS), turns=2), timeout=30)
+    assert (flat.status, flat.turns, flat.ffk_line) == \
+        (options.status, options.turns, options.ffk_line)
+
+
+def test_options_win_over_the_flat_fields(stub):
+    request = pb.SolveRequest(position=source(whole(WIN_THIS_TURN)), turns=5,
+                              ffkingdom=pb.FfkSolveOptions())
+    assert stub.Solve(request, timeout=30).turns == 1  # 0 means 1; the flat 5 is unread
+
+
+@pytest.mark.parametrize("request_", [
+    pb.SolveRequest(position=source(WIN_THIS_TURN), farbduell=pb.FarbduellSolveOptions(turns=1)),
+    pb.HintRequest(position=source(WIN_THIS_TURN), farbduell=pb.FarbduellHintOptions(worlds=2)),
+], ids=["Solve", "Hint"])
+def test_another_games_options_are_invalid_argument(stub, request_):
+    call = stub.Solve if isinstance(request_, pb.SolveRequest) else stub.Hint
+    error = rpc_error(call, request_)
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.details() == "options are for farbduell, but the position is " \
+                              "fortress-fight-kingdom"
+
+
 def test_out_of_reach_is_unsolvable(stub):
     response = puzzle(stub, OUT_OF_REACH)
     assert response.status == pb.UNSOLVABLE
@@ -139,7 +173,8 @@ def test_turns_above_one_need_the_whole_position(stub, known):
         del data["players"][1]["hand"]
     if known != "deck":
         del data["deck"]
-    error = rpc_error(stub.Solve, pb.SolveRequest(position=source(data), turns=2))
+    request = pb.SolveRequest(position=source(data), ffkingdom=pb.FfkSolveOptions(turns=2))
+    error = rpc_error(stub.Solve, request)
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert error.details() == NEEDS_A_HAND_AND_DECK
 
@@ -162,11 +197,26 @@ def test_bad_card_is_invalid_argument_with_the_cli_message(stub):
 
 
 def test_every_fault_is_named_as_the_cli_names_it(stub):
-    message = pb.FfkPosition(to_move=2, players=[pb.FfkPlayer(castle=120, locked="wetter"),
-                                                 pb.FfkPlayer(hand_size=12)])
+    message = pb.FfkPosition(to_move=2, players=[pb.FfkPlayer(castle=1200, locked="wetter"),
+                                                 pb.FfkPlayer(wall=2**32 - 1)])
     expected = _load_message(position_to_json(message))
-    assert "to_move" in expected and "castle 120" in expected and "locked" in expected
+    assert expected == ("to_move: must be at most 1, not 2; "
+                        "players[0].castle: must be at most 1000, not 1200; "
+                        "players[0].locked: input should be 'bau', 'angriff', 'magie' or "
+                        "'gold', not \"wetter\"; "
+                        "players[1].wall: must be at most 10000, not 4294967295")
     error = rpc_error(stub.Solve, pb.SolveRequest(position=pb.PositionSource(ffkingdom=message)))
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.details() == expected
+
+
+def test_the_card_tables_faults_are_named_as_the_cli_names_them(stub):
+    message = pb.FfkPosition(players=[pb.FfkPlayer(castle=120, hand=pb.FfkCards(cards=[])),
+                                      pb.FfkPlayer(hand_size=12)])
+    expected = _load_message(position_to_json(message))
+    assert expected == ("players[0].castle: must be at most 100, the castle that wins, not 120; "
+                        "players[1].hand_size: must be at most 9, a full hand, not 12")
+    error = rpc_error(stub.Hint, pb.HintRequest(position=pb.PositionSource(ffkingdom=message)))
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert error.details() == expected
 
@@ -184,11 +234,17 @@ def test_a_finished_game_is_invalid_argument(stub):
 # ============================================================================ hints
 
 
-@pytest.mark.parametrize(("seed", "worlds", "hint_seed"), [(1, 0, 0), (2, 3, 7), (5, 12, 1)])
-def test_hint_is_legal_and_the_librarys(stub, seed, worlds, hint_seed):
+@pytest.mark.parametrize(("seed", "worlds", "hint_seed", "flat"),
+                         [(1, 0, 0, False), (2, 3, 7, False), (5, 12, 1, True)])
+def test_hint_is_legal_and_the_librarys(stub, seed, worlds, hint_seed, flat):
+    """With the options, or the deprecated flat fields of the request."""
     data = view(seed)
-    response = stub.Hint(pb.HintRequest(position=source(data), worlds=worlds, seed=hint_seed),
-                         timeout=30)
+    if flat:
+        request = pb.HintRequest(position=source(data), worlds=worlds, seed=hint_seed)
+    else:
+        request = pb.HintRequest(position=source(data), ffkingdom=pb.FfkHintOptions(
+            worlds=worlds, seed=hint_seed))
+    response = stub.Hint(request, timeout=30)
     assert response.status == pb.SOLVED
     assert not response.HasField("move") and not response.cached
     ffk = response.ffk
@@ -213,8 +269,14 @@ def test_some_hint_has_runners_up(stub):
     assert response.ffk.runners_up
 
 
-def test_too_many_worlds_is_out_of_range(stub):
-    error = rpc_error(stub.Hint, pb.HintRequest(position=source(view(1)), worlds=1001))
+@pytest.mark.parametrize("flat", [False, True])
+def test_too_many_worlds_is_out_of_range(stub, flat):
+    request = pb.HintRequest(position=source(view(1)))
+    if flat:
+        request.worlds = 1001
+    else:
+        request.ffkingdom.worlds = 1001
+    error = rpc_error(stub.Hint, request)
     assert error.code() == grpc.StatusCode.OUT_OF_RANGE
     assert "1001" in error.details() and "1000" in error.details()
 
@@ -233,7 +295,8 @@ def test_tiny_deadline_answers_unknown_in_time(stub):
     assert not response.optimal
     assert not response.HasField("length") and not response.HasField("turns")
     assert elapsed < 0.3
-    request = pb.HintRequest(position=source(view(1)), worlds=1000)  # about 4 s of work
+    request = pb.HintRequest(position=source(view(1)),  # about 4 s of work
+                             ffkingdom=pb.FfkHintOptions(worlds=1000))
     started = time.perf_counter()
     response = stub.Hint(request, timeout=0.3)
     assert time.perf_counter() - started < 0.3
@@ -251,8 +314,10 @@ def test_request_budget_answers_unknown(stub):
 
 @pytest.mark.parametrize("call", ["Solve", "Hint"])
 def test_cancelled_call_frees_its_worker(call):
-    requests = {"Solve": pb.SolveRequest(position=source(new_game(RULES, 1).to_json()), turns=3),
-                "Hint": pb.HintRequest(position=source(view(1)), worlds=1000)}
+    requests = {"Solve": pb.SolveRequest(position=source(new_game(RULES, 1).to_json()),
+                                         ffkingdom=pb.FfkSolveOptions(turns=3)),
+                "Hint": pb.HintRequest(position=source(view(1)),
+                                       ffkingdom=pb.FfkHintOptions(worlds=1000))}
     with running_server(workers=1, queue=2) as server, connect(server) as client:
         hard = getattr(client, call).future(requests[call])  # no deadline
         time.sleep(0.3)
@@ -313,7 +378,7 @@ def _states(seed: int, every: int = 5) -> list:
 def test_state_round_trip(seed):
     for state in _states(seed):
         sent = pb.FfkPosition.FromString(state_to_proto(state).SerializeToString())
-        loaded = position_from_proto(sent, RULES)
+        loaded = position_from_proto(sent)
         assert loaded.complete
         assert loaded.state == state
 
@@ -361,11 +426,17 @@ def test_puzzle_answer_round_trip(stub):
     ["puzzle", "two-turns", "--turns", "2"], ["puzzle", "two-turns", "--turns", "2", "--json"],
     ["puzzle", "win", "--turns", "2"], ["puzzle", "bad-card", "--json"],
     ["hint", "view"], ["hint", "view", "--json", "--worlds", "3", "--seed", "5"],
-    ["hint", "win"], ["hint", "bad-card"],
+    ["hint", "win"], ["hint", "bad-card"], ["puzzle", "huge"], ["hint", "huge"],
+    ["puzzle", "card-list"], ["hint", "card-list"],
 ], ids=lambda argv: " ".join(argv))
 def test_client_prints_what_the_local_command_prints(capsys, tmp_path, solver_server, argv):
+    """Also for the numbers the local command once accepted and the client refused (a
+    wall of 10^20, 500 builders, round 10^9), and a card that is a list."""
+    huge = {"round": 10**9, "players": [{"wall": 10**20, "builders": 500, "hand": ["mauer"]},
+                                        {}]}
     positions = {"win": WIN_THIS_TURN, "out-of-reach": OUT_OF_REACH, "two-turns": TWO_TURNS,
-                 "view": view(2), "bad-card": {"players": [{"hand": ["katapullt"]}, {}]}}
+                 "view": view(2), "bad-card": {"players": [{"hand": ["katapullt"]}, {}]},
+                 "huge": huge, "card-list": {"players": [{"hand": [["katapult"]]}, {}]}}
     command, name, *options = argv
     path = tmp_path / f"{name}.json"
     path.write_text(json.dumps(positions[name]))
@@ -391,3 +462,70 @@ def test_budget_reaches_the_server(capsys, tmp_path, solver_server):
     answer = json.loads(out)
     assert answer["status"] == "unknown"
     assert answer["seconds"] < 1
+
+
+# ============================================================================ never INTERNAL
+
+
+def _request(data, rng: random.Random):
+    """A Solve or Hint request for a JSON position, or None when the JSON cannot be a
+    message at all (a client could not send it)."""
+    try:
+        position = pb.PositionSource(ffkingdom=position_from_json(data))
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return None
+    budget = pb.Budget(seconds=0.05, nodes=2000)
+    if rng.random() < 0.5:
+        return pb.SolveRequest(position=position, budget=budget,
+                               ffkingdom=pb.FfkSolveOptions(turns=rng.choice([0, 1, 2])))
+    return pb.HintRequest(position=position, budget=budget,
+                          ffkingdom=pb.FfkHintOptions(worlds=rng.choice([0, 1, 2, 2000]),
+                                                      seed=rng.choice([0, 2**64 - 1])))
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(data=mutated() | plausible(), rng=st.randoms(use_true_random=False))
+def test_mutated_positions_get_an_answer_or_invalid_argument(stub, data, rng):
+    """Mutations of real positions, and positions whose numbers span their ranges, as a
+    client sends them: never INTERNAL or UNKNOWN."""
+    request = _request(data, rng)
+    assume(request is not None)
+    call = stub.Solve if isinstance(request, pb.SolveRequest) else stub.Hint
+    try:
+        call(request, timeout=30)
+    except grpc.RpcError as error:
+        assert error.code() in (grpc.StatusCode.INVALID_ARGUMENT,
+                                grpc.StatusCode.OUT_OF_RANGE), (request, error.details())
+
+
+def test_messages_with_any_field_values_get_an_answer_or_invalid_argument(stub):
+    """Messages no JSON file gives: every uint32 at its extremes, card ids of any text."""
+    rng = random.Random(3)
+    texts = ["", "katapult", "mauer", "schild", "bau", "\u0000", "ü" * 300, "play katapult"]
+    numbers = [0, 1, 2, 9, 100, 101, 2**31, 2**32 - 1]
+    for _ in range(60):
+        def player() -> pb.FfkPlayer:
+            message = pb.FfkPlayer(**{name: rng.choice(numbers) for name in (
+                "castle", "wall", "bricks", "weapons", "crystals", "gold", "builders",
+                "shields", "guards", "hand_size") if rng.random() < 0.3})
+            if rng.random() < 0.5:
+                message.hand.cards.extend(rng.choice(texts) for _ in range(rng.randrange(4)))
+            if rng.random() < 0.3:
+                message.locked = rng.choice(texts)
+            if rng.random() < 0.3:
+                message.poison.add(per=rng.choice(numbers), ticks=rng.choice(numbers))
+            return message
+        message = pb.FfkPosition(players=[player() for _ in range(rng.choice([0, 1, 2, 2, 3]))],
+                                 discard=[rng.choice(texts) for _ in range(rng.randrange(3))])
+        for name in ("round", "to_move", "actions_left", "winner", "deck_size"):
+            if rng.random() < 0.3:
+                setattr(message, name, rng.choice(numbers))
+        if rng.random() < 0.3:
+            message.seed = 2**64 - 1
+        request = pb.SolveRequest(position=pb.PositionSource(ffkingdom=message),
+                                  budget=pb.Budget(seconds=0.05))
+        try:
+            stub.Solve(request, timeout=30)
+        except grpc.RpcError as error:
+            assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, (message, error.details())

@@ -1,0 +1,58 @@
+"""Fortress Fight Kingdom as the service and the command line see it: its descriptor.
+
+A position is a `Loaded` state: the puzzle over more than one turn needs to know whether
+the opponent's hand and the deck order were given or filled in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from solver.budget import Budget
+from solver.ffkingdom.hints import Hint, Settings, hint
+from solver.ffkingdom.puzzles import PuzzleAnswer, check_complete, solve_puzzle
+from solver.ffkingdom.state import GAME as NAME
+from solver.ffkingdom.state import Loaded
+from solver.ffkingdom.wire import position_schema
+from solver.games import Game, Question
+
+
+@dataclass(frozen=True)
+class PuzzleOptions:
+    turns: int = 1  # own turns to win within; above 1 the whole position must be known
+
+
+@dataclass(frozen=True)
+class HintOptions:
+    worlds: int = Settings().worlds  # samples of the cards the player to move cannot see
+    seed: int = 0                    # seeds the sampling: same seed, same hint
+
+
+def _puzzle(position: Loaded, options: PuzzleOptions, budget: Budget) -> PuzzleAnswer:
+    check_complete(position, options.turns)
+    return solve_puzzle(position.state, options.turns, budget)
+
+
+def _hint(position: Loaded, options: HintOptions, budget: Budget) -> Hint:
+    return hint(position.state, budget, Settings(worlds=options.worlds), options.seed)
+
+
+def _to_json(position: Loaded) -> dict[str, Any]:
+    return position.to_json()
+
+
+PUZZLE = Question("puzzle", "win this turn, or force a win within N turns (exact)",
+                  PuzzleOptions, PuzzleAnswer, _puzzle)
+HINT = Question("hint", "the best action from what the player to move sees",
+                HintOptions, Hint, _hint)
+
+GAME: Game[Loaded] = Game(
+    name=NAME,
+    aliases=("ffk", "ffkingdom", "kingdom"),
+    summary="Fortress Fight Kingdom: two castles, a shared deck, walls and producers",
+    from_json=Loaded.from_json,
+    to_json=_to_json,
+    schema=position_schema,
+    questions=(PUZZLE, HINT),
+)
