@@ -15,7 +15,7 @@ import statistics
 
 from solver.budget import Budget
 from solver.farbduell.chains import KEEPERS, best_chain
-from solver.farbduell.engine import State, load
+from solver.farbduell.state import State
 from solver.farbduell.tables import NUMBERS, Table, load_tables
 
 KINDS = {"keepers": 25, "plain": 25, "go-out": 17}   # kind of hand -> cards in it
@@ -57,9 +57,9 @@ def position(table: Table, rng: random.Random, kind: str) -> State:
     hand, rest = keepers + others[:size], others[size:]
     top = next(card for card in rest if card.rank in NUMBERS)
     rest.remove(top)
-    return load({"table": table.name, "hands": [[str(card) for card in hand],
-                                                [str(card) for card in rest[:7]]],
-                 "discard": [str(top)]}, {table.name: table})
+    hands = [[str(card) for card in hand], [str(card) for card in rest[:7]]]
+    return State.from_json({"table": table.name, "hands": hands, "discard": [str(top)]},
+                           {table.name: table})
 
 
 if __name__ == "__main__":

@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 
 from bench.fitting import accuracy_and_log_loss, fit_logistic
-from solver.farbduell.engine import apply, new_game
 from solver.farbduell.evaluate import FEATURES, side_features
 from solver.farbduell.hints import hint
 from solver.farbduell.policies import greedy_action
+from solver.farbduell.rules import apply, new_game
 from solver.farbduell.tables import load_tables
 
 OUT = Path(__file__).resolve().parent.parent / "solver" / "farbduell" / "fitted_eval.toml"

@@ -1,4 +1,4 @@
-"""`fortress-solver farbduell ...`: go-out chains, puzzles, hints and self-play.
+"""`fortress-solver farbduell ...`: go-out chains, puzzles, hints, deals and self-play.
 
 `fortress-solver client farbduell chain|puzzle|hint` reads, checks and prints the same
 way; only the search is the server's.
@@ -8,124 +8,138 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from service.arguments import positive, read_position
+from service.convert import farbduell as convert
 from service.selfplay_cli import add_selfplay, play_all, read_bots, report
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from solver.farbduell.bots import BOTS, GameResult, play_game
-from solver.farbduell.chains import OBJECTIVES, Chain, best_chain
-from solver.farbduell.engine import State, load, new_game, to_json
-from solver.farbduell.hints import HINT_BUDGET, Hint, Settings, hint
-from solver.farbduell.puzzles import PuzzleAnswer, solve_puzzle
-from solver.farbduell.tables import Table, load_tables
+from solver.farbduell.chains import OBJECTIVES, Chain
+from solver.farbduell.game import (
+    CHAIN,
+    GAME,
+    HINT,
+    PUZZLE,
+    ChainOptions,
+    HintOptions,
+    PuzzleOptions,
+)
+from solver.farbduell.hints import HINT_BUDGET, Hint
+from solver.farbduell.puzzles import PuzzleAnswer
+from solver.farbduell.rules import new_game
+from solver.farbduell.state import State
+from solver.farbduell.tables import Table, default_tables
 from solver.selfplay import seatings
 
 if TYPE_CHECKING:
     from service.client import Client
 
 
-def add_commands(commands: Any, positive: Any) -> None:
-    """The `farbduell` command and its subcommands; `positive` reads a number > 0."""
+def add_commands(commands: Any) -> None:
+    """The `farbduell` command and its subcommands."""
     game = commands.add_parser("farbduell", help="Farbduell: chains, puzzles, hints, self-play")
     sub = game.add_subparsers(dest="farbduell_command", required=True,
                               parser_class=type(game))
-    tables = sorted(load_tables())
+    tables = sorted(default_tables())
 
     deal = sub.add_parser("deal", help="the starting position of a shuffled game, as JSON")
-    deal.add_argument("--table", choices=tables, default="classic")
-    deal.add_argument("--players", type=positive(int), default=2)
-    deal.add_argument("--seed", type=int, default=1)
+    deal.add_argument("--table", choices=tables, default="classic",
+                      help="the table to deal (default %(default)s)")
+    deal.add_argument("--players", type=positive(int), default=2,
+                      help="seats (default %(default)s)")
+    deal.add_argument("--seed", type=int, default=1, help="the shuffle (default %(default)s)")
+    deal.set_defaults(run=_deal)
 
-    _add_searches(sub, positive)
+    chain, puzzle, advice = _add_searches(sub)
+    chain.set_defaults(run=_chain)
+    puzzle.set_defaults(run=_puzzle)
+    advice.set_defaults(run=_hint)
 
     selfplay = add_selfplay(sub, positive, BOTS)
-    selfplay.add_argument("--table", choices=tables, default="classic")
-    selfplay.add_argument("--players", type=positive(int), default=2)
+    selfplay.add_argument("--table", choices=tables, default="classic",
+                          help="the table to play on (default %(default)s)")
+    selfplay.add_argument("--players", type=positive(int), default=2,
+                          help="seats (default %(default)s)")
+    selfplay.set_defaults(run=_selfplay)
 
 
-def add_client_commands(commands: Any, positive: Any) -> None:
+def add_client_commands(commands: Any) -> None:
     """`client farbduell chain|puzzle|hint`: the local commands' arguments and the server
     to ask."""
     game = commands.add_parser("farbduell", help="Farbduell chains, puzzles and hints")
     sub = game.add_subparsers(dest="farbduell_command", required=True,
                               parser_class=type(game))
-    for command in _add_searches(sub, positive):
+    chain, puzzle, advice = _add_searches(sub)
+    chain.set_defaults(run_remote=_chain_remote)
+    puzzle.set_defaults(run_remote=_puzzle_remote)
+    advice.set_defaults(run_remote=_hint_remote)
+    for command in (chain, puzzle, advice):
         command.add_argument("--server", required=True, metavar="HOST:PORT")
 
 
-def _add_searches(sub: Any, positive: Any) -> list[argparse.ArgumentParser]:
+def _add_searches(sub: Any) -> tuple[argparse.ArgumentParser, ...]:
     """chain, puzzle and hint."""
-    chain = sub.add_parser("chain", help="go out before the opponent's turn (CP-SAT)")
+    chain = sub.add_parser("chain", help=CHAIN.summary)
     chain.add_argument("file", help="position JSON file, or - for standard input")
     chain.add_argument("--objective", choices=OBJECTIVES, default="cards",
                        help="what the longest chain maximises when going out is impossible")
-    chain.add_argument("--seconds", type=positive(float), default=10.0)
-    chain.add_argument("--json", action="store_true")
+    chain.add_argument("--seconds", type=positive(float), default=10.0,
+                       help="time budget (default %(default)s)")
+    chain.add_argument("--json", action="store_true", help="print one JSON object")
 
-    puzzle = sub.add_parser("puzzle", help="force a win within N own turns (all cards known)")
+    puzzle = sub.add_parser("puzzle", help=PUZZLE.summary)
     puzzle.add_argument("file", help="position JSON file, or - for standard input")
-    puzzle.add_argument("--turns", type=positive(int), default=1)
-    puzzle.add_argument("--seconds", type=positive(float), default=60.0)
-    puzzle.add_argument("--nodes", type=positive(int))
-    puzzle.add_argument("--json", action="store_true")
+    puzzle.add_argument("--turns", type=positive(int), default=1,
+                        help="own turns to win within (default %(default)s)")
+    puzzle.add_argument("--seconds", type=positive(float), default=60.0,
+                        help="time budget (default %(default)s)")
+    puzzle.add_argument("--nodes", type=positive(int), help="node budget (default none)")
+    puzzle.add_argument("--json", action="store_true", help="print one JSON object")
 
-    advice = sub.add_parser("hint", help="the best play from what the player to move sees")
+    advice = sub.add_parser("hint", help=HINT.summary)
     advice.add_argument("file", help="position JSON file, or - for standard input")
-    advice.add_argument("--seconds", type=positive(float), default=HINT_BUDGET.seconds)
-    advice.add_argument("--worlds", type=positive(int), default=Settings().worlds)
-    advice.add_argument("--seed", type=int, default=0)
-    advice.add_argument("--json", action="store_true")
-    return [chain, puzzle, advice]
+    advice.add_argument("--seconds", type=positive(float), default=HINT_BUDGET.seconds,
+                        help="time budget (default %(default)s)")
+    advice.add_argument("--worlds", type=positive(int), default=HintOptions().worlds,
+                        help="samples of the unseen cards (default %(default)s)")
+    advice.add_argument("--seed", type=int, default=0,
+                        help="the samples' seed (default %(default)s)")
+    advice.add_argument("--json", action="store_true", help="print one JSON object")
+    return chain, puzzle, advice
 
 
-def run(args: argparse.Namespace) -> None:
-    tables = load_tables()
-    {"deal": _deal, "chain": _chain, "puzzle": _puzzle, "hint": _hint,
-     "selfplay": _selfplay}[args.farbduell_command](args, tables)
+def _seconds(args: argparse.Namespace) -> Budget:
+    return Budget(seconds=args.seconds, nodes=None, table_entries=None)
 
 
-def run_remote(args: argparse.Namespace, client: Client) -> None:
-    """`client farbduell chain|puzzle|hint`: as the local command, with the search done by
-    `client`."""
-    {"chain": _chain, "puzzle": _puzzle, "hint": _hint}[args.farbduell_command](
-        args, load_tables(), client)
-
-
-def _read(path: str, tables: dict[str, Table]) -> tuple[Any, State]:
-    """The position's JSON value and its state."""
+def _deal(args: argparse.Namespace) -> None:
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text()
-    except OSError as err:
-        raise InvalidInput(f"cannot read {path}: {err.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InvalidInput(f"{path} is not JSON: {err}") from None
-    return data, load(data, tables)
-
-
-def _deal(args: argparse.Namespace, tables: dict[str, Table]) -> None:
-    try:
-        state = new_game(tables[args.table], args.players, args.seed)
+        state = new_game(default_tables()[args.table], args.players, args.seed)
     except ValueError as err:
         raise InvalidInput(str(err)) from None
-    print(json.dumps(to_json(state)))
+    print(json.dumps(state.to_json()))
 
 
-def _chain(args: argparse.Namespace, tables: dict[str, Table],
-           client: Client | None = None) -> None:
-    data, state = _read(args.file, tables)
-    budget = Budget(seconds=args.seconds, nodes=None, table_entries=None)
-    if client is None:
-        found = best_chain(state, args.objective, budget)
-    else:
-        found = client.farbduell_chain(data, state.table, args.objective, budget)
-    if args.json:
-        print(json.dumps(chain_json(found)))
+# ---------------------------------------------------------------- chain
+
+
+def _chain(args: argparse.Namespace) -> None:
+    state = read_position(GAME, args.file)
+    _print_chain(CHAIN.ask(state, ChainOptions(args.objective), _seconds(args)), args.json)
+
+
+def _chain_remote(args: argparse.Namespace, client: Client) -> None:
+    state = read_position(GAME, args.file)
+    request = convert.solve_request(state, ChainOptions(args.objective), _seconds(args))
+    _print_chain(convert.chain_from_proto(client.solve(request), state.table), args.json)
+
+
+def _print_chain(found: Chain, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(found.to_json()))
     elif found.status is Status.UNKNOWN:
         print(f"unknown: no chain found within the budget ({found.stats.seconds:.2f} s)")
     else:
@@ -136,27 +150,33 @@ def _chain(args: argparse.Namespace, tables: dict[str, Table],
         print(", ".join(str(play) for play in found.plays) or "(no card can be played)")
 
 
-def chain_json(found: Chain) -> dict[str, Any]:
-    return {"status": found.status.value, "goes_out": found.goes_out,
-            "plays": [str(play) for play in found.plays], "cards": found.cards,
-            "points": found.points, "optimal": found.optimal,
-            "seconds": round(found.stats.seconds, 6)}
+# ---------------------------------------------------------------- puzzle
 
 
-def _puzzle(args: argparse.Namespace, tables: dict[str, Table],
-            client: Client | None = None) -> None:
-    data, state = _read(args.file, tables)
-    budget = Budget(seconds=args.seconds, nodes=args.nodes, table_entries=None)
-    if client is None:
-        answer = solve_puzzle(state, args.turns, budget)
-    else:
-        answer = client.farbduell_puzzle(data, state.table, args.turns, budget)
-    if args.json:
-        print(json.dumps(puzzle_json(answer)))
+def _puzzle_budget(args: argparse.Namespace) -> Budget:
+    return Budget(seconds=args.seconds, nodes=args.nodes, table_entries=None)
+
+
+def _puzzle(args: argparse.Namespace) -> None:
+    state = read_position(GAME, args.file)
+    answer = PUZZLE.ask(state, PuzzleOptions(args.turns), _puzzle_budget(args))
+    _print_puzzle(answer, state, args.turns, args.json)
+
+
+def _puzzle_remote(args: argparse.Namespace, client: Client) -> None:
+    state = read_position(GAME, args.file)
+    request = convert.solve_request(state, PuzzleOptions(args.turns), _puzzle_budget(args))
+    answer = convert.puzzle_from_proto(client.solve(request), state.table)
+    _print_puzzle(answer, state, args.turns, args.json)
+
+
+def _print_puzzle(answer: PuzzleAnswer, state: State, turns: int, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(answer.to_json()))
         return
     stats = f"({answer.stats.nodes} nodes, {answer.stats.seconds:.2f} s)"
     if answer.status is Status.UNSOLVABLE:
-        print(f"player {state.to_move} cannot force a win within {args.turns} turns: "
+        print(f"player {state.to_move} cannot force a win within {turns} turns: "
               f"proven {stats}")
     elif answer.status is Status.UNKNOWN:
         print(f"unknown: the budget ran out {stats}")
@@ -166,24 +186,26 @@ def _puzzle(args: argparse.Namespace, tables: dict[str, Table],
             print(f"{n:3}. player {seat}: {action}")
 
 
-def puzzle_json(answer: PuzzleAnswer) -> dict[str, Any]:
-    return {"status": answer.status.value, "turns": answer.turns,
-            "line": [{"player": seat, "action": str(action)} for seat, action in answer.line],
-            "nodes": answer.stats.nodes, "seconds": round(answer.stats.seconds, 6)}
+# ---------------------------------------------------------------- hint
 
 
-def _hint(args: argparse.Namespace, tables: dict[str, Table],
-          client: Client | None = None) -> None:
-    data, state = _read(args.file, tables)
-    budget = Budget(seconds=args.seconds, nodes=None, table_entries=None)
-    if client is None:
-        advice = hint(state, budget, Settings(worlds=args.worlds), args.seed)
-    elif args.seed < 0:  # the request's seed is unsigned
+def _hint(args: argparse.Namespace) -> None:
+    state = read_position(GAME, args.file)
+    advice = HINT.ask(state, HintOptions(args.worlds, args.seed), _seconds(args))
+    _print_hint(advice, args.json)
+
+
+def _hint_remote(args: argparse.Namespace, client: Client) -> None:
+    state = read_position(GAME, args.file)
+    if args.seed < 0:  # the request's seed is unsigned
         raise InvalidInput(f"--seed must be 0 or more for a server, not {args.seed}")
-    else:
-        advice = client.farbduell_hint(data, state.table, budget, args.worlds, args.seed)
-    if args.json:
-        print(json.dumps(hint_json(advice)))
+    request = convert.hint_request(state, HintOptions(args.worlds, args.seed), _seconds(args))
+    _print_hint(convert.hint_from_proto(client.hint(request), state.table), args.json)
+
+
+def _print_hint(advice: Hint, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(advice.to_json()))
     elif advice.action is None:
         print(f"unknown: the budget ran out ({advice.stats.seconds:.2f} s)")
     else:
@@ -194,22 +216,17 @@ def _hint(args: argparse.Namespace, tables: dict[str, Table],
                                              for action, value in advice.runners_up))
 
 
-def hint_json(advice: Hint) -> dict[str, Any]:
-    return {"status": advice.status.value,
-            "action": None if advice.action is None else str(advice.action),
-            "value": None if advice.value is None else round(advice.value, 4),
-            "runners_up": [{"action": str(action), "value": round(value, 4)}
-                           for action, value in advice.runners_up],
-            "seconds": round(advice.stats.seconds, 6)}
+# ---------------------------------------------------------------- self-play
 
 
-def _selfplay(args: argparse.Namespace, tables: dict[str, Table]) -> None:
+def _selfplay(args: argparse.Namespace) -> None:
     bots = read_bots(args.bots, BOTS)
-    config = tables[args.table].config
+    table = default_tables()[args.table]
+    config = table.config
     if not config.min_players <= args.players <= config.max_players:
         raise InvalidInput(f"--players must be {config.min_players} to {config.max_players}")
     games = seatings(bots, args.games, args.seed, args.players)
-    results = play_all(partial(_play, table=tables[args.table]), games, args.jobs)
+    results = play_all(partial(_play, table=table), games, args.jobs)
     report(bots, results, args.seed, args.json,
            about={"table": args.table, "players": args.players})
 

@@ -1,25 +1,46 @@
-"""Farbduell: protobuf messages <-> solver values.
+"""Farbduell: protobuf messages <-> solver values, and its side of the Solve and Hint RPCs.
 
 A position message becomes the JSON that the command line reads, with exactly the
-fields the message sets, so that the engine's loader fills in the same defaults and bad
-input gets the same message on both. Actions travel as their text and are parsed back
-with the position's table.
+fields the message sets, so that the reader fills in the same defaults and bad input
+gets the same message on both. Actions travel as their text and are parsed back with
+the position's table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from service.api import fortress_solver_pb2 as pb
-from service.convert.beleaguered import STATUS, STATUS_BACK, stats_from_proto, stats_to_proto
-from solver.budget import Status
+from service.convert.common import (
+    STATUS,
+    STATUS_BACK,
+    budget_to_proto,
+    stats_from_proto,
+    stats_to_proto,
+    worlds,
+)
+from solver.budget import Budget, Status
 from solver.errors import InvalidInput
+from solver.farbduell.actions import Action, Choose, Play, parse_action
 from solver.farbduell.chains import Chain
-from solver.farbduell.engine import Action, Choose, Draw, Keep, Play, State, load, to_json
+from solver.farbduell.game import (
+    CHAIN,
+    GAME,
+    HINT,
+    PUZZLE,
+    ChainOptions,
+    HintOptions,
+    PuzzleOptions,
+)
 from solver.farbduell.hints import Hint
 from solver.farbduell.puzzles import PuzzleAnswer
+from solver.farbduell.state import State
 from solver.farbduell.tables import Table
+
+if TYPE_CHECKING:
+    from service.games import Calls
+
+MODES = ("forced-win", "chain", "hint")   # what GetServerInfo lists
 
 # Fields with presence: left out of the JSON when the message leaves them out (colour is
 # apart: its empty string is the JSON's null).
@@ -27,12 +48,13 @@ _STATE_FIELDS = ("table", "to_move", "direction", "pending", "pending_kind", "dr
                  "winner", "seed", "side", "hunt_colour")
 
 
-def position_from_proto(message: pb.FarbduellPosition, tables: Mapping[str, Table]) -> State:
-    return load(position_to_json(message), tables)
+def position_from_proto(message: pb.FarbduellPosition) -> State:
+    """The position on the shipped tables; InvalidInput names every fault."""
+    return GAME.from_json(position_to_json(message))
 
 
 def position_to_json(message: pb.FarbduellPosition) -> dict[str, Any]:
-    """The JSON form of the message, for `load`."""
+    """The JSON form of the message, for the reader."""
     data: dict[str, Any] = {name: getattr(message, name) for name in _STATE_FIELDS
                             if message.HasField(name)}
     data["hands"] = [list(hand.cards) for hand in message.hands]
@@ -52,10 +74,9 @@ def position_to_json(message: pb.FarbduellPosition) -> dict[str, Any]:
 
 
 def position_from_json(data: dict[str, Any]) -> pb.FarbduellPosition:
-    """The message of a position JSON that `load` accepts; a null is left out, as the
-    loader reads it (an unknown draw pile, no stack, no fuse, no winner), but a null
-    colour is the empty colour (to be named). Raises ValueError or TypeError for a value
-    its field cannot hold."""
+    """The message of a position JSON that the reader accepts; a null is left out, as
+    the reader reads it (an unknown draw pile, no stack, no fuse, no winner), but a null
+    colour is the empty colour (to be named)."""
     message = pb.FarbduellPosition(
         hands=[pb.FarbduellCards(cards=hand) for hand in data.get("hands") or []],
         discard=data.get("discard") or [],
@@ -75,7 +96,50 @@ def position_from_json(data: dict[str, Any]) -> pb.FarbduellPosition:
 
 
 def state_to_proto(state: State) -> pb.FarbduellPosition:
-    return position_from_json(to_json(state))
+    return position_from_json(state.to_json())
+
+
+def source(state: State) -> pb.PositionSource:
+    return pb.PositionSource(farbduell=state_to_proto(state))
+
+
+# ---------------------------------------------------------------- requests
+
+
+def solve_request(state: State, options: PuzzleOptions | ChainOptions,
+                  budget: Budget) -> pb.SolveRequest:
+    """The puzzle, or the go-out chain, of `state`."""
+    message = (pb.FarbduellSolveOptions(chain=options.objective)
+               if isinstance(options, ChainOptions) else
+               pb.FarbduellSolveOptions(turns=options.turns))
+    return pb.SolveRequest(position=source(state), farbduell=message,
+                           budget=budget_to_proto(budget))
+
+
+def hint_request(state: State, options: HintOptions, budget: Budget) -> pb.HintRequest:
+    """The hint of `state`; the seed must be 0 or more (the message's is unsigned)."""
+    return pb.HintRequest(position=source(state), budget=budget_to_proto(budget),
+                          farbduell=pb.FarbduellHintOptions(worlds=options.worlds,
+                                                            seed=options.seed))
+
+
+def _solve_options(request: pb.SolveRequest) -> PuzzleOptions | ChainOptions:
+    """The request's options message, or else its deprecated flat fields."""
+    chosen = request.WhichOneof("options")
+    if chosen not in (None, "farbduell"):
+        raise InvalidInput(f"options are for {chosen}, but the position is {GAME.name}")
+    message = request.farbduell if chosen else request
+    if message.chain:
+        return ChainOptions(message.chain)
+    return PuzzleOptions(message.turns or 1)
+
+
+def _hint_options(request: pb.HintRequest) -> HintOptions:
+    chosen = request.WhichOneof("options")
+    if chosen not in (None, "farbduell"):
+        raise InvalidInput(f"options are for {chosen}, but the position is {GAME.name}")
+    message = request.farbduell if chosen else request
+    return HintOptions(worlds(message.worlds, HintOptions().worlds), message.seed)
 
 
 # ---------------------------------------------------------------- actions
@@ -89,19 +153,6 @@ def step_to_proto(player: int, action: Action) -> pb.FarbduellStep:
     elif isinstance(action, Choose):
         step.colour = action.colour
     return step
-
-
-def parse_action(text: str, table: Table) -> Action:
-    """An action from its text ("play red-7", "play joker blue", "draw", "keep",
-    "choose pink"), its card read by `table`."""
-    word, *rest = text.split() or [""]
-    if word == "play" and len(rest) in (1, 2):
-        return Play(table.card(rest[0]), rest[1] if len(rest) == 2 else None)
-    if word == "choose" and len(rest) == 1:
-        return Choose(rest[0])
-    if text in ("draw", "keep"):
-        return Draw() if text == "draw" else Keep()
-    raise InvalidInput(f"{text!r} is not a Farbduell action")
 
 
 # ---------------------------------------------------------------- answers
@@ -122,9 +173,16 @@ def chain_to_proto(found: Chain, player: int) -> pb.SolveResponse:
 
 
 def chain_from_proto(message: pb.SolveResponse, table: Table) -> Chain:
-    plays = tuple(parse_action(step.action, table) for step in message.farbduell_line)
+    plays = tuple(_play(step.action, table) for step in message.farbduell_line)
     return Chain(STATUS_BACK[message.status], message.goes_out, plays, message.length,
                  message.points, message.optimal, stats_from_proto(message.stats))
+
+
+def _play(text: str, table: Table) -> Play:
+    action = parse_action(text, table)
+    if not isinstance(action, Play):
+        raise InvalidInput(f"a chain plays cards, not {text!r}")
+    return action
 
 
 def puzzle_to_proto(answer: PuzzleAnswer) -> pb.SolveResponse:
@@ -170,3 +228,35 @@ def hint_from_proto(message: pb.HintResponse, table: Table) -> Hint:
         tuple((parse_action(other.action, table), other.value)
               for other in farbduell.runners_up),
         stats_from_proto(farbduell.stats))
+
+
+# ---------------------------------------------------------------- the RPCs
+
+
+class _Wire:
+    """Farbduell's side of Solve (the puzzle, or the chain when one is asked for) and Hint."""
+
+    sources = ("farbduell",)
+
+    def info(self) -> pb.GameInfo:
+        return pb.GameInfo(name=GAME.name, modes=MODES)
+
+    def source(self, state: State) -> pb.PositionSource:
+        return source(state)
+
+    def solve(self, request: pb.SolveRequest, calls: Calls) -> pb.SolveResponse:
+        state = position_from_proto(request.position.farbduell)
+        options = _solve_options(request)
+        if isinstance(options, ChainOptions):
+            found: Chain = calls.ask(CHAIN, state, options, request.budget)
+            return chain_to_proto(found, state.to_move)
+        answer: PuzzleAnswer = calls.ask(PUZZLE, state, options, request.budget)
+        return puzzle_to_proto(answer)
+
+    def hint(self, request: pb.HintRequest, calls: Calls) -> pb.HintResponse:
+        state = position_from_proto(request.position.farbduell)
+        advice: Hint = calls.ask(HINT, state, _hint_options(request), request.budget)
+        return hint_to_proto(advice)
+
+
+WIRE = _Wire()

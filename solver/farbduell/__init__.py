@@ -1,1 +1,19 @@
-"""Farbduell: the tables as data and the rules engine (Classic and Belagerung so far)."""
+"""Farbduell: the tables as data, the rules on the Classic, Belagerung and Tag & Nacht
+tables, exact puzzles, go-out chains (CP-SAT) and hints.
+
+tables.py holds the decks, state.py the position value, actions.py the actions and their
+text, rules.py a new game, the legal actions and applying one, wire.py and positions.py
+the reading of a position's JSON, game.py the questions the service and the command
+line ask.
+"""
+
+from solver.farbduell.actions import Action, Choose, Draw, Keep, Play, parse_action
+from solver.farbduell.rules import apply, legal_actions, new_game, playable, scores
+from solver.farbduell.state import GAME, Clock, Fuse, State
+from solver.farbduell.tables import Card, Table, default_tables, load_tables
+
+__all__ = [
+    "GAME", "Action", "Card", "Choose", "Clock", "Draw", "Fuse", "Keep", "Play", "State",
+    "Table", "apply", "default_tables", "legal_actions", "load_tables", "new_game",
+    "parse_action", "playable", "scores",
+]

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.farbduell.engine import apply, new_game
 from solver.farbduell.hints import hint
 from solver.farbduell.policies import greedy_action, random_action
+from solver.farbduell.rules import apply, new_game
 from solver.farbduell.tables import Table
 from solver.selfplay import BOTS as BOTS  # the game's bots are the shared three
 from solver.selfplay import Bots

@@ -17,15 +17,20 @@ card, its answer, which passes the turn.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Any, Self
 
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 from solver.errors import InvalidInput
-from solver.farbduell.engine import Play, State, playable
+from solver.farbduell.actions import Play
+from solver.farbduell.rules import playable
+from solver.farbduell.state import State
 from solver.farbduell.tables import Card
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
+    from solver.cpsat import Solved
 
 KEEPERS = ("skip", "reverse")     # two-player: play again
 OBJECTIVES = ("cards", "points")
@@ -41,6 +46,16 @@ class Chain:
     optimal: bool                 # CP-SAT proved no better chain exists
     stats: SearchStats            # nodes = CP-SAT branches; no table is kept
 
+    @classmethod
+    def unknown(cls, seconds: float) -> Self:
+        return cls(Status.UNKNOWN, False, (), 0, 0, False, SearchStats(0, seconds, 0))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.status.value, "goes_out": self.goes_out,
+                "plays": [str(play) for play in self.plays], "cards": self.cards,
+                "points": self.points, "optimal": self.optimal,
+                "seconds": round(self.stats.seconds, 6)}
+
 
 def best_chain(state: State, objective: str = "cards",
                budget: Budget = DEFAULT_BUDGET) -> Chain:
@@ -48,10 +63,14 @@ def best_chain(state: State, objective: str = "cards",
 
     Ties are broken by the other measure, so going out always wins (it is the longest
     chain and sheds everything, even when the hand holds a 0). Only the budget's
-    seconds apply: CP-SAT cannot be stopped by a node count or a callback here.
+    seconds and its `stop` apply: CP-SAT counts no nodes (solver/cpsat.py).
     """
+    from ortools.sat.python import cp_model  # heavy: loaded when a chain is asked for
+
+    from solver.cpsat import CpSat
+
     _check(state, objective)
-    started = time.perf_counter()
+    sat = CpSat(budget, workers=1)   # its clock starts now: building the model counts
     hand = state.hands[state.to_move]
     table = state.table
     model = cp_model.CpModel()
@@ -68,23 +87,18 @@ def best_chain(state: State, objective: str = "cards",
     model.maximize(cards * (total + 1) + points if objective == "cards"
                    else points * (len(hand) + 1) + cards)
 
-    solver = cp_model.CpSolver()
-    if budget.seconds is not None:
-        solver.parameters.max_time_in_seconds = budget.seconds
-    solver.parameters.num_workers = 1
-    result = solver.solve(model)
-    stats = SearchStats(solver.num_branches, time.perf_counter() - started, 0)
-    if result not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        if result != cp_model.UNKNOWN:   # the empty chain is always a solution
-            raise RuntimeError(f"chain model is {solver.status_name(result)}")
+    solved = sat.solve(model)
+    stats = SearchStats(sat.branches, sat.elapsed(), 0)
+    if not solved.found:
+        if solved.status != "UNKNOWN":   # the empty chain is always a solution
+            raise RuntimeError(f"chain model is {solved.status}")
         return Chain(Status.UNKNOWN, False, (), 0, 0, False, stats)
 
-    order = _order(solver, arcs)
+    order = _order(solved, arcs)
     plays = tuple(Play(hand[k], table.config.colours[0] if hand[k].wild else None)
                   for k in order)
     return Chain(Status.SOLVED, len(order) == len(hand), plays, len(order),
-                 sum(table.points(hand[k]) for k in order), result == cp_model.OPTIMAL,
-                 stats)
+                 sum(table.points(hand[k]) for k in order), solved.optimal, stats)
 
 
 def _check(state: State, objective: str) -> None:
@@ -105,13 +119,13 @@ def _check(state: State, objective: str) -> None:
 
 
 def _arcs(state: State, model: cp_model.CpModel,
-          used: list[cp_model.IntVar]) -> list[tuple[int, int, cp_model.IntVar]]:
+          used: list[cp_model.IntVar]) -> list[tuple[int, int, cp_model.LiteralT]]:
     """Depot (node 0) -> each card playable now, keeper -> each card playable on it,
     any card -> depot (the chain ends), plus the self-loops of the optional nodes: a
     card's means it stays in the hand, the depot's means no card is played at all."""
     hand = state.hands[state.to_move]
     no_chain = model.new_bool_var("no chain")
-    arcs = [(0, 0, no_chain)]
+    arcs: list[tuple[int, int, cp_model.LiteralT]] = [(0, 0, no_chain)]
     # Without this a cycle of keepers that skips the depot would also be a circuit.
     model.add(sum(used) == 0).only_enforce_if(no_chain)
     for k, card in enumerate(hand):
@@ -145,11 +159,10 @@ def _longest_allowed(state: State) -> int:
     return len(state.hands[state.to_move])
 
 
-def _order(solver: cp_model.CpSolver,
-           arcs: list[tuple[int, int, cp_model.IntVar]]) -> list[int]:
+def _order(solved: Solved, arcs: list[tuple[int, int, cp_model.LiteralT]]) -> list[int]:
     """Hand indices along the chosen circuit, from the depot."""
     successor = {tail: head for tail, head, literal in arcs
-                 if tail != head and solver.boolean_value(literal)}
+                 if tail != head and solved.boolean_value(literal)}
     order, node = [], successor.get(0, 0)
     while node != 0:
         order.append(node - 1)

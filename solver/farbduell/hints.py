@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from typing import Any, Self
 
 from solver.budget import Budget, BudgetExhausted, Meter, SearchStats, Status
 from solver.errors import InvalidInput
-from solver.farbduell.engine import Action, State, apply, legal_actions
+from solver.farbduell.actions import Action
 from solver.farbduell.evaluate import chance
 from solver.farbduell.policies import greedy_action
+from solver.farbduell.rules import apply, legal_actions
+from solver.farbduell.state import State
 from solver.search.expectimax import expectimax
 
 HINT_BUDGET = Budget(seconds=10.0, nodes=None, table_entries=None)
@@ -40,6 +43,18 @@ class Hint:
     value: float | None                           # mean chance of winning when the turn returns
     runners_up: tuple[tuple[Action, float], ...]  # the other actions, best first
     stats: SearchStats
+
+    @classmethod
+    def unknown(cls, seconds: float) -> Self:
+        return cls(Status.UNKNOWN, None, None, (), SearchStats(0, seconds, 0))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.status.value,
+                "action": None if self.action is None else str(self.action),
+                "value": None if self.value is None else round(self.value, 4),
+                "runners_up": [{"action": str(action), "value": round(value, 4)}
+                               for action, value in self.runners_up],
+                "seconds": round(self.stats.seconds, 6)}
 
 
 def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settings(),

@@ -7,7 +7,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from solver.farbduell.engine import Action, Choose, Draw, Keep, Play, State, legal_actions
+from solver.farbduell.actions import Action, Choose, Draw, Keep, Play
+from solver.farbduell.rules import legal_actions
+from solver.farbduell.state import State
 
 
 def random_action(state: State, rng: random.Random) -> Action:

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
+from typing import Any, Self
 
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 from solver.errors import InvalidInput
-from solver.farbduell.engine import Action, State, apply, legal_actions
+from solver.farbduell.actions import Action
+from solver.farbduell.rules import apply, legal_actions
+from solver.farbduell.state import State
 from solver.search.andor import forced_win
 
 
@@ -19,6 +22,15 @@ class PuzzleAnswer:
     turns: int | None                     # fewest own turns that force the win
     line: tuple[tuple[int, Action], ...]  # (seat, action); the others' are first-tried defences
     stats: SearchStats
+
+    @classmethod
+    def unknown(cls, seconds: float) -> Self:
+        return cls(Status.UNKNOWN, None, (), SearchStats(0, seconds, 0))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.status.value, "turns": self.turns,
+                "line": [{"player": seat, "action": str(action)} for seat, action in self.line],
+                "nodes": self.stats.nodes, "seconds": round(self.stats.seconds, 6)}
 
 
 def solve_puzzle(state: State, turns: int = 1, budget: Budget = DEFAULT_BUDGET) -> PuzzleAnswer:

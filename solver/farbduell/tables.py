@@ -3,7 +3,7 @@ waiting penalty, read from tables.toml and checked on load.
 
 A Tag & Nacht card has two faces: the card's own colour and rank are its day face and
 `night` holds its night face. A table of such cards lists the faces of each side; which
-day face is printed on the back of which night face is drawn per game (engine.new_game).
+day face is printed on the back of which night face is drawn per game (rules.new_game).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cache, cached_property
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -154,6 +154,12 @@ class Table:
                 face = f"{side} face " if self.double_faced else "card "
                 raise InvalidInput(f"the {self.name} table has no {face}{card.face(side)}")
         return card
+
+
+@cache
+def default_tables() -> Mapping[str, Table]:
+    """The shipped tables, read once: what a position names when none are given."""
+    return load_tables()
 
 
 def load_tables(path: Path | None = None) -> dict[str, Table]:

@@ -12,10 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.budget import Status
+from solver.farbduell.actions import Choose, Draw, Play
 from solver.farbduell.bots import play_game
-from solver.farbduell.engine import Choose, Draw, Play, apply, legal_actions, load, new_game
 from solver.farbduell.hints import Settings, hint, sample_world
 from solver.farbduell.policies import greedy_action
+from solver.farbduell.rules import apply, legal_actions, new_game
+from solver.farbduell.state import State
 from solver.selfplay import seatings, tally
 
 from .test_engine import TABLES, position
@@ -75,7 +77,7 @@ def every_card(state) -> Counter:
 def test_greedy_reads_the_faces_in_play_on_tag_nacht():
     tn = TABLES["tag_nacht"]
     # by night the red-7 shows a Farbjagd: a wild, the dearest card, naming teal (held most)
-    state = load({"table": "tag_nacht", "side": "night", "hands": [
+    state = State.from_json({"table": "tag_nacht", "side": "night", "hands": [
         ["red-1/teal-3", "red-2/teal-4", "red-7/hunt", "blue-9/pink-2"], ["green-1/orange-1"]],
         "discard": ["yellow-5/pink-5"]}, TABLES)
     assert greedy_action(state) == Play(tn.card("red-7/hunt"), "teal")

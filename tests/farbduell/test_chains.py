@@ -10,8 +10,10 @@ import pytest
 
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
+from solver.farbduell.actions import Play
 from solver.farbduell.chains import KEEPERS, Chain, best_chain
-from solver.farbduell.engine import Fuse, Play, State, apply, legal_actions, load
+from solver.farbduell.rules import apply, legal_actions
+from solver.farbduell.state import Fuse, State
 from solver.farbduell.tables import Table, load_tables
 
 ALL_TABLES = load_tables()
@@ -21,7 +23,8 @@ BUDGET = Budget(seconds=5)
 
 def position(*hands: list[str], table: str = "classic", top: str = "red-9",
              tables: dict[str, Table] = TABLES, **fields) -> State:
-    return load({"table": table, "hands": list(hands), "discard": [top], **fields}, tables)
+    return State.from_json({"table": table, "hands": list(hands), "discard": [top], **fields},
+                           tables)
 
 
 def replay(state: State, chain: Chain) -> State:
@@ -223,3 +226,10 @@ def test_other_positions_and_objectives_are_refused(fields, problem):
     with pytest.raises(InvalidInput, match=problem):
         best_chain(state, objective, BUDGET)
 
+
+
+def test_a_stopped_chain_is_unknown_at_once():
+    state = position(["red-skip", "blue-skip", "blue-7"], ["green-1"])
+    chain = best_chain(state, budget=Budget(seconds=5, stop=lambda: True))
+    assert chain.status is Status.UNKNOWN and chain.plays == () and chain.stats.seconds < 0.1
+    assert chain.to_json()["status"] == "unknown" and not chain.to_json()["optimal"]

@@ -1,5 +1,5 @@
-"""One test per card effect per table on the Classic and Belagerung tables (rules
-specification §1–§4): numbers, Skip, Reverse, +2, Joker, +4 Joker, the Bomb (Classic),
+"""One test per card effect per table on the Classic and Belagerung tables (docs/farbduell.md
+§1–§4): numbers, Skip, Reverse, +2, Joker, +4 Joker, the Bomb (Classic),
 the Shield (Belagerung), and the last card having no effect. Every position states its
 cards; the draw pile starts with the cards a test names, then the rest in table order.
 Tag & Nacht's faces are tested in test_tag_nacht.py."""
@@ -11,7 +11,9 @@ from collections import Counter
 import pytest
 
 from solver.errors import IllegalMove, InvalidInput
-from solver.farbduell.engine import Draw, Fuse, Keep, Play, State, apply, legal_actions, load
+from solver.farbduell.actions import Draw, Keep, Play
+from solver.farbduell.rules import apply, legal_actions
+from solver.farbduell.state import Fuse, State
 from solver.farbduell.tables import load_tables
 
 TABLES = load_tables()
@@ -27,8 +29,8 @@ def position(table: str, *hands: list[str], top: str = "red-9", pile: tuple[str,
     deck = TABLES[table].deck
     placed = Counter(TABLES[table].card(text) for text in [*sum(hands, []), top, *pile])
     rest = sorted((Counter(deck) - placed).elements(), key=deck.index)
-    return load({"table": table, "hands": list(hands), "discard": [top],
-                 "draw_pile": [*pile, *map(str, rest)], **fields}, TABLES)
+    return State.from_json({"table": table, "hands": list(hands), "discard": [top],
+                            "draw_pile": [*pile, *map(str, rest)], **fields}, TABLES)
 
 
 def play(state: State, *texts: str) -> State:

@@ -1,5 +1,5 @@
 """The Farbduell rules on the Classic and Belagerung tables: the test vectors of the
-rules specification (§8) and the seed's Bomb cases."""
+docs/farbduell.md §8 and the seed's Bomb cases."""
 
 from __future__ import annotations
 
@@ -10,25 +10,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.errors import IllegalMove, InvalidInput
-from solver.farbduell.engine import (
-    Draw,
-    Keep,
-    Play,
-    State,
-    apply,
-    legal_actions,
-    load,
-    new_game,
-    scores,
-    to_json,
-)
+from solver.farbduell.actions import Draw, Keep, Play
+from solver.farbduell.rules import apply, legal_actions, new_game, scores
+from solver.farbduell.state import State
 from solver.farbduell.tables import load_tables
 
 TABLES = load_tables()
 
 
 def position(*hands: list[str], table: str = "classic", top: str = "red-9", **fields) -> State:
-    return load({"table": table, "hands": list(hands), "discard": [top], **fields}, TABLES)
+    return State.from_json({"table": table, "hands": list(hands), "discard": [top], **fields},
+                           TABLES)
 
 
 def play(state: State, *texts: str) -> State:
@@ -151,7 +143,7 @@ def test_drawing_an_unplayable_card_ends_the_turn():
 
 def test_bad_positions_are_refused_with_their_reasons():
     with pytest.raises(InvalidInput) as info:
-        load({"hands": [["red-11"], ["joker"] * 5], "discard": ["red-9"]}, TABLES)
+        State.from_json({"hands": [["red-11"], ["joker"] * 5], "discard": ["red-9"]}, TABLES)
     assert any("'red-11' is not a card" in p for p in info.value.problems)
     assert any("joker 5 times (the deck has 4)" in p for p in info.value.problems)
 
@@ -166,4 +158,4 @@ def test_random_playouts_keep_every_card_and_round_trip(seed, players, table):
             break
         state = apply(state, rng.choice(legal_actions(state)))
         assert sum(map(len, state.hands)) + len(state.draw_pile) + len(state.discard) == 112
-    assert load(to_json(state), TABLES) == state
+    assert State.from_json(state.to_json(), TABLES) == state

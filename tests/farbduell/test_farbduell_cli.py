@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 
-from solver.farbduell.engine import load
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver.farbduell.state import State
 from solver.farbduell.tables import load_tables
 
 from ..cli import assert_one_line_error, keep_sigpipe, run, run_json  # noqa: F401
+from .test_reading import mutated
 
 CHAIN = {"hands": [["red-skip", "blue-skip", "blue-7"], ["green-1"]], "discard": ["red-9"]}
 
@@ -20,7 +24,7 @@ def write(tmp_path, data) -> str:
 
 def test_deal_prints_a_loadable_position(capsys):
     data = run_json(capsys, "farbduell", "deal", "--table", "belagerung", "--players", "3")
-    state = load(data, load_tables())
+    state = State.from_json(data, load_tables())
     assert state.players == 3 and all(len(hand) == 7 for hand in state.hands)
 
 
@@ -77,3 +81,28 @@ def test_tag_nacht_chain_is_refused_in_one_line(capsys, tmp_path):
     data = run_json(capsys, "farbduell", "deal", "--table", "tag_nacht")
     code, out, err = run(capsys, "farbduell", "chain", write(tmp_path, data))
     assert_one_line_error(code, out, err, "go-out chains are for the one-faced tables")
+
+
+QUICK = {"chain": ["--seconds", "1"], "puzzle": ["--seconds", "0.3", "--nodes", "300"],
+         "hint": ["--seconds", "0.3", "--worlds", "2"]}
+
+
+@settings(max_examples=90, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                 HealthCheck.function_scoped_fixture])
+@given(data=mutated(), command=st.sampled_from(sorted(QUICK)))
+def test_mutated_positions_are_answered_or_one_line(capsys, tmp_path, data, command):
+    path = tmp_path / "fuzzed.json"
+    path.write_text(json.dumps(data))
+    code, out, err = run(capsys, "farbduell", command, str(path), *QUICK[command])
+    if code != 0:
+        assert_one_line_error(code, out, err)
+
+
+def test_bytes_that_are_no_position_are_one_line(capsys, tmp_path):
+    path = tmp_path / "binary.json"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff")
+    code, out, err = run(capsys, "farbduell", "hint", str(path))
+    assert_one_line_error(code, out, err, "is not UTF-8 text")
+    path.write_bytes("\ufeff".encode() + json.dumps(CHAIN).encode())
+    assert run_json(capsys, "farbduell", "chain", str(path), "--json")["goes_out"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from solver.budget import Status
-from solver.farbduell.engine import apply
 from solver.farbduell.puzzles import solve_puzzle
+from solver.farbduell.rules import apply
 
 from .test_engine import position
 

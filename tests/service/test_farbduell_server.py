@@ -15,12 +15,12 @@ import time
 
 import grpc
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from service.api import fortress_solver_pb2 as pb
 from service.convert.farbduell import (
     chain_from_proto,
     hint_from_proto,
-    parse_action,
     position_from_json,
     position_from_proto,
     position_to_json,
@@ -29,11 +29,14 @@ from service.convert.farbduell import (
 )
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
+from solver.farbduell.actions import parse_action
 from solver.farbduell.chains import best_chain
-from solver.farbduell.engine import apply, legal_actions, load, new_game, to_json
 from solver.farbduell.hints import HINT_BUDGET, Settings, hint
 from solver.farbduell.puzzles import solve_puzzle
+from solver.farbduell.rules import apply, legal_actions, new_game
+from solver.farbduell.state import State
 from solver.farbduell.tables import load_tables
+from tests.farbduell.test_reading import mutated
 from tests.service.conftest import address, connect, rpc_error, running_server
 
 from ..cli import assert_client_prints_what_local_prints, keep_sigpipe, run  # noqa: F401
@@ -51,24 +54,24 @@ WILD = {"hands": [["red-skip", "joker", "blue-5", "green-2"], ["green-1"]],
 def _two_turns() -> dict:
     """No win this turn, a forced win in two: the yellow-3 drawn by the opponent cannot
     be played on either 1 (test_puzzles' position, with the draw pile given)."""
-    data = to_json(load({"hands": [["red-1", "blue-1"], ["green-5", "green-6"]],
-                         "discard": ["red-9"]}, TABLES))
+    data = State.from_json({"hands": [["red-1", "blue-1"], ["green-5", "green-6"]],
+                            "discard": ["red-9"]}, TABLES).to_json()
     data["draw_pile"].remove("yellow-3")
     data["draw_pile"].insert(0, "yellow-3")
     return data
 
 
 TWO_TURNS = _two_turns()
-HARD = to_json(new_game(TABLES["classic"], 2, 1))  # within 20 turns: far beyond a second
+HARD = new_game(TABLES["classic"], 2, 1).to_json()  # within 20 turns: far beyond a second
 BAD_CARD = {"hands": [["red-11", "blue-7"], ["green-1", "purple-3"]], "discard": ["red-9"]}
 THREE_SEATS = {"hands": [["red-1"], ["red-2"], ["red-3"]], "discard": ["red-9"]}
 
 
 def _empty_pile() -> dict:
     """A bomb burning over an empty draw pile: every other card is in the discard."""
-    data = to_json(load({"hands": [["red-1", "green-bomb"], ["blue-2"]], "discard": ["joker"],
-                         "colour": "green", "fuse": {"size": 6, "count": 1, "skip_next": True}},
-                        TABLES))
+    data = State.from_json({"hands": [["red-1", "green-bomb"], ["blue-2"]], "discard": ["joker"],
+                            "colour": "green", "fuse": {"size": 6, "count": 1, "skip_next": True}},
+                           TABLES).to_json()
     data["discard"] = data["draw_pile"] + data["discard"]
     data["draw_pile"] = []
     return data
@@ -76,7 +79,7 @@ def _empty_pile() -> dict:
 
 def view(seed: int) -> dict:
     """A new two-player Classic game (a hint sees only the mover's hand of it)."""
-    return to_json(new_game(TABLES["classic"], 2, seed))
+    return new_game(TABLES["classic"], 2, seed).to_json()
 
 
 def source(data: dict) -> pb.PositionSource:
@@ -84,7 +87,7 @@ def source(data: dict) -> pb.PositionSource:
 
 
 def state(data: dict):
-    return load(data, TABLES)
+    return State.from_json(data, TABLES)
 
 
 def solve(stub, data: dict, timeout: float = 30, **fields) -> pb.SolveResponse:
@@ -93,7 +96,7 @@ def solve(stub, data: dict, timeout: float = 30, **fields) -> pb.SolveResponse:
 
 def _load_message(data: dict) -> str:
     with pytest.raises(InvalidInput) as caught:
-        load(data, TABLES)
+        State.from_json(data, TABLES)
     return str(caught.value)
 
 
@@ -235,6 +238,54 @@ def test_too_many_worlds_is_out_of_range(stub):
     assert error.details() == "worlds 1001 is more than this server's limit of 1000"
 
 
+# ============================================================================ options
+
+
+def test_options_messages_come_before_the_flat_fields(stub):
+    """FarbduellSolveOptions and FarbduellHintOptions, as the client sends them; the flat
+    fields are read only when no options message is set."""
+    chain = stub.Solve(pb.SolveRequest(position=source(WILD),
+                                       farbduell=pb.FarbduellSolveOptions(chain="points")),
+                       timeout=30)
+    assert chain.farbduell_line == solve(stub, WILD, chain="points").farbduell_line
+    assert chain.HasField("goes_out")
+    puzzle = stub.Solve(pb.SolveRequest(position=source(TWO_TURNS), chain="cards",
+                                        farbduell=pb.FarbduellSolveOptions(turns=2)),
+                        timeout=30)
+    assert puzzle.status == pb.STATUS_SOLVED and puzzle.turns == 2
+    assert not puzzle.HasField("goes_out")
+    data = view(2)
+    sent = stub.Hint(pb.HintRequest(position=source(data),
+                                    farbduell=pb.FarbduellHintOptions(worlds=3, seed=7)),
+                     timeout=30)
+    flat = stub.Hint(pb.HintRequest(position=source(data), worlds=3, seed=7), timeout=30)
+    local = hint(state(data), HINT_BUDGET, Settings(worlds=3), 7)
+    for response in (sent, flat):
+        remote = hint_from_proto(response, state(data).table)
+        assert (remote.action, remote.value, remote.runners_up) == \
+            (local.action, local.value, local.runners_up)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    ("Solve", pb.SolveRequest(position=source(GOES_OUT), ffkingdom=pb.FfkSolveOptions(turns=1))),
+    ("Solve", pb.SolveRequest(position=source(GOES_OUT),
+                              stronghold=pb.StrongholdSolveOptions(question="race"))),
+    ("Hint", pb.HintRequest(position=source(GOES_OUT), ffkingdom=pb.FfkHintOptions(worlds=2))),
+], ids=["solve-ffkingdom", "solve-stronghold", "hint-ffkingdom"])
+def test_another_games_options_are_invalid_argument(stub, call, message):
+    error = rpc_error(getattr(stub, call), message)
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.details() == (f"options are for {message.WhichOneof('options')}, but the "
+                               "position is farbduell")
+
+
+def test_too_many_worlds_in_the_options_is_out_of_range(stub):
+    request = pb.HintRequest(position=source(view(1)),
+                             farbduell=pb.FarbduellHintOptions(worlds=1001))
+    error = rpc_error(stub.Hint, request)
+    assert error.code() == grpc.StatusCode.OUT_OF_RANGE
+
+
 # ============================================================================ bad input
 
 
@@ -250,20 +301,28 @@ def test_bad_card_is_invalid_argument_naming_it(stub):
 
 
 def test_every_fault_is_named_as_the_cli_names_it(stub):
+    """The table's checks name every fault at once; a fault of the schema (a direction
+    of 2) is named before them, as the command line names it too."""
     message = pb.FarbduellPosition(
         hands=[pb.FarbduellCards(cards=["red-1"]), pb.FarbduellCards(cards=["red-1"])],
-        discard=["red-1"], to_move=2, direction=2, pending=2, colour="pink", side="night")
+        discard=["red-1"], to_move=2, pending=2, colour="pink", side="night")
     expected = _load_message(position_to_json(message))
-    for fragment in ("red-1 3 times", "to_move", "direction", "pending and pending_kind",
+    for fragment in ("red-1 3 times", "to_move", "pending and pending_kind",
                      "colour must be", "unknown field 'side'"):
         assert fragment in expected
     error = rpc_error(stub.Solve, pb.SolveRequest(position=pb.PositionSource(farbduell=message)))
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert error.details() == expected
+    message.direction = 2
+    expected = _load_message(position_to_json(message))
+    assert expected.startswith("direction: ")
+    error = rpc_error(stub.Hint, pb.HintRequest(position=pb.PositionSource(farbduell=message)))
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.details() == expected
 
 
 def test_tag_nacht_hint_is_the_librarys_and_its_chain_is_refused(stub):
-    data = to_json(new_game(TABLES["tag_nacht"], 2, 1))
+    data = new_game(TABLES["tag_nacht"], 2, 1).to_json()
     response = stub.Hint(pb.HintRequest(position=source(data), seed=3), timeout=30)
     local = hint(state(data), HINT_BUDGET, Settings(), 3)
     remote = hint_from_proto(response, state(data).table)
@@ -273,6 +332,36 @@ def test_tag_nacht_hint_is_the_librarys_and_its_chain_is_refused(stub):
     error = rpc_error(stub.Solve, pb.SolveRequest(position=source(data), chain="cards"))
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "go-out chains are for the one-faced tables" in error.details()
+
+
+# ============================================================================ fuzzing
+
+
+ANSWERED_OR_REFUSED = {grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT,
+                       grpc.StatusCode.OUT_OF_RANGE}
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(mutated())
+def test_mutated_positions_are_answered_or_invalid_argument(stub, data):
+    """Whatever a message can hold gives an answer or INVALID_ARGUMENT, never INTERNAL."""
+    try:
+        position = source(data)
+    except (TypeError, ValueError, AttributeError):  # a value no field of the message holds
+        return
+    budget = pb.Budget(seconds=0.3, nodes=300)
+    calls = [(stub.Solve, pb.SolveRequest(position=position, budget=budget,
+                                          farbduell=pb.FarbduellSolveOptions(turns=2))),
+             (stub.Solve, pb.SolveRequest(position=position, budget=budget,
+                                          farbduell=pb.FarbduellSolveOptions(chain="cards"))),
+             (stub.Hint, pb.HintRequest(position=position, budget=budget,
+                                        farbduell=pb.FarbduellHintOptions(worlds=2)))]
+    for call, request in calls:
+        try:
+            call(request, timeout=30)
+        except grpc.RpcError as error:
+            assert error.code() in ANSWERED_OR_REFUSED, (error.code(), error.details())
 
 
 # ============================================================================ deadlines
@@ -359,7 +448,7 @@ def _round_trip(states, every: int = 20) -> list:
                if k % every == 0 or not each.colour or each.hunt_colour or each.fuse]
     for each in checked:
         sent = pb.FarbduellPosition.FromString(state_to_proto(each).SerializeToString())
-        assert position_from_proto(sent, TABLES) == each
+        assert position_from_proto(sent) == each
     return checked
 
 
@@ -404,7 +493,7 @@ def test_json_round_trip(data):
     when the file leaves it out."""
     sent = position_from_json(data)
     assert sent.HasField("draw_pile") == ("draw_pile" in data)
-    assert load(position_to_json(sent), TABLES) == load(data, TABLES)
+    assert State.from_json(position_to_json(sent), TABLES) == State.from_json(data, TABLES)
 
 
 def test_colour_left_out_and_colour_to_be_named_are_apart():
@@ -412,7 +501,7 @@ def test_colour_left_out_and_colour_to_be_named_are_apart():
            "discard": ["joker/purple-flip"]}
     named = position_from_json({**top, "colour": None})
     assert named.HasField("colour") and named.colour == ""
-    assert load(position_to_json(named), TABLES).colour == ""
+    assert State.from_json(position_to_json(named), TABLES).colour == ""
     left_out = position_from_json(top)
     assert not left_out.HasField("colour")
     assert "colour" not in position_to_json(left_out)
@@ -433,7 +522,7 @@ POSITIONS = {
     "goes-out": GOES_OUT, "wild": WILD, "two-turns": TWO_TURNS, "hard": HARD,
     "view": view(2), "bad-card": BAD_CARD, "three-seats": THREE_SEATS,
     "over": {**GOES_OUT, "winner": 0},
-    "tag-nacht": to_json(new_game(TABLES["tag_nacht"], 2, 1)),
+    "tag-nacht": new_game(TABLES["tag_nacht"], 2, 1).to_json(),
 }
 
 
@@ -465,13 +554,15 @@ def test_client_refuses_a_negative_seed(capsys, tmp_path, solver_server):
 
 
 def test_client_refuses_what_no_field_holds(capsys, tmp_path, solver_server):
-    """A seed the JSON allows (the loader takes any) but the message's uint64 cannot."""
+    """A seed no message could hold is refused before anything is sent, as locally."""
     path = tmp_path / "negative-seed.json"
     path.write_text(json.dumps({**GOES_OUT, "seed": -3}))
     code, out, err = run(capsys, "client", "farbduell", "chain", str(path),
                          "--server", address(solver_server))
     assert (code, out) == (2, "")
-    assert err.startswith("fortress-solver: position cannot be sent to a server: ")
+    assert err == "fortress-solver: seed: must be at least 0, not -3\n"
+    assert_client_prints_what_local_prints(capsys, address(solver_server), "farbduell", "chain",
+                                           str(path))
 
 
 def test_budget_reaches_the_server(capsys, tmp_path, solver_server):

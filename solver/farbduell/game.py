@@ -1,0 +1,58 @@
+"""Farbduell as the service and the command line see it: its positions (on the shipped
+tables) and its three questions, a forced-win puzzle, a go-out chain and a hint."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.budget import Budget
+from solver.farbduell.chains import Chain, best_chain
+from solver.farbduell.hints import Hint, Settings, hint
+from solver.farbduell.positions import read
+from solver.farbduell.puzzles import PuzzleAnswer, solve_puzzle
+from solver.farbduell.state import GAME as NAME
+from solver.farbduell.state import State
+from solver.farbduell.wire import position_schema
+from solver.games import Game, Question
+
+
+@dataclass(frozen=True)
+class PuzzleOptions:
+    turns: int = 1           # own turns to force the win within
+
+
+@dataclass(frozen=True)
+class ChainOptions:
+    objective: str = "cards"  # what the longest chain maximises: "cards" or "points"
+
+
+@dataclass(frozen=True)
+class HintOptions:
+    worlds: int = Settings().worlds   # samples of the cards the mover cannot see
+    seed: int = 0
+
+
+def run_puzzle(state: State, options: PuzzleOptions, budget: Budget) -> PuzzleAnswer:
+    return solve_puzzle(state, options.turns, budget)
+
+
+def run_chain(state: State, options: ChainOptions, budget: Budget) -> Chain:
+    return best_chain(state, options.objective, budget)
+
+
+def run_hint(state: State, options: HintOptions, budget: Budget) -> Hint:
+    return hint(state, budget, Settings(worlds=options.worlds), options.seed)
+
+
+PUZZLE = Question("puzzle", "force a win within N own turns (all cards known)",
+                  PuzzleOptions, PuzzleAnswer, run_puzzle)
+CHAIN = Question("chain", "go out before the opponent's turn (CP-SAT)",
+                 ChainOptions, Chain, run_chain)
+HINT = Question("hint", "the best play from what the player to move sees",
+                HintOptions, Hint, run_hint)
+
+GAME: Game[State] = Game(
+    name=NAME, aliases=(),
+    summary="Farbduell: shed your hand on the Classic, Belagerung or Tag & Nacht table",
+    from_json=read, to_json=State.to_json, schema=position_schema,
+    questions=(PUZZLE, CHAIN, HINT))

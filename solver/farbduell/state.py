@@ -1,0 +1,100 @@
+"""A Farbduell position as an immutable value, and its JSON form.
+
+The state is the full truth: every hand, the draw pile's order, the table's side.
+Who may see which card or face is the hints' business, not the state's. All
+randomness (reshuffles) comes from the state's seed, so a game is a function of its
+seed and its actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from solver.farbduell.tables import Card, Table
+
+GAME = "farbduell"
+
+
+@dataclass(frozen=True)
+class Fuse:
+    size: int            # cards the BOOM deals
+    count: int           # handovers left
+    skip_next: bool      # the handover ending the bomber's play does not count
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A wound Mitternachtsuhr (Tag & Nacht): at 0 it flips the table."""
+
+    count: int           # handovers left
+    skip_next: bool      # the handover ending the winder's play does not count
+
+
+@dataclass(frozen=True)
+class State:
+    hands: tuple[tuple[Card, ...], ...]   # sorted, one per seat
+    draw_pile: tuple[Card, ...]           # top first
+    discard: tuple[Card, ...]             # bottom first: the last card is the top
+    colour: str                           # the colour in force (a wild's chosen colour);
+                                          # "" while the player to move must name one
+    to_move: int = 0
+    direction: int = 1
+    pending: int = 0                      # cards waiting for the player to move (a hunt: 1)
+    pending_kind: str | None = None       # "draw2" or "draw4" (the stack's level), "draw1",
+                                          # "draw5", or "hunt"
+    fuse: Fuse | None = None
+    shields: tuple[int, ...] = ()         # standing shields per seat (Belagerung)
+    drawn: Card | None = None             # a playable card just drawn: play it or keep it
+    winner: int | None = None
+    seed: int = 0
+    side: str = "day"                     # the side in play (Tag & Nacht)
+    clock: Clock | None = None            # a wound Mitternachtsuhr (Tag & Nacht)
+    hunt_colour: str | None = None        # the colour a waiting hunt draws until
+    table: Table = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    @property
+    def top(self) -> Card:
+        return self.discard[-1]
+
+    def face(self, card: Card) -> Card:
+        """The card's face on the side in play (a one-sided card is its own face)."""
+        return card.face(self.side)
+
+    @classmethod
+    def from_json(cls, data: Any, tables: Mapping[str, Table] | None = None) -> State:
+        """A position from its JSON value, on one of `tables` (default: the shipped
+        tables.toml); InvalidInput names every fault (solver/farbduell/positions.py)."""
+        from solver.farbduell.positions import read  # it builds States: import it late
+
+        return read(data, tables)
+
+    def to_json(self) -> dict[str, Any]:
+        """The position as a JSON value; a double-faced card as DAY/NIGHT
+        ("red-7/teal-skipall")."""
+        fuse = self.fuse
+        data: dict[str, Any] = {
+            "game": GAME, "table": self.table.name,
+            "hands": [[str(card) for card in hand] for hand in self.hands],
+            "draw_pile": [str(card) for card in self.draw_pile],
+            "discard": [str(card) for card in self.discard],
+            "colour": self.colour or None, "to_move": self.to_move,
+            "direction": self.direction, "pending": self.pending,
+            "pending_kind": self.pending_kind,
+            "fuse": None if fuse is None else {"size": fuse.size, "count": fuse.count,
+                                               "skip_next": fuse.skip_next},
+            "shields": list(self.shields),
+            "drawn": None if self.drawn is None else str(self.drawn),
+            "winner": self.winner, "seed": self.seed,
+        }
+        if self.table.double_faced:
+            clock = self.clock
+            data |= {"side": self.side, "hunt_colour": self.hunt_colour,
+                     "clock": None if clock is None else {"count": clock.count,
+                                                          "skip_next": clock.skip_next}}
+        return data
