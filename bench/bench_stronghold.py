@@ -1,5 +1,5 @@
 """Time the Stronghold fewest-turns question against a PASSIVE defender: the exhaustive
-search (search.fewest_turns) and the CP-SAT clear model (clear_model.fewest_turns_cpsat)
+search (search.fewest_turns) and the CP-SAT clear model (clear_driver.fewest_turns_cpsat)
 on the six cases of the spec's E.3 and on 1v3 sieges with four units per attacker; each
 time the median of several runs (a search that runs out of budget is not repeated).
 
@@ -16,8 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from solver.budget import Budget
-from solver.stronghold.clear_model import fewest_turns_cpsat
-from solver.stronghold.position import DEFENDER, Position, parse
+from solver.stronghold.clear_driver import fewest_turns_cpsat
+from solver.stronghold.position import DEFENDER, Position
 from solver.stronghold.search import fewest_turns
 
 
@@ -29,7 +29,7 @@ def siege(mode: str, attackers: dict[str, list[int]],
              for owner, mights in attackers.items() for k, might in enumerate(mights)]
     units += [{"id": f"d{k}", "owner": DEFENDER, "might": might, "loc": where}
               for k, (where, might) in enumerate(defenders)]
-    return parse({"mode": mode, "units": units})
+    return Position.from_json({"mode": mode, "units": units})
 
 
 THREE = ("A1", "A2", "A3")

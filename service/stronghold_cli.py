@@ -1,6 +1,6 @@
 """`fortress-solver stronghold ...`: the siege planner's questions on a position file in
-the spec's JSON form (comments allowed): the best assignment this turn, the fewest turns
-to clear all nine battlefields, and the defender's race.
+the docs/stronghold.md C.2 JSON form (comments allowed): the best assignment this turn,
+the fewest turns to clear all nine battlefields, and the defender's race.
 
 `fortress-solver client stronghold plan|clear|race` reads, checks and prints the same
 way; only the search is the server's.
@@ -10,20 +10,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import json5
-
+from service.arguments import positive, read_position
+from service.convert import stronghold as convert
 from solver.budget import Budget
 from solver.errors import InvalidInput
-from solver.stronghold.plan import Plan, best_assignment, best_assignment_exact
+from solver.stronghold.answers import Outcome, Plan, Race
+from solver.stronghold.game import CLEAR, GAME, PLAN, RACE, ClearOptions, PlanOptions, started
 from solver.stronghold.policies import POLICIES
-from solver.stronghold.position import BASE, FORMAT, ROWS, Position, parse
-from solver.stronghold.questions import METHODS, clear, race
-from solver.stronghold.search import MAX_TURNS, Outcome
-from solver.stronghold.turns import begin_turn
+from solver.stronghold.position import BASE, FORMAT, ROWS, Position
+from solver.stronghold.questions import METHODS
+from solver.stronghold.search import MAX_TURNS
 
 if TYPE_CHECKING:
     from service.client import Client
@@ -31,95 +29,98 @@ if TYPE_CHECKING:
 _MAX_UINT32 = 2**32 - 1  # the request's max_turns
 
 
-def add_commands(commands: Any, positive: Any) -> None:
+def add_commands(commands: Any) -> None:
     game = commands.add_parser("stronghold", help="Stronghold: plan, clear, race (CP-SAT)")
     sub = game.add_subparsers(dest="stronghold_command", required=True,
                               parser_class=type(game))
-    _add_searches(sub, positive)
+    plan, clear, race = _add_searches(sub)
+    plan.set_defaults(run=_plan)
+    clear.set_defaults(run=_clear)
+    race.set_defaults(run=_race)
 
 
-def add_client_commands(commands: Any, positive: Any) -> None:
+def add_client_commands(commands: Any) -> None:
     """`client stronghold plan|clear|race`: the local commands' arguments and the server
     to ask."""
     game = commands.add_parser("stronghold", help="Stronghold plans, clears and races")
     sub = game.add_subparsers(dest="stronghold_command", required=True,
                               parser_class=type(game))
-    for command in _add_searches(sub, positive):
-        command.add_argument("--server", required=True, metavar="HOST:PORT")
+    plan, clear, race = _add_searches(sub)
+    for command, remote in ((plan, _plan_remote), (clear, _clear_remote),
+                            (race, _race_remote)):
+        command.add_argument("--server", required=True, metavar="HOST:PORT",
+                             help="the server to ask")
+        command.set_defaults(run_remote=remote)
 
 
-def _add_searches(sub: Any, positive: Any) -> list[argparse.ArgumentParser]:
+def _add_searches(sub: Any) -> list[argparse.ArgumentParser]:
     """plan, clear and race."""
     plan = sub.add_parser("plan", help="the attacker to move: best assignment this turn")
     plan.add_argument("file", help="position JSON file (comments allowed), or -")
     plan.add_argument("--exact", action="store_true",
                       help="guarantee removals against the defender's best reply (D.2)")
-    plan.add_argument("--seconds", type=positive(float), default=60.0)
-    plan.add_argument("--json", action="store_true")
+    plan.add_argument("--seconds", type=positive(float), default=60.0,
+                      help="time budget (default %(default)s)")
+    plan.add_argument("--json", action="store_true", help="print the answer as JSON")
     commands = [plan]
     for name, text in (("clear", "fewest turns for the attackers to clear all nine"),
                        ("race", "does the defender reach its target first, and when")):
         command = sub.add_parser(name, help=text)
         command.add_argument("file", help="position JSON file (comments allowed), or -")
-        command.add_argument("--defender", choices=sorted(POLICIES), default="passive")
+        command.add_argument("--defender", choices=sorted(POLICIES), default="passive",
+                             help="the defender's policy (default %(default)s)")
         command.add_argument("--method", choices=METHODS, default="cpsat",
                              help="cpsat: the time-expanded model (passive defender; the "
                              "greedy one is always searched); search: exhaustive search")
-        command.add_argument("--seconds", type=positive(float), default=60.0)
-        command.add_argument("--max-turns", type=positive(int), default=MAX_TURNS)
-        command.add_argument("--json", action="store_true")
+        command.add_argument("--seconds", type=positive(float), default=60.0,
+                             help="time budget (default %(default)s)")
+        command.add_argument("--max-turns", type=positive(int), default=MAX_TURNS,
+                             help="global turns to look at (default %(default)s)")
+        command.add_argument("--json", action="store_true", help="print the answer as JSON")
         commands.append(command)
     return commands
 
 
-def run(args: argparse.Namespace) -> None:
-    {"plan": _plan, "clear": _clear, "race": _race}[args.stronghold_command](args)
-
-
-def run_remote(args: argparse.Namespace, client: Client) -> None:
-    """`client stronghold plan|clear|race`: as the local command, with the search done by
-    `client`."""
-    {"plan": _plan, "clear": _clear, "race": _race}[args.stronghold_command](args, client)
-
-
-def _read(path: str) -> tuple[Any, Position]:
-    """The position's JSON value and the position, refused when its game is over."""
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text()
-    except OSError as err:
-        raise InvalidInput(f"cannot read {path}: {err.strerror}") from None
-    try:
-        data = json5.loads(text)
-    except ValueError as err:
-        raise InvalidInput(f"{path} is not JSON: {err}") from None
-    position = parse(data)
+def _read(path: str) -> Position:
+    """The position, refused when its game is over."""
+    position: Position = read_position(GAME, path)
     if position.winner is not None:
         raise InvalidInput(f"the game is over: the {position.winner} won")
-    return data, position
+    return position
 
 
 def _budget(args: argparse.Namespace) -> Budget:
     return Budget(seconds=args.seconds, nodes=None, table_entries=None)
 
 
-def _max_turns_to_send(args: argparse.Namespace) -> int:
+def _clear_options(args: argparse.Namespace) -> ClearOptions:
+    return ClearOptions(args.defender, args.max_turns, args.method)
+
+
+def _clear_options_to_send(args: argparse.Namespace) -> ClearOptions:
+    """As `_clear_options`, within the request's fields."""
     if args.max_turns > _MAX_UINT32:
         raise InvalidInput(f"--max-turns must be at most {_MAX_UINT32} for a server, "
                            f"not {args.max_turns}")
-    return args.max_turns
+    return _clear_options(args)
 
 
-def _plan(args: argparse.Namespace, client: Client | None = None) -> None:
+def _plan(args: argparse.Namespace) -> None:
     """Plans the action step of the turn the position starts: after its hold step."""
-    data, position = _read(args.file)
-    started = begin_turn(position)
-    if client is None:
-        plan = best_assignment_exact if args.exact else best_assignment
-        answer = plan(started, _budget(args))
-    else:
-        answer = client.stronghold_plan(data, args.exact, _budget(args))
+    position = _read(args.file)
+    answer: Plan = PLAN.ask(position, PlanOptions(args.exact), _budget(args))
+    _print_plan(args, started(position), answer)
+
+
+def _plan_remote(args: argparse.Namespace, client: Client) -> None:
+    position = _read(args.file)
+    request = convert.plan_request(position, PlanOptions(args.exact), _budget(args))
+    _print_plan(args, started(position), convert.plan_from_proto(client.hint(request)))
+
+
+def _print_plan(args: argparse.Namespace, started: Position, answer: Plan) -> None:
     if args.json:
-        print(json.dumps(plan_json(answer)))
+        print(json.dumps(answer.to_json()))
         return
     print(picture(started))
     if answer.objective is None:
@@ -136,28 +137,21 @@ def _plan(args: argparse.Namespace, client: Client | None = None) -> None:
               + (", secure" if f.secure else "") + (", conquerable" if f.conquerable_now else ""))
 
 
-def plan_json(answer: Plan) -> dict[str, Any]:
-    objective = answer.objective
-    return {
-        "status": str(answer.status), "cp_status": answer.cp_status, "optimal": answer.optimal,
-        "moves": answer.moves,
-        "battlefields": [{"battlefield": f.battlefield, "controller": f.controller,
-                          "garrison": f.garrison, "secure": f.secure,
-                          "conquerable": f.conquerable_now} for f in answer.battlefields],
-        "conquerable": [f.battlefield for f in answer.battlefields if f.conquerable_now],
-        "objective": None if objective is None else objective._asdict(),
-        "seconds": round(answer.stats.seconds, 6)}
+def _clear(args: argparse.Namespace) -> None:
+    position = _read(args.file)
+    _print_clear(args, position, CLEAR.ask(position, _clear_options(args), _budget(args)))
 
 
-def _clear(args: argparse.Namespace, client: Client | None = None) -> None:
-    data, position = _read(args.file)
-    if client is None:
-        outcome = clear(position, args.defender, _budget(args), args.max_turns, args.method)
-    else:
-        outcome = client.stronghold_clear(data, args.defender, _max_turns_to_send(args),
-                                          args.method, _budget(args))
+def _clear_remote(args: argparse.Namespace, client: Client) -> None:
+    position = _read(args.file)
+    request = convert.clear_request(position, "clear", _clear_options_to_send(args),
+                                    _budget(args))
+    _print_clear(args, position, convert.outcome_from_proto(client.solve(request)))
+
+
+def _print_clear(args: argparse.Namespace, position: Position, outcome: Outcome) -> None:
     if args.json:
-        print(json.dumps(outcome_json(outcome)))
+        print(json.dumps(outcome.to_json()))
         return
     print(picture(position))
     print(_verdict(outcome, "clear"))
@@ -167,28 +161,24 @@ def _clear(args: argparse.Namespace, client: Client | None = None) -> None:
                 f"{unit} -> {to}" for unit, to in sorted(step.moves.items())))
 
 
-def _race(args: argparse.Namespace, client: Client | None = None) -> None:
-    data, position = _read(args.file)
-    if client is None:
-        answer = race(position, args.defender, _budget(args), args.max_turns, args.method)
-    else:
-        answer = client.stronghold_race(data, args.defender, _max_turns_to_send(args),
-                                        args.method, _budget(args))
+def _race(args: argparse.Namespace) -> None:
+    position = _read(args.file)
+    _print_race(args, position, RACE.ask(position, _clear_options(args), _budget(args)))
+
+
+def _race_remote(args: argparse.Namespace, client: Client) -> None:
+    position = _read(args.file)
+    request = convert.clear_request(position, "race", _clear_options_to_send(args),
+                                    _budget(args))
+    _print_race(args, position, convert.race_from_proto(client.solve(request)))
+
+
+def _print_race(args: argparse.Namespace, position: Position, answer: Race) -> None:
     if args.json:
-        print(json.dumps({"defender_first": answer.defender_first, "turn": answer.turn,
-                          "proven": answer.proven, "cp_status": answer.outcome.cp_status,
-                          "seconds": round(answer.outcome.stats.seconds, 6)}))
+        print(json.dumps(answer.to_json()))
         return
     print(picture(position))
     print(_verdict(answer.outcome, "race"))
-
-
-def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    return {"winner": outcome.winner, "turn": outcome.turn, "rounds": outcome.rounds,
-            "proven": outcome.proven, "cp_status": outcome.cp_status,
-            "plan": [{"turn": s.turn, "player": s.player, "moves": s.moves}
-                     for s in outcome.plan],
-            "seconds": round(outcome.stats.seconds, 6)}
 
 
 def _verdict(outcome: Outcome, question: str) -> str:

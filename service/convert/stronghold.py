@@ -1,9 +1,9 @@
-"""Stronghold: protobuf messages <-> solver values.
+"""Stronghold: protobuf messages <-> solver values, and its gRPC side (`WIRE`).
 
-A position travels as the spec's JSON object in a google.protobuf.Struct, read by the
-same `parse` as the command line, so that bad input gets the same message on both. A
-Struct holds every number as a double: whole numbers come back as integers, any other
-is left as it is for `parse` to refuse.
+A position travels as a `StrongholdPosition`, field for field the JSON the command line
+reads. A message becomes that JSON object with only the fields it sets, read by the
+same `Position.from_json`, so that bad input gets the same message on both (with the
+same paths: `units[2].might`); a JSON object becomes a message field for field.
 
 A proto map keeps no order, so moves come back sorted by unit id: the order the library
 lists a plan's and an attacker's moves in (a greedy defender's moves it lists by urgency).
@@ -12,79 +12,164 @@ lists a plan's and an attacker's moves in (a greedy defender's moves it lists by
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from google.protobuf import struct_pb2
+from google.protobuf import json_format
 
 from service.api import fortress_solver_pb2 as pb
-from service.convert.beleaguered import STATUS, STATUS_BACK, stats_from_proto, stats_to_proto
+from service.convert.common import (
+    STATUS,
+    STATUS_BACK,
+    budget_to_proto,
+    stats_from_proto,
+    stats_to_proto,
+)
+from solver.budget import Budget
 from solver.errors import InvalidInput
-from solver.stronghold.plan import Forecast, Objective, Plan
-from solver.stronghold.position import Position, parse, to_json
-from solver.stronghold.questions import Race
-from solver.stronghold.search import Outcome, Step
+from solver.stronghold.answers import Forecast, Objective, Outcome, Plan, PlanStatus, Race, Step
+from solver.stronghold.game import CLEAR, GAME, PLAN, RACE, ClearOptions, PlanOptions
+from solver.stronghold.position import Position
+from solver.stronghold.search import MAX_TURNS
 
-# The largest whole number a double holds exactly: beyond it a number changes on the way.
-MAX_EXACT = 2**53
+if TYPE_CHECKING:
+    from service.games import Calls
+
+QUESTIONS = ("clear", "race")
+MODES = ("plan", "plan-exact", *QUESTIONS)
 
 # ---------------------------------------------------------------- positions
 
 
-def position_from_proto(message: struct_pb2.Struct) -> Position:
-    return parse(position_to_json(message))
+def position_to_json(message: pb.StrongholdPosition) -> dict[str, Any]:
+    """The JSON object of the message: the fields it sets, in the JSON's shapes."""
+    data: dict[str, Any] = {}
+    for name in ("mode", "win_target", "turn", "defender_turns_taken", "defender_score",
+                 "winner"):
+        if message.HasField(name):
+            data[name] = getattr(message, name)
+    for name in ("turn_order", "removed"):
+        if getattr(message, name):
+            data[name] = list(getattr(message, name))
+    if message.HasField("grid"):
+        data["grid"] = {row: list(getattr(message.grid, row)) for row in ("O", "I", "S")}
+    if message.control:
+        data["control"] = dict(message.control)
+    if message.units:
+        data["units"] = [_set_fields(unit, "id", "owner", "might") for unit in message.units]
+    if message.reinforcements:
+        data["reinforcements"] = {player: [_set_fields(entry, "turn", "might")
+                                            for entry in schedule.entries]
+                                  for player, schedule in message.reinforcements.items()}
+    if message.burnouts:
+        data["burnouts"] = {player: list(turns.turns)
+                            for player, turns in message.burnouts.items()}
+    if message.HasField("counters"):
+        counters = _set_fields(message.counters)
+        if message.counters.consolation:
+            counters["consolation"] = dict(message.counters.consolation)
+        data["counters"] = counters
+    if message.consoled:
+        data["consoled"] = [[pair.battlefield, pair.round] for pair in message.consoled]
+    return data
 
 
-def position_to_json(message: struct_pb2.Struct) -> dict[str, Any]:
-    """The JSON object of the message, whole numbers as integers."""
-    return {key: _from_value(value) for key, value in message.fields.items()}
+def _set_fields(message: Any, *always: str) -> dict[str, Any]:
+    """The message's fields named `always`, and its other scalar fields that are set."""
+    return {name: getattr(message, name) for name in message.DESCRIPTOR.fields_by_name
+            if name in always or (name in _OPTIONAL and message.HasField(name))}
 
 
-def _from_value(value: struct_pb2.Value) -> Any:
-    kind = value.WhichOneof("kind")
-    if kind == "struct_value":
-        return position_to_json(value.struct_value)
-    if kind == "list_value":
-        return [_from_value(item) for item in value.list_value.values]
-    if kind == "number_value":
-        number = value.number_value
-        return int(number) if number.is_integer() else number
-    if kind in ("string_value", "bool_value"):
-        return getattr(value, kind)
-    return None  # null_value, or no value at all
+_OPTIONAL = {"loc", "ready", "assault", "shield", "tank", "ganking", "defender_bonus"}
 
 
-def position_from_json(data: Mapping[str, Any]) -> struct_pb2.Struct:
-    """The message of a position's JSON object. Raises InvalidInput for a value no Struct
-    holds as it is (a whole number beyond 2^53, something that is not JSON)."""
-    _check_sendable(data)
-    message = struct_pb2.Struct()
+def position_from_proto(message: pb.StrongholdPosition) -> Position:
+    return Position.from_json(position_to_json(message))
+
+
+def position_from_json(data: Mapping[str, Any]) -> pb.StrongholdPosition:
+    """The message of a position's JSON object, field for field. Raises InvalidInput for
+    a value no field holds as it is (a negative number, text for a number, a key the
+    message lacks)."""
+    shaped = {key: value for key, value in data.items() if key != "game"}
+    if data.get("game", GAME.name) != GAME.name:
+        raise InvalidInput(f"position cannot be sent to a server: it is not a "
+                           f"{GAME.name} position")
+    reinforcements = shaped.get("reinforcements")
+    if isinstance(reinforcements, Mapping):
+        shaped["reinforcements"] = {player: {"entries": entries}
+                                    for player, entries in reinforcements.items()}
+    burnouts = shaped.get("burnouts")
+    if isinstance(burnouts, Mapping):
+        shaped["burnouts"] = {player: {"turns": turns} for player, turns in burnouts.items()}
+    consoled = shaped.get("consoled")
+    if isinstance(consoled, list):
+        shaped["consoled"] = [{"battlefield": pair[0], "round": pair[1]}
+                              if isinstance(pair, list) and len(pair) == 2 else pair
+                              for pair in consoled]
     try:
-        message.update(data)
-    except (ValueError, TypeError, OverflowError) as error:
+        return json_format.ParseDict(shaped, pb.StrongholdPosition())
+    except (json_format.ParseError, ValueError, TypeError) as error:
         raise InvalidInput(f"position cannot be sent to a server: {error}") from None
-    return message
 
 
-def _check_sendable(value: Any) -> None:
-    if isinstance(value, Mapping):
-        for item in value.values():
-            _check_sendable(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            _check_sendable(item)
-    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_EXACT:
-        raise InvalidInput(f"position cannot be sent to a server: {value} is too large "
-                           "to travel exactly (at most 2^53)")
+def position_to_proto(position: Position) -> pb.StrongholdPosition:
+    """Every field written out (`Position.to_json`)."""
+    return position_from_json(position.to_json())
 
 
-def position_to_proto(position: Position) -> struct_pb2.Struct:
-    """Every field written out (`to_json`)."""
-    return position_from_json(to_json(position))
+def source(position: Position) -> pb.PositionSource:
+    return pb.PositionSource(stronghold=position_to_proto(position))
 
 
-def source(data: Mapping[str, Any]) -> pb.PositionSource:
-    """The position source of a position's JSON object."""
-    return pb.PositionSource(stronghold=position_from_json(data))
+# ---------------------------------------------------------------- requests
+
+
+def plan_request(position: Position, options: PlanOptions, budget: Budget) -> pb.HintRequest:
+    return pb.HintRequest(position=source(position), budget=budget_to_proto(budget),
+                          stronghold=pb.StrongholdHintOptions(exact=options.exact))
+
+
+def clear_request(position: Position, question: str, options: ClearOptions,
+                  budget: Budget) -> pb.SolveRequest:
+    """A clear (`question` "clear") or race ("race") request."""
+    return pb.SolveRequest(
+        position=source(position), budget=budget_to_proto(budget),
+        stronghold=pb.StrongholdSolveOptions(question=question, defender=options.defender,
+                                             max_turns=options.max_turns,
+                                             method=options.method))
+
+
+def _solve_options(request: pb.SolveRequest) -> tuple[str, ClearOptions]:
+    """The question and its options: from `options`, or from the deprecated flat fields
+    when no options are set."""
+    chosen = request.WhichOneof("options")
+    if chosen not in (None, "stronghold"):
+        raise InvalidInput(f"options are for {chosen}, but the position is {GAME.name}")
+    asked: pb.SolveRequest | pb.StrongholdSolveOptions = (
+        request if chosen is None else request.stronghold)
+    question = asked.question or "clear"
+    if question not in QUESTIONS:
+        raise InvalidInput(f"question must be one of {', '.join(QUESTIONS)}, "
+                           f"not {question!r}")
+    return question, ClearOptions(asked.defender or "passive", asked.max_turns or MAX_TURNS,
+                                  asked.method or "cpsat")
+
+
+def _hint_options(request: pb.HintRequest) -> PlanOptions:
+    chosen = request.WhichOneof("options")
+    if chosen is None:
+        return PlanOptions(request.exact)
+    if chosen != "stronghold":
+        raise InvalidInput(f"options are for {chosen}, but the position is {GAME.name}")
+    return PlanOptions(request.stronghold.exact)
+
+
+def _position(source: pb.PositionSource) -> Position:
+    """The position, refused when its game is over (nothing is left to plan or search)."""
+    position = position_from_proto(source.stronghold)
+    if position.winner is not None:
+        raise InvalidInput(f"the game is over: the {position.winner} won")
+    return position
 
 
 # ---------------------------------------------------------------- clear and race
@@ -104,9 +189,8 @@ def outcome_to_proto(outcome: Outcome, race: Race | None = None) -> pb.SolveResp
         stronghold.rounds = outcome.rounds
     if race is not None and race.defender_first is not None:
         stronghold.defender_first = race.defender_first
-    return pb.SolveResponse(
-        status=pb.UNKNOWN if outcome.winner is None else pb.SOLVED, optimal=outcome.proven,
-        stats=stats_to_proto(outcome.stats), stronghold=stronghold)
+    return pb.SolveResponse(status=STATUS[outcome.status], optimal=outcome.proven,
+                            stats=stats_to_proto(outcome.stats), stronghold=stronghold)
 
 
 def outcome_from_proto(message: pb.SolveResponse) -> Outcome:
@@ -152,8 +236,10 @@ def _forecast_to_proto(forecast: Forecast) -> pb.StrongholdForecast:
 def plan_from_proto(message: pb.HintResponse) -> Plan:
     plan = message.stronghold
     objective = plan.objective
+    cp_status: PlanStatus = ("OPTIMAL" if plan.cp_status == "OPTIMAL" else
+                             "FEASIBLE" if plan.cp_status == "FEASIBLE" else "UNKNOWN")
     return Plan(
-        STATUS_BACK[message.status], plan.cp_status, plan.optimal, _moves(plan.moves),
+        STATUS_BACK[message.status], cp_status, plan.optimal, _moves(plan.moves),
         tuple(Forecast(f.battlefield, f.controller if f.HasField("controller") else None,
                        f.garrison, f.secure, f.conquerable) for f in plan.battlefields),
         Objective(objective.removals, objective.controlled, objective.garrison,
@@ -163,3 +249,35 @@ def plan_from_proto(message: pb.HintResponse) -> Plan:
 
 def _moves(moves: Mapping[str, str]) -> dict[str, str]:
     return dict(sorted(moves.items()))
+
+
+# ---------------------------------------------------------------- the service
+
+
+class _Wire:
+    sources = ("stronghold",)
+
+    def info(self) -> pb.GameInfo:
+        return pb.GameInfo(name=GAME.name, modes=MODES)
+
+    def source(self, position: Position) -> pb.PositionSource:
+        return source(position)
+
+    def solve(self, request: pb.SolveRequest, calls: Calls) -> pb.SolveResponse:
+        """The fewest turns to clear all nine, or the defender's race."""
+        position = _position(request.position)
+        question, options = _solve_options(request)
+        if question == "race":
+            race: Race = calls.ask(RACE, position, options, request.budget)
+            return outcome_to_proto(race.outcome, race)
+        outcome: Outcome = calls.ask(CLEAR, position, options, request.budget)
+        return outcome_to_proto(outcome)
+
+    def hint(self, request: pb.HintRequest, calls: Calls) -> pb.HintResponse:
+        """The best assignment of the attacker to move, after the hold step of its turn."""
+        position = _position(request.position)
+        plan: Plan = calls.ask(PLAN, position, _hint_options(request), request.budget)
+        return plan_to_proto(plan)
+
+
+WIRE = _Wire()

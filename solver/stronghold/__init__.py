@@ -1,1 +1,2 @@
-"""Stronghold: the abstract siege model of the spec's Part C and its planners."""
+"""Stronghold: the abstract siege model of docs/stronghold.md (Part C), its simulator, and
+the planners that answer its questions (Part D): plan, clear and race."""

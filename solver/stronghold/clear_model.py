@@ -1,6 +1,8 @@
-"""Q2 of the spec (D.3) as a time-expanded CP-SAT model: the fewest global turns in which
-the attackers clear all nine battlefields against a PASSIVE defender, and, when they
-cannot, the latest turn to which they can put off the defender's win (D.4).
+"""The clear question (docs/stronghold.md D.3, D.4) as a time-expanded CP-SAT model
+for global turns t0 .. H against a PASSIVE defender, in one of two modes: *attack* (the
+Stronghold row cleared by H with the defender below its target until then, the clear as
+early as can be) or *survive* (no clear required, the defender kept below its target for
+as many turns as can be). `clear_driver` asks it horizon after horizon.
 
 Why the model can be small. Under PASSIVE the defender never moves, so fights only happen
 where its units stood at the start, and the attackers' side of the game has a rigid
@@ -23,345 +25,44 @@ Encoding, for global turns t0 .. H (t0 the position's turn):
   a battlefield is controlled by whoever has units there, so the hold of attacker P in
   turn t removes exactly the battlefields where `loc[u,t,b]` holds for a unit of P.
 * `dst[b,t,S]`: one-hot over the subsets S of the defender's units at b that can still
-  be alive there (closure of `combat.resolve` over every wave of every attacker).
+  be alive there (`clear_facts`).
 * `z[b,t,W,S]`: in attacker P's turn t, P's wave to the defended battlefield b is the
-  unit set W and the defenders there are S. Its outcome (who of W dies, stays as the
-  conqueror or is recalled, who of S lives) is precomputed with `combat.resolve`: the
-  subset table of D.1. Failed attacks are allowed (a failed attack can thin a garrison or
-  trade everything, which can be the only way to stop the defender's holds); only the
-  pointless ones are left out: a wave that kills no defender and does not conquer leaves
-  the position as it was, minus the wave's dead (a recalled unit is ready again at its
-  owner's next turn, like one that stayed), so staying home is never worse.
+  unit set W and the defenders there are S; its outcome is a row of the facts' table (a
+  recalled unit is ready again at its owner's next turn, like one that stayed).
 * The defender's score: in its turns from its second on, +1 per battlefield where its
   units still stand (or, in the position's own turn, per battlefield it controls); +1 at
   an attacker's scheduled burn-out.
 
-Queries, horizon by horizon from a lower bound upward, one round at a time: the *attack*
-model requires the Stronghold row cleared by turn H with the defender below its target
-until then and minimises the turn of the clear; the first horizon where it is feasible
-gives the answer (proven when that solve is OPTIMAL, since the horizon before was
-INFEASIBLE). Once the attack model is infeasible at a horizon H that the attackers doing
-nothing do not live through, the *survive* model (no clear required) maximises, over two
-more rounds, the turns the defender stays below its target: an optimum F <= H is the
-defender's win in every line, and no line lets the attackers win first; F > H sends the
-attack model straight to horizon F, whose infeasibility settles the same.
-
 Burn-outs are supported: an attacker's adds its point after the hold step; at the
-defender's the attackers choose the battlefield removed (a decision of the model, spec
-F.7, handed back in `burn_picks`; search.fewest_turns takes the simulator's default
-pick instead). Attackers' reinforcements enter exhausted at base in their scheduled turn
-(as turns.begin_turn places them) and may move from their owner's next turn; the
-defender's are ignored (PASSIVE: they would only wait in its base).
+defender's the attackers choose the battlefield removed (a decision of the model,
+docs/stronghold.md F.7, handed back as the plan's burn picks; search.fewest_turns takes
+the simulator's default pick instead). Attackers' reinforcements enter exhausted at base
+in their scheduled turn (as turns.begin_turn places them) and may move from their
+owner's next turn; the defender's are ignored (PASSIVE: they would only wait in its base).
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field, replace
-from itertools import combinations
+from typing import Literal
 
 from ortools.sat.python import cp_model
 
-from solver.budget import DEFAULT_BUDGET, Budget, SearchStats
-from solver.errors import InvalidInput
-from solver.stronghold.combat import resolve
-from solver.stronghold.position import BASE, DEFENDER, Position, Unit
-from solver.stronghold.search import MAX_TURNS, Step
-from solver.stronghold.turns import play_turn
+from solver.budget import BudgetExhausted
+from solver.cpsat import Solved
+from solver.stronghold.answers import Step
+from solver.stronghold.clear_facts import Facts
+from solver.stronghold.position import BASE, DEFENDER
 
-DEAD = "dead"
-MAX_UNITS_PER_ATTACKER = 8      # the subset table has 2**units rows per battlefield and turn
-MAX_TABLE_ROWS = 20_000        # (wave, defenders alive) pairs over attackers and battlefields
-MAX_WORKERS = 2
-STEP_ROUNDS = 1        # horizons tried: lower bound, then this many rounds more each time
-SURVIVE_AHEAD = 2      # a survive model looks this many rounds past the attack horizon
-FOUND = ("OPTIMAL", "FEASIBLE")
+DEAD = "(dead)"          # a place no battlefield is called: names have no brackets
+Mode = Literal["attack", "survive"]
 
 
-@dataclass(frozen=True)
-class ClearPlan:
-    winner: str | None            # "attackers", "defender", or None when unknown
-    turn: int | None              # the global turn of the win (as search.fewest_turns)
-    rounds: int | None            # ceil(turn / players)
-    cp_status: str                # of the deciding CP-SAT solve: OPTIMAL, FEASIBLE, ...
-    proven: bool                  # CP-SAT proved the answer (and every smaller horizon)
-    plan: tuple[Step, ...]        # every attacker turn before the win, with its moves
-    burn_picks: tuple[tuple[int, str], ...] = ()   # (turn, battlefield) at defender burn-outs
-    horizon: int | None = None    # the last horizon (global turn) a model was built for
-    solves: int = 0               # CP-SAT solves made
-    # nodes: CP-SAT branches over all solves; table_entries: variables of the largest model
-    stats: SearchStats = field(default_factory=lambda: SearchStats(0, 0.0, 0))
-
-
-def fewest_turns_cpsat(position: Position, budget: Budget = DEFAULT_BUDGET,
-                       max_turns: int = MAX_TURNS, workers: int = MAX_WORKERS) -> ClearPlan:
-    """The attackers' fastest clear against a PASSIVE defender, or the defender's latest
-    win; turns position.turn .. position.turn + max_turns - 1 are looked at (as
-    search.fewest_turns does). Only the budget's seconds apply (shared by the solves)."""
-    started = time.perf_counter()
-    return _Driver(_Game(position), budget, position.turn + max_turns - 1, workers,
-                   started).run()
-
-
-class _Driver:
-    """Horizon after horizon: the attack model at each (the first feasible one answers);
-    a survive model, looking SURVIVE_AHEAD rounds further, whenever no line is known to
-    keep the defender below its target through the current horizon. Once a survive solve
-    proves the defender's win forced by turn F, one attack solve at horizon F settles it."""
-
-    def __init__(self, game: _Game, budget: Budget, last: int, workers: int,
-                 started: float) -> None:
-        self.game, self.budget, self.last = game, budget, last
-        self.workers = max(1, min(workers, MAX_WORKERS))
-        self.started = started
-        self.solves = self.branches = self.variables = 0
-        self.build_seconds = 0.0  # how long the last model took to build
-        self.horizon = min(max(game.lower_bound(), game.t0), last)
-
-    def run(self) -> ClearPlan:
-        g = self.game
-        idle_end = g.idle_end(self.last)
-        survived = self.last if idle_end is None else idle_end - 1   # some line lives so long
-        forced: ClearPlan | None = None     # the defender's latest win, once proven
-        while True:
-            model, solver, status = self._solve(self.horizon, "attack")
-            if status in FOUND:
-                return self._answer("attackers", model.win_turn(solver), status, model, solver)
-            if status != "INFEASIBLE":
-                return self._answer(None, None, status)
-            if forced is not None and forced.turn is not None and forced.turn <= self.horizon:
-                return replace(forced, horizon=self.horizon, solves=self.solves,
-                               stats=self._stats())
-            if self.horizon > survived:
-                size = min(self.last, self.horizon + SURVIVE_AHEAD * g.players)
-                model, solver, status = self._solve(size, "survive")
-                turn = model.defender_win_turn(solver) if status in FOUND else None
-                if status == "OPTIMAL" and turn is not None:
-                    forced = self._answer("defender", turn, status, model, solver)
-                    if turn <= self.horizon:
-                        return forced
-                    survived = turn - 1
-                elif status in FOUND and turn is None:
-                    survived = size
-                else:
-                    return self._answer(None, None, status)
-            if self.horizon >= self.last:
-                return self._answer(None, None, "INFEASIBLE")
-            self.horizon = min(self.last, self.horizon + STEP_ROUNDS * g.players)
-            if forced is not None and forced.turn is not None:
-                self.horizon = max(self.horizon, forced.turn)
-
-    def _solve(self, size: int, mode: str) -> tuple[_Model | None, cp_model.CpSolver, str]:
-        """One CP-SAT solve; its status by name (UNKNOWN, unsolved, once time is up).
-        Building a model is not bounded by CP-SAT's time limit and a bigger horizon takes
-        longer to build than the last one did: with less time left than that, the answer
-        is UNKNOWN at once rather than a build that runs past the budget."""
-        solver = cp_model.CpSolver()
-        left = self._seconds_left()
-        if left is not None and left <= self.build_seconds:
-            return None, solver, "UNKNOWN"
-        building = time.perf_counter()
-        model = _Model(self.game, size, mode)
-        self.build_seconds = time.perf_counter() - building
-        left = self._seconds_left()
-        if left is not None and left <= 0:
-            return model, solver, "UNKNOWN"
-        if left is not None:
-            solver.parameters.max_time_in_seconds = left
-        solver.parameters.num_workers = self.workers
-        status = solver.status_name(solver.solve(model.model))
-        self.solves += 1
-        self.branches += solver.num_branches
-        self.variables = max(self.variables, len(model.model.proto.variables))
-        return model, solver, status
-
-    def _seconds_left(self) -> float | None:
-        if self.budget.stop is not None and self.budget.stop():
-            return 0.0
-        if self.budget.seconds is None:
-            return None
-        return self.budget.seconds - (time.perf_counter() - self.started)
-
-    def _stats(self) -> SearchStats:
-        return SearchStats(self.branches, time.perf_counter() - self.started, self.variables)
-
-    def _answer(self, winner: str | None, turn: int | None, status: str,
-                model: _Model | None = None, solver: cp_model.CpSolver | None = None
-                ) -> ClearPlan:
-        """The verdict; proven when the deciding solve is OPTIMAL (for the attackers the
-        smaller horizons were INFEASIBLE, for the defender the attack model at a horizon
-        at least its win turn was)."""
-        plan, picks = (model.extract(solver, turn)
-                       if model is not None and solver is not None and turn is not None
-                       else ((), ()))
-        rounds = None if turn is None else -(-turn // self.game.players)
-        return ClearPlan(winner, turn, rounds, status, winner is not None and status == "OPTIMAL",
-                         plan, picks, self.horizon, self.solves, self._stats())
-
-
-# ------------------------------------------------------------------ static facts
-
-
-@dataclass(frozen=True)
-class _Wave:
-    """The outcome of one wave W against the surviving defenders S on one battlefield."""
-
-    units: frozenset[str]          # W
-    before: frozenset[str]         # S
-    after: frozenset[str]          # the defenders left
-    dead: frozenset[str]           # of W
-    stay: frozenset[str]           # of W: conquered, they stay on the battlefield
-
-
-class _Game:
-    """What the model needs to know, computed once per position."""
-
-    def __init__(self, position: Position) -> None:
-        _check(position)
-        p = self.position = position
-        self.t0 = p.turn
-        self.players = len(p.turn_order)
-        self.attackers = p.attackers
-        self.win_target = p.win_target
-        # attacker units: (unit, the turn from which it may move)
-        self.units: dict[str, list[tuple[Unit, int]]] = {a: [] for a in self.attackers}
-        for u in p.units:
-            if u.owner != DEFENDER:
-                self.units[u.owner].append((u, self.t0))
-        for a in self.attackers:
-            for turn in sorted({r.turn for r in p.reinforcements_of(a)}):
-                if turn < self.t0 or self.player(turn) != a:
-                    continue            # turns.begin_turn never delivers these
-                arriving = [r for r in p.reinforcements_of(a) if r.turn == turn]
-                for k, r in enumerate(arriving, 1):
-                    unit = Unit(f"{a}-t{turn}-{k}", a, r.might, BASE, False, r.assault,
-                                r.shield, r.tank, r.ganking)
-                    self.units[a].append((unit, turn + 1))
-        self.unit_ids = [u.id for a in self.attackers for u, _ in self.units[a]]
-        self.owner = {u.id: a for a in self.attackers for u, _ in self.units[a]}
-        self.unit = {u.id: u for a in self.attackers for u, _ in self.units[a]}
-        _check_sizes(self.units)
-        # battlefields still standing, by row
-        first = p.active_row
-        assert first is not None
-        self.rows = [[b for b in p.grid[k] if b not in p.removed]
-                     for k in range(first, len(p.grid))]
-        self.fields = [b for row in self.rows for b in row]
-        self.row_of = {b: k for k, row in enumerate(self.rows) for b in row}
-        self.pre_removed = [sum(b in p.removed for b in p.grid[k])
-                            for k in range(first, len(p.grid))]
-        # the defender's units on battlefields, and the subsets of them that can survive
-        self.defenders = {b: tuple(p.units_at(b, DEFENDER)) for b in self.fields
-                          if p.units_at(b, DEFENDER)}
-        self.subsets: dict[str, list[frozenset[str]]] = {}
-        self.waves: dict[tuple[str, str], list[_Wave]] = {}
-        for b in self.defenders:
-            self._tabulate(b)
-        rows = sum(len(waves) for waves in self.waves.values())
-        if rows > MAX_TABLE_ROWS:
-            raise InvalidInput(f"the combat tables have {rows} rows per round, more than the "
-                               f"{MAX_TABLE_ROWS} the CP-SAT clear model takes (fewer units "
-                               "per attacker or per defended battlefield)")
-
-    def player(self, turn: int) -> str:
-        return self.position.turn_order[(turn - 1) % self.players]
-
-    def _tabulate(self, b: str) -> None:
-        by_id = {v.id: v for v in self.defenders[b]}
-        full = frozenset(by_id)
-        seen, todo = {full}, [full]
-        waves: dict[str, list[_Wave]] = {a: [] for a in self.attackers}
-        while todo:
-            alive = todo.pop()
-            if not alive:
-                continue            # an empty battlefield: the waves below, all conquer
-            for a in self.attackers:
-                team = sorted(self.units[a], key=lambda pair: pair[0].id)
-                for size in range(1, len(team) + 1):
-                    for chosen in combinations(team, size):
-                        wave = [u for u, _ in chosen]
-                        fight = resolve(wave, [by_id[v] for v in sorted(alive)])
-                        after = frozenset(v.id for v in fight.defenders_left)
-                        left = frozenset(u.id for u in fight.attackers_left)
-                        if after == alive:
-                            continue        # pointless: kills nobody, conquers nothing
-                        waves[a].append(_Wave(
-                            frozenset(u.id for u in wave), alive, after,
-                            frozenset(u.id for u in wave) - left,
-                            left if not after else frozenset()))
-                        if after not in seen:
-                            seen.add(after)
-                            todo.append(after)
-        self.subsets[b] = sorted(seen | {frozenset()}, key=lambda s: (-len(s), sorted(s)))
-        for a in self.attackers:
-            self.waves[a, b] = waves[a] + [
-                _Wave(frozenset(u.id for u, _ in chosen), frozenset(), frozenset(),
-                      frozenset(), frozenset(u.id for u, _ in chosen))
-                for size in range(1, len(self.units[a]) + 1)
-                for chosen in combinations(self.units[a], size)]
-
-    def lower_bound(self) -> int:
-        """No attacker win comes before this turn: each row still standing needs a hold,
-        which needs a conquest in the same attacker's turn before, after the row is
-        revealed (a defender burn-out can remove without a hold: then t0)."""
-        p = self.position
-        if any(t >= self.t0 for t in dict(p.burnouts).get(DEFENDER, ())):
-            return self.t0
-        ready = self.t0
-        for k in range(len(self.rows)):
-            conquer = next(t for t in range(ready, ready + self.players)
-                           if self.player(t) != DEFENDER)
-            clear = conquer + self.players
-            if k == 0:
-                holders = {q for b, q in p.control if b in self.rows[0] and q != DEFENDER}
-                for t in range(self.t0, self.t0 + self.players):
-                    if self.player(t) in holders:
-                        clear = min(clear, t)
-            ready = clear
-        return ready
-
-    def idle_end(self, last: int) -> int | None:
-        """The turn the game ends if the attackers never move (burn-outs picked as the
-        simulator does), or None if it runs past `last`. Until the turn before, that line
-        keeps the defender below its target, so no survive model is needed before it."""
-        p = self.position
-        while p.turn <= last:
-            p = play_turn(p, {})
-            if p.winner is not None:
-                return p.turn
-        return None
-
-
-def _check(position: Position) -> None:
-    problems = []
-    if position.winner is not None:
-        problems.append(f"the game is over: the {position.winner} won")
-    if position.active_row is None:
-        problems.append("every battlefield is already removed")
-    if position.defender_score >= position.win_target:
-        problems.append(f"the defender's score {position.defender_score} already reaches its "
-                        f"target {position.win_target}")
-    if problems:
-        raise InvalidInput(problems)
-
-
-def _check_sizes(units: dict[str, list[tuple[Unit, int]]]) -> None:
-    problems = [f"{a} has {len(team)} units (reinforcements included); the CP-SAT clear "
-                f"model takes at most {MAX_UNITS_PER_ATTACKER} per attacker (its combat "
-                "table has a row per subset of them)"
-                for a, team in units.items() if len(team) > MAX_UNITS_PER_ATTACKER]
-    if problems:
-        raise InvalidInput(problems)
-
-
-# ------------------------------------------------------------------ the model
-
-
-class _Model:
+class ClearModel:
     """The time-expanded model for turns t0 .. horizon; mode "attack" (clear by the
-    horizon, fastest first) or "survive" (keep the defender below target longest)."""
+    horizon, fastest first) or "survive" (keep the defender below target longest).
+    Building it raises BudgetExhausted once the budget of the facts' solves is spent."""
 
-    def __init__(self, game: _Game, horizon: int, mode: str) -> None:
+    def __init__(self, game: Facts, horizon: int, mode: Mode) -> None:
         self.game, self.horizon, self.mode = game, horizon, mode
         g, m = game, cp_model.CpModel()
         self.model = m
@@ -387,11 +88,13 @@ class _Model:
         self.moves: dict[tuple[str, int, str], cp_model.IntVar] = {}
         self.picks: dict[tuple[str, int], cp_model.IntVar] = {}
         self.occ_cache: dict[tuple[str, int, str], cp_model.IntVar] = {}
-        score = p.defender_score
+        score: cp_model.LinearExprT = p.defender_score
         score_hold: dict[int, cp_model.LinearExprT] = {}
         score_end: dict[int, cp_model.LinearExprT] = {}
         defender_turns = p.defender_turns_taken
         for t in turns:
+            if g.cp.seconds_left() == 0:     # a long horizon takes a while to build
+                raise BudgetExhausted
             player = g.player(t)
             direct = self._begin(t, player)
             # scoring
@@ -430,7 +133,7 @@ class _Model:
 
     # ---- helpers
 
-    def _and(self, name: str, *literals: cp_model.IntVar) -> cp_model.IntVar:
+    def _and(self, name: str, *literals: cp_model.LiteralT) -> cp_model.IntVar:
         var = self.model.new_bool_var(name)
         self.model.add_bool_and(literals).only_enforce_if(var)
         self.model.add_bool_or([~x for x in literals]).only_enforce_if(~var)
@@ -606,14 +309,14 @@ class _Model:
 
     # ---- reading a solution
 
-    def win_turn(self, solver: cp_model.CpSolver) -> int:
-        return next(t for t in self.turns if solver.boolean_value(self.won[t]))
+    def win_turn(self, solved: Solved) -> int:
+        return next(t for t in self.turns if solved.boolean_value(self.won[t]))
 
-    def defender_win_turn(self, solver: cp_model.CpSolver) -> int | None:
-        alive = sum(solver.boolean_value(a) for a in self.alive.values())
+    def defender_win_turn(self, solved: Solved) -> int | None:
+        alive = sum(solved.boolean_value(a) for a in self.alive.values())
         return None if alive == len(self.turns) else self.game.t0 + alive
 
-    def extract(self, solver: cp_model.CpSolver, last: int
+    def extract(self, solved: Solved, last: int
                 ) -> tuple[tuple[Step, ...], tuple[tuple[int, str], ...]]:
         g = self.game
         steps = []
@@ -622,8 +325,8 @@ class _Model:
             if player == DEFENDER:
                 continue
             moves = {uid: b for (uid, turn, b), var in self.moves.items()
-                     if turn == t and solver.boolean_value(var)}
+                     if turn == t and solved.boolean_value(var)}
             steps.append(Step(t, player, dict(sorted(moves.items()))))
         picks = tuple(sorted((t, b) for (b, t), var in self.picks.items()
-                             if t <= last and solver.boolean_value(var)))
+                             if t <= last and solved.boolean_value(var)))
         return tuple(steps), picks

@@ -1,5 +1,5 @@
-"""Combat on one battlefield (spec C.4): both sides' pools of effective Might are dealt
-at once; each side kills the valid kill set that hurts the other most.
+"""Combat on one battlefield (docs/stronghold.md C.4): both sides' pools of effective
+Might are dealt at once; each side kills the valid kill set that hurts the other most.
 
 A kill set K for a pool X is valid when its lethal thresholds fit (sum of L <= X), it
 kills every Tank before any other unit, and it could not go on: K is everything, or some
@@ -37,22 +37,27 @@ def resolve(attackers: Sequence[Unit], defenders: Sequence[Unit]) -> Combat:
 
 def kill_set(targets: Sequence[Unit], pool: int,
              value: Callable[[Unit], int]) -> frozenset[Unit]:
-    """The units `pool` damage kills among `targets`, by the casualty policy."""
-    def lethal(u: Unit) -> int:
-        return max(1, value(u))
-
-    def valid(chosen: tuple[Unit, ...]) -> bool:
-        left = pool - sum(lethal(u) for u in chosen)
-        alive = [u for u in targets if u not in chosen]
-        tanks_alive = [u for u in alive if u.tank]
-        if left < 0 or (tanks_alive and any(not u.tank for u in chosen)):
-            return False
-        next_ones = tanks_alive or alive
-        return not next_ones or any(lethal(u) > left for u in next_ones)
-
+    """The units `pool` damage kills among `targets`, by the casualty policy. Every subset
+    is weighed, by index (a combat may hold a player's every unit: 2^16 subsets)."""
     ordered = sorted(targets, key=lambda u: u.id)
-    sets = [chosen for size in range(len(ordered) + 1)
-            for chosen in combinations(ordered, size) if valid(chosen)]
-    best = min(sets, key=lambda chosen: (-sum(value(u) for u in chosen), -len(chosen),
-                                         [u.id for u in chosen]))
-    return frozenset(best)
+    lethal = [max(1, value(u)) for u in ordered]
+    everyone = frozenset(range(len(ordered)))
+    tanks = frozenset(k for k in everyone if ordered[k].tank)
+    best: tuple[tuple[int, int, list[str]], tuple[int, ...]] | None = None
+    for size in range(len(ordered) + 1):
+        for chosen in combinations(range(len(ordered)), size):
+            left = pool - sum(lethal[k] for k in chosen)
+            if left < 0:
+                continue
+            tanks_alive = tanks.difference(chosen)
+            if tanks_alive and not tanks.issuperset(chosen):
+                continue
+            next_ones = tanks_alive or everyone.difference(chosen)
+            if next_ones and all(lethal[k] <= left for k in next_ones):
+                continue        # it could go on
+            key = (-sum(value(ordered[k]) for k in chosen), -size,
+                   [ordered[k].id for k in chosen])
+            if best is None or key < best[0]:
+                best = (key, chosen)
+    assert best is not None     # killing greedily, Tanks first, till none fits is valid
+    return frozenset(ordered[k] for k in best[1])

@@ -1,12 +1,13 @@
-"""An attacker's best action step (spec D.1, Q1) and the plan that guarantees the most
-removals against the defender's best reply (D.2, Q1-exact), as CP-SAT models.
+"""An attacker's best action step (docs/stronghold.md D.1, Q1) and the plan that
+guarantees the most removals against the defender's best reply (D.2, Q1-exact), as CP-SAT
+models.
 
 Each ready unit picks one destination (x), and each battlefield one subset of the units
 that can reach it (y, the subset table): combat outcomes are not linear in Might, so every
 (battlefield, subset) is played out once with `turns.act` and the model only chooses
 rows. A garrison is measured by the damage that wipes it out, the sum of its units'
 lethal thresholds max(1, might + shield): that is the bar a defender's attack has to
-reach, and it equals the spec's sum of might + shield when no unit is worth 0.
+reach, and it equals docs/stronghold.md's sum of might + shield when no unit is worth 0.
 
 The defender's threat on its next turn is the attack Might of its surviving units that can
 reach an attacker's battlefield: those in base and those with Ganking. A battlefield the
@@ -15,61 +16,32 @@ attacker holds never has defender units on it, so that threat is the same for al
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
 from itertools import combinations
-from typing import Literal, NamedTuple
 
 from ortools.sat.python import cp_model
 
-from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
+from solver.budget import DEFAULT_BUDGET, Budget, BudgetExhausted, SearchStats, Status
+from solver.cpsat import CpSat, Solved
 from solver.errors import InvalidInput
+from solver.stronghold.answers import Forecast, Objective, Plan, PlanStatus
 from solver.stronghold.position import BASE, DEFENDER, Position, Unit
 from solver.stronghold.turns import Moves, act, destinations
 
 MAX_READY = 12          # the subset tables hold 2^n rows per battlefield
-STAY = "stay"
-CpStatus = Literal["OPTIMAL", "FEASIBLE", "UNKNOWN"]
-
-
-class Objective(NamedTuple):
-    """The lexicographic objective; compare as a tuple, larger is better."""
-
-    removals: int       # best_assignment: rowvalue(#secure); exact: value against any reply
-    controlled: int     # battlefields the attacker controls after its turn
-    garrison: int       # the sum of their garrisons
-    minus_moved: int    # minus the number of units moved
-
-
-@dataclass(frozen=True)
-class Forecast:
-    """One active battlefield after the planned action step."""
-
-    battlefield: str
-    controller: str | None
-    garrison: int               # the attacker's garrison there (0 when it does not hold it)
-    secure: bool                # held with a garrison above the whole threat
-    conquerable_now: bool       # not the attacker's, and some subset of its units conquers it
-
-
-@dataclass(frozen=True)
-class Plan:
-    status: Status              # solved (a plan found) / unknown (none found in time)
-    cp_status: CpStatus         # CP-SAT's verdict; for the exact plan, that of the whole search
-    optimal: bool               # proven best: cp_status == "OPTIMAL"
-    moves: dict[str, str]       # unit id -> "base" or a battlefield; units not named stay
-    battlefields: tuple[Forecast, ...]
-    objective: Objective | None
-    stats: SearchStats          # nodes = CP-SAT branches, table_entries = subset-table rows
+STAY = "(stay)"          # a destination no battlefield is called: names have no brackets
 
 
 def best_assignment(position: Position, budget: Budget = DEFAULT_BUDGET) -> Plan:
-    """Spec D.1 for the attacker to move, at its action step (after `begin_turn`):
-    most removals guaranteed by the conservative threat bound, then most battlefields held,
-    the strongest garrisons, the fewest moves. Only the budget's seconds apply."""
+    """docs/stronghold.md D.1 for the attacker to move, at its action step (after
+    `begin_turn`): most removals guaranteed by the conservative threat bound, then most
+    battlefields held, the strongest garrisons, the fewest moves. Only the budget's seconds
+    and `stop` apply."""
     _check(position)
-    started = time.perf_counter()
-    tables = _Tables(position)
+    cp = CpSat(budget)
+    try:
+        tables = _Tables(position, cp)
+    except BudgetExhausted:
+        return Plan.unknown_after(SearchStats(0, cp.elapsed(), 0))
     model = tables.model
     threat = tables.threat()
     secure = []
@@ -82,54 +54,50 @@ def best_assignment(position: Position, budget: Budget = DEFAULT_BUDGET) -> Plan
     removals = model.new_int_var(0, len(position.active), "removals")
     model.add_element(held_secure, _rowvalues(len(position.active)), removals)
     model.maximize(removals * tables.scale + tables.tail())
-    solver = _solver(budget.seconds)
-    result = solver.solve(model)
-    stats = SearchStats(solver.num_branches, time.perf_counter() - started, tables.entries)
-    if result == cp_model.UNKNOWN:
-        return Plan(Status.UNKNOWN, "UNKNOWN", False, {}, (), None, stats)
-    if result not in (cp_model.OPTIMAL, cp_model.FEASIBLE):   # staying put is always a plan
-        raise RuntimeError(f"assignment model is {solver.status_name(result)}")
-    moves = tables.moves(solver)
+    solved = cp.solve(model)
+    stats = SearchStats(cp.branches, cp.elapsed(), tables.entries)
+    if solved.status == "UNKNOWN":
+        return Plan.unknown_after(stats)
+    if not solved.found:              # staying put is always a plan
+        raise RuntimeError(f"assignment model is {solved.status}")
+    moves = tables.moves(solved)
     outcome = _Outcome(position, moves)
     objective = outcome.objective(_rowvalue(len(position.active), outcome.secure()))
-    return Plan(Status.SOLVED, solver.status_name(result), result == cp_model.OPTIMAL, moves,
-                outcome.forecasts(tables.conquerable), objective, stats)
+    return Plan(Status.SOLVED, "OPTIMAL" if solved.optimal else "FEASIBLE", solved.optimal,
+                moves, outcome.forecasts(tables.conquerable), objective, stats)
 
 
 def best_assignment_exact(position: Position, budget: Budget = DEFAULT_BUDGET) -> Plan:
-    """Spec D.2: the plan whose removals at the attacker's next hold are the most against
-    the defender's best reply, then most held, strongest garrisons, fewest moves.
+    """docs/stronghold.md D.2: the plan whose removals at the attacker's next hold are the
+    most against the defender's best reply, then most held, strongest garrisons, fewest
+    moves.
 
     Outcomes (garrison per battlefield, which Ganking defenders live) are enumerated best
     first by (held, garrison, -moved), each excluded by a no-good cut once seen; the reply
     depends on nothing else. Enumeration stops once no later outcome can beat the best
     value: a plan holding k battlefields removes at most rowvalue(k). The budget's seconds
-    cover the whole enumeration; the reply models are tiny and always solved to the end.
+    (and `stop`) cover the whole enumeration; the reply models are tiny and always solved
+    to the end.
     """
     _check(position)
-    started = time.perf_counter()
-    tables = _Tables(position)
+    cp = CpSat(budget)
+    try:
+        tables = _Tables(position, cp)
+    except BudgetExhausted:
+        return Plan.unknown_after(SearchStats(0, cp.elapsed(), 0))
     tables.model.maximize(tables.tail())
     rows = len(position.active)
     best: tuple[Objective, Moves] | None = None
     values: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
-    branches = 0
-    cp_status: CpStatus = "OPTIMAL"
+    cp_status: PlanStatus = "OPTIMAL"
     while True:
-        seconds = None if budget.seconds is None else (
-            budget.seconds - (time.perf_counter() - started))
-        if seconds is not None and seconds <= 0:
+        solved = cp.solve(tables.model)
+        if solved.status == "INFEASIBLE":        # every outcome seen
+            break
+        if not solved.found:
             cp_status = "UNKNOWN"
             break
-        solver = _solver(seconds)
-        result = solver.solve(tables.model)
-        branches += solver.num_branches
-        if result == cp_model.INFEASIBLE:        # every outcome seen
-            break
-        if result not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            cp_status = "UNKNOWN"
-            break
-        moves = tables.moves(solver)
+        moves = tables.moves(solved)
         outcome = _Outcome(position, moves)
         key = (tuple(sorted(outcome.held.values())), tuple(sorted(outcome.threats)))
         if key not in values:
@@ -137,18 +105,19 @@ def best_assignment_exact(position: Position, budget: Budget = DEFAULT_BUDGET) -
         objective = outcome.objective(values[key])
         if best is None or objective > best[0]:
             best = (objective, moves)
-        if result == cp_model.FEASIBLE:          # out of time: the order is not proven
+        if not solved.optimal:                   # out of time: the order is not proven
             cp_status = "FEASIBLE"
             break
         if _rowvalue(rows, objective.controlled) <= best[0].removals:
             break
-        tables.exclude(solver)
-    stats = SearchStats(branches, time.perf_counter() - started, tables.entries)
+        tables.exclude(solved)
+    stats = SearchStats(cp.branches, cp.elapsed(), tables.entries)
     if best is None:
-        return Plan(Status.UNKNOWN, cp_status, False, {}, (), None, stats)
-    objective, moves = best
-    return Plan(Status.SOLVED, cp_status, cp_status == "OPTIMAL", dict(moves),
-                _Outcome(position, moves).forecasts(tables.conquerable), objective, stats)
+        return Plan.unknown_after(stats)
+    best_objective, best_moves = best
+    return Plan(Status.SOLVED, cp_status, cp_status == "OPTIMAL", dict(best_moves),
+                _Outcome(position, best_moves).forecasts(tables.conquerable), best_objective,
+                stats)
 
 
 def guaranteed(position: Position, moves: Moves) -> int:
@@ -190,20 +159,12 @@ def _rowvalues(rows: int) -> list[int]:
     return [_rowvalue(rows, held) for held in range(rows + 1)]
 
 
-def _solver(seconds: float | None) -> cp_model.CpSolver:
-    solver = cp_model.CpSolver()
-    if seconds is not None:
-        solver.parameters.max_time_in_seconds = seconds
-    solver.parameters.num_workers = 1        # deterministic
-    return solver
-
-
 class _Tables:
     """The assignment model: x[u, d] one-hot per ready unit, y[b, S] one-hot per
     battlefield over the subsets S of units that can reach it, x[u, b] = sum of y[b, S]
     over S containing u; each (b, S) is played out by `turns.act` beforehand."""
 
-    def __init__(self, position: Position) -> None:
+    def __init__(self, position: Position, cp: CpSat) -> None:
         self.model = model = cp_model.CpModel()
         player = position.player
         ready = _ready(position)
@@ -218,9 +179,13 @@ class _Tables:
         self.entries = 0
         for b in position.active:
             movers = [u for u in ready if b in self.choice[u.id]]
-            rows = [(group, model.new_bool_var(f"{b} gets {[u.id for u in group]}"),
-                     act(position, {u.id: b for u in group}))
-                    for size in range(len(movers) + 1) for group in combinations(movers, size)]
+            rows = []
+            for size in range(len(movers) + 1):
+                for group in combinations(movers, size):
+                    if cp.seconds_left() == 0:      # up to 2^12 fights: the budget counts
+                        raise BudgetExhausted
+                    rows.append((group, model.new_bool_var(f"{b} gets {[u.id for u in group]}"),
+                                 act(position, {u.id: b for u in group})))
             self.entries += len(rows)
             model.add_exactly_one(literal for _, literal, _ in rows)
             for u in movers:
@@ -252,16 +217,16 @@ class _Tables:
         return (sum(self.held.values()) * self.weight_held
                 + sum(self.garrison.values()) * self.weight_garrison - self.moved)
 
-    def moves(self, solver: cp_model.CpSolver) -> dict[str, str]:
+    def moves(self, solved: Solved) -> dict[str, str]:
         return {unit: d for unit, options in self.choice.items()
-                for d, literal in options.items() if d != STAY and solver.boolean_value(literal)}
+                for d, literal in options.items() if d != STAY and solved.boolean_value(literal)}
 
-    def exclude(self, solver: cp_model.CpSolver) -> None:
+    def exclude(self, solved: Solved) -> None:
         """A no-good cut: some garrison or some Ganking defender's fate must differ."""
         differs = []
         for expr in (*self.garrison.values(), *self.alive.values()):
             literal = self.model.new_bool_var("differs")
-            self.model.add(expr != solver.value(expr)).only_enforce_if(literal)
+            self.model.add(expr != solved.value(expr)).only_enforce_if(literal)
             differs.append(literal)
         self.model.add_bool_or(differs)
 
@@ -293,8 +258,9 @@ class _Outcome:
 
 
 def _reply(rows: int, garrisons: tuple[int, ...], attacks: tuple[int, ...]) -> int:
-    """The defender's best reply (spec D.2 b): each unit joins at most one attack, an attack
-    of total Might >= the garrison wipes it out; minimise the removals left."""
+    """The defender's best reply (docs/stronghold.md D.2 b): each unit joins at most one
+    attack, an attack of total Might >= the garrison wipes it out; minimise the removals
+    left."""
     model = cp_model.CpModel()
     z = [[model.new_bool_var(f"{v} to {b}") for b in range(len(garrisons))]
          for v in range(len(attacks))]
@@ -309,7 +275,7 @@ def _reply(rows: int, garrisons: tuple[int, ...], attacks: tuple[int, ...]) -> i
     removals = model.new_int_var(0, rows, "removals")
     model.add_element(kept, _rowvalues(rows), removals)
     model.minimize(removals)
-    solver = _solver(None)
-    if solver.solve(model) != cp_model.OPTIMAL:
+    solved = CpSat().solve(model)
+    if not solved.optimal:
         raise RuntimeError("the defender's reply model has no optimum")
-    return int(solver.value(removals))
+    return solved.value(removals)

@@ -1,6 +1,7 @@
-"""The defender policies of spec C.6, which make the attackers' questions single-agent:
-PASSIVE never moves; GREEDY-DENY sends the cheapest force that denies each threatened
-battlefield, most urgent first, then its smallest base unit to each empty battlefield."""
+"""The defender policies of docs/stronghold.md C.6, which make the attackers' questions
+single-agent: PASSIVE never moves; GREEDY-DENY sends the cheapest force that denies each
+threatened battlefield, most urgent first, then its smallest base unit to each empty
+battlefield."""
 
 from __future__ import annotations
 

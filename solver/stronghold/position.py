@@ -1,6 +1,7 @@
-"""A Stronghold position (spec C.2): the 3x3 grid of battlefields that fall row by row,
-who controls what, every unit with its place, and the turn counters. An immutable value
-with JSON in (`parse`, every fault named) and out (`to_json`)."""
+"""A Stronghold position (docs/stronghold.md C.2): the 3x3 grid of battlefields that fall
+row by row, who controls what, every unit with its place, and the turn counters. An
+immutable value with JSON in (`Position.from_json`, every fault named) and out
+(`Position.to_json`)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from functools import cached_property
 from importlib.resources import files
-from typing import Any
+from typing import Any, ClassVar
 
 from solver.errors import InvalidInput
+from solver.reading import check
+from solver.stronghold.wire import GAME, CountersWire, GridWire, PositionWire, UnitWire
 
 BASE = "base"
+MAX_UNITS_PER_PLAYER = 16   # placed and scheduled; a combat weighs 2^units kill sets
 
 
 def _format() -> dict[str, Any]:
@@ -54,7 +58,7 @@ class Unit:
 
 @dataclass(frozen=True)
 class Reinforcement:
-    """A unit a player's schedule brings on one of its turns (spec C.5)."""
+    """A unit a player's schedule brings on one of its turns (docs/stronghold.md C.5)."""
 
     turn: int
     might: int
@@ -66,6 +70,8 @@ class Reinforcement:
 
 @dataclass(frozen=True)
 class Position:
+    GAME: ClassVar[str] = GAME                   # the "game" key of its JSON
+
     mode: str
     turn_order: tuple[str, ...]
     grid: tuple[tuple[str, ...], ...]            # per row of ROWS, its three battlefields
@@ -140,19 +146,25 @@ class Position:
     def with_units(self, units: list[Unit] | tuple[Unit, ...]) -> Position:
         return replace(self, units=tuple(sorted(units)))
 
+    # ------------------------------------------------------------ JSON
+
+    @classmethod
+    def from_json(cls, data: Any) -> Position:
+        """A position from its JSON (docs/stronghold.md C.2): its types and ranges by the
+        wire schema, then the rules' checks, each step naming every fault at once."""
+        return _from_json(data)
+
+    def to_json(self) -> dict[str, Any]:
+        """The docs/stronghold.md C.2 form, every field written out, with its game."""
+        return _to_json(self)
+
 
 # ---------------------------------------------------------------- JSON
 
-_FIELDS = {"mode", "win_target", "turn_order", "turn", "defender_turns_taken", "grid",
-           "removed", "control", "units", "defender_score", "reinforcements", "burnouts",
-           "counters", "consoled", "winner"}
-_UNIT_FIELDS = {"id", "owner", "might", "assault", "shield", "tank", "ganking", "loc", "ready"}
-_NUMBERS = ("might", "assault", "shield")
 
-
-def to_json(position: Position) -> dict[str, Any]:
-    """The spec's C.2 form, every field written out."""
+def _to_json(position: Position) -> dict[str, Any]:
     return {
+        "game": position.GAME,
         "mode": position.mode,
         "win_target": position.win_target,
         "turn_order": list(position.turn_order),
@@ -175,50 +187,48 @@ def to_json(position: Position) -> dict[str, Any]:
     }
 
 
-def parse(data: Any) -> Position:
-    """A position from its JSON (spec C.2); every fault is named at once."""
-    if not isinstance(data, dict):
-        raise InvalidInput("a Stronghold position is a JSON object")
+def _from_json(data: Any) -> Position:
+    wire = check(PositionWire, data)
     problems: list[str] = []
-    problems += [f"unknown field {name!r}" for name in sorted(set(data) - _FIELDS)]
-    mode = data.get("mode", "1v3")
-    if mode not in MODES:
-        raise InvalidInput(problems + [f"mode must be one of {', '.join(MODES)}, not {mode!r}"])
+    mode = wire.mode
     attackers = MODES[mode]["attackers"]
-    order = tuple(data.get("turn_order", [DEFENDER] + [f"A{k}" for k in range(1, attackers + 1)]))
+    order = tuple(wire.turn_order or [DEFENDER, *(f"A{k}" for k in range(1, attackers + 1))])
     if (order.count(DEFENDER) != 1 or len(set(order)) != len(order)
             or len(order) != attackers + 1):
         problems.append(f"mode {mode} is the defender {DEFENDER} and {attackers} attackers, "
                         f"but the turn order is {list(order)}")
-    grid = _grid(data.get("grid"), problems)
+    grid = _grid(wire.grid, problems)
     battlefields = {b for row in grid for b in row}
-    removed = frozenset(data.get("removed", []))
+    removed = frozenset(wire.removed)
     problems += [f"removed names {b!r}, which is not a battlefield"
                  for b in sorted(removed - battlefields)]
     _check_removals(grid, removed, problems)
-    turn = _count(data, "turn", 1, problems, least=1)
-    counters = data.get("counters", {}) or {}
+    counters = wire.counters or CountersWire()
     position = Position(
         mode=mode, turn_order=order, grid=grid, units=(),
-        control=tuple(sorted((data.get("control") or {}).items())),
-        removed=removed, turn=turn,
-        defender_turns_taken=_count(data, "defender_turns_taken",
-                                    _defender_turns(order, turn), problems),
-        defender_score=_count(data, "defender_score", 0, problems),
-        win_target=_count(data, "win_target", MODES[mode]["win_target"], problems, least=1),
-        reinforcements=_reinforcements(data.get("reinforcements") or {}, order, problems),
+        control=tuple(sorted((wire.control or {}).items())),
+        removed=removed, turn=wire.turn,
+        defender_turns_taken=(_defender_turns(order, wire.turn)
+                              if wire.defender_turns_taken is None
+                              else wire.defender_turns_taken),
+        defender_score=wire.defender_score,
+        win_target=MODES[mode]["win_target"] if wire.win_target is None else wire.win_target,
+        reinforcements=tuple(sorted(
+            (player, tuple(sorted((Reinforcement(**entry.model_dump()) for entry in entries),
+                                  key=lambda r: r.turn)))
+            for player, entries in (wire.reinforcements or {}).items())),
         burnouts=tuple(sorted((p, tuple(sorted(turns)))
-                              for p, turns in (data.get("burnouts") or {}).items())),
-        defender_bonus=_count(counters, "defender_bonus", 0, problems),
-        consolation=tuple(sorted((counters.get("consolation") or {}).items())),
-        consoled=tuple(sorted(tuple(pair) for pair in data.get("consoled", []))),
-        winner=data.get("winner"),
+                              for p, turns in (wire.burnouts or {}).items())),
+        defender_bonus=counters.defender_bonus,
+        consolation=tuple(sorted((counters.consolation or {}).items())),
+        consoled=tuple(sorted(set(wire.consoled))),
+        winner=wire.winner,
     )
-    if position.winner not in (None, "attackers", "defender"):
-        problems.append(f"winner must be attackers, defender or null, not {position.winner!r}")
-    problems += [f"burnouts names {p!r}, who is not playing"
-                 for p, _ in position.burnouts if p not in order]
-    units = _units(data.get("units", []), position, battlefields, problems)
+    problems += [f"{field} names {p!r}, who is not playing"
+                 for field, schedule in (("reinforcements", position.reinforcements),
+                                         ("burnouts", position.burnouts))
+                 for p, _ in schedule if p not in order]
+    units = _units(wire.units, position, battlefields, problems)
     position = replace(position, units=tuple(sorted(units)))
     _check_control(position, battlefields, problems)
     if problems:
@@ -231,17 +241,16 @@ def parse(data: Any) -> Position:
     return replace(position, control=tuple(sorted(derived.items())))
 
 
-def _grid(value: Any, problems: list[str]) -> tuple[tuple[str, ...], ...]:
+def _grid(value: GridWire | None, problems: list[str]) -> tuple[tuple[str, ...], ...]:
     default = tuple(tuple(f"{row}{k}" for k in (1, 2, 3)) for row in ROWS)
     if value is None:
         return default
-    if not isinstance(value, dict) or set(value) != set(ROWS):
-        problems.append(f"grid must have the rows {', '.join(ROWS)}")
-        return default
-    grid = tuple(tuple(value[row]) for row in ROWS)
+    grid = (tuple(value.O), tuple(value.I), tuple(value.S))
     names = [b for row in grid for b in row]
-    if any(len(row) != 3 for row in grid) or len(set(names)) != 9:
+    if len(set(names)) != 9:
         problems.append("grid must hold nine different battlefields, three per row")
+    if BASE in names:
+        problems.append(f"grid names {BASE!r} as a battlefield, the name of every base")
     return grid
 
 
@@ -258,15 +267,6 @@ def _check_removals(grid: tuple[tuple[str, ...], ...], removed: frozenset[str],
         standing_before = standing_before or gone < 3
 
 
-def _count(data: dict[str, Any], name: str, default: int, problems: list[str],
-           least: int = 0) -> int:
-    value = data.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        problems.append(f"{name} must be a whole number of at least {least}, not {value!r}")
-        return default
-    return value
-
-
 def _defender_turns(order: tuple[str, ...], turn: int) -> int:
     """Defender turns before `turn`: global turns 1 .. turn-1 whose index (from 0) is the
     defender's seat modulo the number of players."""
@@ -276,46 +276,14 @@ def _defender_turns(order: tuple[str, ...], turn: int) -> int:
     return 0 if last < seat else (last - seat) // len(order) + 1
 
 
-def _reinforcements(value: Any, order: tuple[str, ...], problems: list[str]
-                    ) -> tuple[tuple[str, tuple[Reinforcement, ...]], ...]:
-    schedule = []
-    for player, entries in sorted(value.items()):
-        if player not in order:
-            problems.append(f"reinforcements names {player!r}, who is not playing")
-            continue
-        try:
-            schedule.append((player, tuple(sorted(
-                (Reinforcement(**entry) for entry in entries), key=lambda r: r.turn))))
-        except TypeError as error:
-            problems.append(f"reinforcements of {player}: {error}")
-    return tuple(schedule)
-
-
-def _units(value: Any, position: Position, battlefields: set[str],
+def _units(entries: list[UnitWire], position: Position, battlefields: set[str],
            problems: list[str]) -> list[Unit]:
     units = []
-    for k, entry in enumerate(value):
-        where = f"unit {entry.get('id', k)!r}" if isinstance(entry, dict) else f"unit {k}"
-        if not isinstance(entry, dict):
-            problems.append(f"{where} must be an object")
-            continue
-        problems += [f"{where} has an unknown field {name!r}"
-                     for name in sorted(set(entry) - _UNIT_FIELDS)]
-        missing = [name for name in ("id", "owner", "might") if name not in entry]
-        if missing:
-            problems.append(f"{where} needs {', '.join(missing)}")
-            continue
-        unit = Unit(id=str(entry["id"]), owner=entry["owner"], might=entry["might"],
-                    loc=entry.get("loc", BASE), ready=bool(entry.get("ready", True)),
-                    assault=entry.get("assault", 0), shield=entry.get("shield", 0),
-                    tank=bool(entry.get("tank", False)),
-                    ganking=bool(entry.get("ganking", False)))
+    for entry in entries:
+        unit = Unit(**entry.model_dump())
+        where = f"unit {unit.id!r}"
         if unit.owner not in position.turn_order:
             problems.append(f"{where} belongs to {unit.owner!r}, who is not playing")
-        for name in _NUMBERS:
-            number = getattr(unit, name)
-            if isinstance(number, bool) or not isinstance(number, int) or number < 0:
-                problems.append(f"{where}: {name} must be a whole number of at least 0")
         if unit.loc != BASE:
             if unit.loc not in battlefields:
                 problems.append(f"{where} is at {unit.loc!r}, which is neither base nor "
@@ -336,7 +304,28 @@ def _units(value: Any, position: Position, battlefields: set[str],
             both = " and ".join(sorted(players))
             kind = ("two attackers" if DEFENDER not in players else "two players")
             problems.append(f"{kind} ({both}) have units on {b}")
+    _check_newcomers(units, position, problems)
     return units
+
+
+def _check_newcomers(units: list[Unit], position: Position, problems: list[str]) -> None:
+    """At most MAX_UNITS_PER_PLAYER units per player, counting those its schedule brings
+    (a combat weighs every subset of the units in it), and no unit under the name a
+    scheduled one will take (`turns.begin_turn` names them P-tTURN-k)."""
+    names = {u.id for u in units}
+    for player in position.turn_order:
+        schedule = [r for r in position.reinforcements_of(player) if r.turn >= position.turn]
+        count = sum(u.owner == player for u in units) + len(schedule)
+        if count > MAX_UNITS_PER_PLAYER:
+            problems.append(f"{player} has {count} units (reinforcements to come included); "
+                            f"a player has at most {MAX_UNITS_PER_PLAYER}")
+        arriving: Counter[int] = Counter()
+        for r in schedule:
+            arriving[r.turn] += 1
+            name = f"{player}-t{r.turn}-{arriving[r.turn]}"
+            if name in names:
+                problems.append(f"unit {name!r} has the name of a reinforcement {player} "
+                                f"receives on turn {r.turn}")
 
 
 def _check_control(position: Position, battlefields: set[str], problems: list[str]) -> None:

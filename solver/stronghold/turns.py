@@ -1,7 +1,7 @@
-"""The turn procedure of spec C.3: awaken, hold (the defender scores, an attacker removes
-what it holds, rows fall), scheduled burn-outs and reinforcements, then the action step
-(every ready unit stays or makes one move, each battlefield that received units fights
-once) and the end of the turn.
+"""The turn procedure of docs/stronghold.md C.3: awaken, hold (the defender scores, an
+attacker removes what it holds, rows fall), scheduled burn-outs and reinforcements, then
+the action step (every ready unit stays or makes one move, each battlefield that received
+units fights once) and the end of the turn.
 
 A turn is `begin_turn` then `act`; `play_turn` does both. Moves are a mapping from unit
 id to destination ("base" or a battlefield); units not named stay.
@@ -94,15 +94,15 @@ def act(position: Position, moves: Moves) -> Position:
     arrivals: dict[str, list[Unit]] = {}
     units = []
     for u in p.units:
-        destination = moves.get(u.id)
-        if destination is None or destination == u.loc:
+        target = moves.get(u.id)
+        if target is None or target == u.loc:
             units.append(u)
             continue
-        moved = replace(u, loc=destination, ready=False)
-        if destination == BASE:
+        moved = replace(u, loc=target, ready=False)
+        if target == BASE:
             units.append(moved)
         else:
-            arrivals.setdefault(destination, []).append(moved)
+            arrivals.setdefault(target, []).append(moved)
     p = p.with_units(units)
     for b, arrived in sorted(arrivals.items()):
         p = _arrive(p, b, arrived)

@@ -1,8 +1,8 @@
-"""Positions the Stronghold tests share: spec E.3's cases, built from unit lists."""
+"""Positions the Stronghold tests share: docs/stronghold.md E.3's cases, built from unit lists."""
 
 from __future__ import annotations
 
-from solver.stronghold.position import Position, parse
+from solver.stronghold.position import Position
 
 
 def siege(mode: str, attackers: dict[str, list[int]], defenders: dict[str, list[int]],
@@ -12,11 +12,11 @@ def siege(mode: str, attackers: dict[str, list[int]], defenders: dict[str, list[
              for owner, mights in attackers.items() for k, might in enumerate(mights, 1)]
     units += [{"id": f"d{where}{k}", "owner": "D", "might": might, "loc": where}
               for where, mights in defenders.items() for k, might in enumerate(mights, 1)]
-    return parse({"mode": mode, "units": units, **fields})
+    return Position.from_json({"mode": mode, "units": units, **fields})
 
 
 EACH_22 = {"A1": [2, 2], "A2": [2, 2], "A3": [2, 2]}
-E3 = {   # case -> (position, winner, T), spec Part E.3
+E3 = {   # case -> (position, winner, T), docs/stronghold.md E.3
     1: (siege("1v3", {"A1": [2], "A2": [2], "A3": [2]}, {"O1": [1], "O2": [1]}),
         "attackers", 20),
     2: (siege("1v3", EACH_22, {"O1": [1], "O2": [1]}), "attackers", 16),

@@ -1,18 +1,19 @@
-"""The CP-SAT clear model (spec D.3) against a PASSIVE defender: the six cases of the spec's
-E.3, seeded random positions where its answer must equal the exhaustive search's, and
-every plan replayed through the simulator to the claimed win."""
+"""The CP-SAT clear model (docs/stronghold.md D.3) against a PASSIVE defender: the six
+cases of its E.3, seeded random positions where its answer must equal the exhaustive
+search's, every plan replayed through the simulator to the claimed win, and budgets kept."""
 
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import replace
 
 import pytest
 
 from solver.budget import Budget
 from solver.errors import InvalidInput
-from solver.stronghold.clear_model import ClearPlan, fewest_turns_cpsat
-from solver.stronghold.position import DEFENDER, Position, parse
+from solver.stronghold.clear_driver import ClearPlan, fewest_turns_cpsat
+from solver.stronghold.position import DEFENDER, Position
 from solver.stronghold.search import fewest_turns
 from solver.stronghold.turns import act, begin_turn, destinations, play_turn
 
@@ -30,7 +31,7 @@ def siege(mode: str, attackers: dict[str, list[int]],
              for owner, mights in attackers.items() for k, might in enumerate(mights)]
     units += [{"id": f"d{k}", "owner": DEFENDER, "might": might, "loc": where}
               for k, (where, might) in enumerate(defenders)]
-    return parse({"mode": mode, "units": units, **fields})
+    return Position.from_json({"mode": mode, "units": units, **fields})
 
 
 RECRUITS_3 = [("O1", 3), ("O2", 3)]
@@ -108,7 +109,7 @@ def random_position(rng: random.Random) -> Position:
     if rng.random() < 0.2:
         a = rng.choice(attackers)
         data["reinforcements"] = {a: [{"turn": own_turn(a), "might": rng.randint(1, 3)}]}
-    return parse(data)
+    return Position.from_json(data)
 
 
 def advance(position: Position, rng: random.Random, turns: int) -> Position:
@@ -250,3 +251,23 @@ def test_refusals_name_the_reason() -> None:
     crowd = siege("1v2", {"A1": [1] * 9, "A2": [1]}, RECRUITS_3)
     with pytest.raises(InvalidInput, match="A1 has 9 units"):
         fewest_turns_cpsat(crowd)
+
+
+def test_a_cancelled_clear_stops_within_its_solve() -> None:
+    """CP-SAT's solves end when the budget says stop (`solver.cpsat`)."""
+    position = siege("1v3", {a: [2, 2, 1, 1] for a in ("A1", "A2", "A3")},
+                     [("O1", 3), ("O2", 3), ("O3", 3)])
+    cancel_at = time.perf_counter() + 0.3
+    started = time.perf_counter()
+    answer = fewest_turns_cpsat(position, Budget(seconds=60,
+                                                 stop=lambda: time.perf_counter() > cancel_at))
+    assert answer.winner is None and answer.cp_status == "UNKNOWN"
+    assert time.perf_counter() - started < 0.6
+
+
+def test_big_combat_tables_keep_to_the_budget() -> None:
+    position = siege("1v2", {"A1": [1] * 8, "A2": [1] * 8},
+                     [("O1", 1)] * 6 + [("O2", 1)] * 6)
+    started = time.perf_counter()
+    answer = fewest_turns_cpsat(position, Budget(seconds=0.2))
+    assert answer.winner is None and time.perf_counter() - started < 1.0

@@ -1,4 +1,4 @@
-"""Combat (spec C.4) and its test vectors E.1."""
+"""Combat (docs/stronghold.md C.4) and its test vectors E.1."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ mights = st.lists(st.integers(0, 6), min_size=1, max_size=4)
 
 @given(mights, mights)
 def test_closed_forms_when_every_value_is_at_least_one(a, d):
-    """Spec C.4: A > D conquers, A = D destroys both sides, A < D loses everything."""
+    """docs/stronghold.md C.4: A > D conquers, A = D destroys both sides, A < D loses everything."""
     a, d = [m + 1 for m in a], [m + 1 for m in d]
     fight = resolve([unit(f"a{k}", m) for k, m in enumerate(a)],
                     [unit(f"d{k}", m) for k, m in enumerate(d)])

@@ -1,9 +1,11 @@
-"""One attacker's turn (spec D.1, D.2): E.2, and both CP-SAT planners against brute force
-over every assignment (and, for D.2, every defender reply) on random small positions."""
+"""One attacker's turn (docs/stronghold.md D.1, D.2): E.2, and both CP-SAT planners
+against brute force over every assignment (and, for D.2, every defender reply) on random
+small positions; budgets kept."""
 
 from __future__ import annotations
 
 import random
+import time
 from itertools import product
 
 import pytest
@@ -11,7 +13,7 @@ import pytest
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from solver.stronghold.plan import best_assignment, best_assignment_exact, guaranteed
-from solver.stronghold.position import Position, parse
+from solver.stronghold.position import Position
 from solver.stronghold.turns import act, begin_turn, destinations
 
 ROWVALUE = {3: [0, 1, 3, 3], 2: [0, 2, 2]}    # removals by battlefields held, per row size
@@ -22,7 +24,7 @@ def unit(name: str, owner: str, might: int, loc: str = "base", **extra) -> dict:
     return {"id": name, "owner": owner, "might": might, "loc": loc, **extra}
 
 
-E2 = begin_turn(parse({"mode": "1v3", "turn": 2, "units": [
+E2 = begin_turn(Position.from_json({"mode": "1v3", "turn": 2, "units": [
     unit("a4", "A1", 4), unit("a3", "A1", 3), unit("a2", "A1", 2), unit("a1", "A1", 1),
     unit("d3", "D", 3, "O1"), unit("d2", "D", 2, "O2"), unit("t2", "D", 2, "O2", tank=True),
     unit("b2", "D", 2)]}))
@@ -56,7 +58,7 @@ def test_spec_e2_exact_optimum_is_the_max_conquest_plan():
 
 
 def test_a_ganking_defender_killed_this_turn_threatens_nothing():
-    p = parse({"turn": 2, "units": [unit("a5", "A1", 5), unit("a1", "A1", 1),
+    p = Position.from_json({"turn": 2, "units": [unit("a5", "A1", 5), unit("a1", "A1", 1),
                                     unit("g", "D", 3, "O1", ganking=True)]})
     plan = best_assignment(p)
     assert plan.moves == {"a5": "O1", "a1": "O2"} and plan.objective == (3, 2, 6, -2)
@@ -64,10 +66,10 @@ def test_a_ganking_defender_killed_this_turn_threatens_nothing():
 
 def test_refusals():
     with pytest.raises(InvalidInput, match="defender D is to move"):
-        best_assignment(parse({"turn": 1, "units": [unit("a", "A1", 2)]}))
+        best_assignment(Position.from_json({"turn": 1, "units": [unit("a", "A1", 2)]}))
     with pytest.raises(InvalidInput, match="game is over"):
-        best_assignment_exact(parse({"turn": 2, "winner": "attackers"}))
-    many = parse({"turn": 2, "units": [unit(f"a{k}", "A1", 1) for k in range(13)]})
+        best_assignment_exact(Position.from_json({"turn": 2, "winner": "attackers"}))
+    many = Position.from_json({"turn": 2, "units": [unit(f"a{k}", "A1", 1) for k in range(13)]})
     with pytest.raises(InvalidInput, match="13 ready units"):
         best_assignment(many)
 
@@ -110,7 +112,7 @@ def random_position(seed: int, least: int = 0) -> Position:
     for k in range(rng.randint(least, 3)):
         units.append(unit(f"d{k}", "D", rng.randint(0, 5), rng.choice(["base", *free]),
                           **keywords()))
-    return parse({"turn": {"A1": 2, "A2": 3, "A3": 4}[mover], "removed": removed,
+    return Position.from_json({"turn": {"A1": 2, "A2": 3, "A3": 4}[mover], "removed": removed,
                   "units": units})
 
 
@@ -168,3 +170,21 @@ def test_best_assignment_exact_matches_brute_force(seed):
     assert plan.objective == max(exact(p, m, after) for m, after in assignments(p))
     assert exact(p, plan.moves, act(p, plan.moves)) == plan.objective
     assert guaranteed(p, plan.moves) == plan.objective.removals
+
+
+@pytest.mark.parametrize("planner", [best_assignment, best_assignment_exact])
+def test_big_subset_tables_keep_to_the_budget(planner):
+    """Twelve ready units: 4096 fights per battlefield to play out before CP-SAT starts."""
+    many = Position.from_json({"turn": 2, "units": [
+        *(unit(f"a{k}", "A1", 1 + k % 3) for k in range(12)),
+        *(unit(f"d{k}", "D", 2, f"O{1 + k % 3}") for k in range(6))]})
+    started = time.perf_counter()
+    plan = planner(many, Budget(seconds=0.2))
+    assert plan.status == Status.UNKNOWN and plan.objective is None
+    assert time.perf_counter() - started < 1.0
+
+
+@pytest.mark.parametrize("planner", [best_assignment, best_assignment_exact])
+def test_a_cancelled_plan_is_unknown_at_once(planner):
+    plan = planner(E2, Budget(seconds=60, stop=lambda: True))
+    assert (plan.status, plan.cp_status, plan.optimal) == (Status.UNKNOWN, "UNKNOWN", False)

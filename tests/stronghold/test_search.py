@@ -1,12 +1,15 @@
-"""The exhaustive fewest-turns search and the race (spec D.3, D.4) on the spec's E.3
-cases, and plans that replay."""
+"""The exhaustive fewest-turns search and the race (docs/stronghold.md D.3, D.4) on its
+E.3 cases, plans that replay, and budgets kept."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 
 from solver.budget import Budget
 from solver.stronghold.policies import greedy_deny, passive
+from solver.stronghold.position import Position
 from solver.stronghold.questions import race
 from solver.stronghold.search import fewest_turns
 from solver.stronghold.turns import simulate
@@ -57,3 +60,33 @@ def test_an_exhausted_budget_is_unknown_not_a_guess():
     assert (outcome.winner, outcome.turn, outcome.proven, outcome.plan) == (None, None, False, ())
     short = fewest_turns(position, passive, Budget(seconds=60), max_turns=8)
     assert short.winner is None and not short.proven
+
+
+def test_the_search_is_a_problem_for_the_generic_breadth_first_search():
+    from solver.search.bfs import breadth_first
+    from solver.stronghold.search import Siege
+
+    position, _, turn = E3[1]
+    siege = Siege(position, passive, 80, Budget(seconds=60))
+    result = breadth_first(siege, Budget(seconds=60), costly_nodes=True)
+    assert position.turn + result.cost == turn and result.optimal
+    assert not siege.open_at_horizon
+
+
+def test_a_node_of_millions_of_joint_moves_keeps_to_the_budget():
+    """Ten ready units of one attacker: 4^10 joint moves in the first node alone."""
+    position = Position.from_json({"turn": 2, "units": [
+        {"id": f"a{k}", "owner": "A1", "might": 1} for k in range(10)]})
+    started = time.perf_counter()
+    outcome = fewest_turns(position, passive, Budget(seconds=0.2))
+    assert outcome.winner is None and not outcome.proven
+    assert time.perf_counter() - started < 1.0
+
+
+def test_a_cancelled_search_stops():
+    position, _, _ = E3[2]
+    cancel_at = time.perf_counter() + 0.2
+    started = time.perf_counter()
+    outcome = fewest_turns(position, passive,
+                           Budget(seconds=60, stop=lambda: time.perf_counter() > cancel_at))
+    assert outcome.winner is None and time.perf_counter() - started < 0.5

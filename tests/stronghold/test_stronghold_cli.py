@@ -8,7 +8,7 @@ import io
 from ..cli import assert_one_line_error, keep_sigpipe, run, run_json  # noqa: F401
 
 CASE_1 = """{
-  "mode": "1v3",                 // spec E.3 case 1
+  "mode": "1v3",                 // docs/stronghold.md E.3 case 1
   "turn_order": ["D", "A1", "A2", "A3"],
   "units": [
     {"id": "r1", "owner": "D", "might": 1, "loc": "O1"},   // the two Recruits
@@ -25,7 +25,7 @@ CASE_3 = """{"units": [
   {"id": "a", "owner": "A1", "might": 2}, {"id": "b", "owner": "A2", "might": 2},
   {"id": "c", "owner": "A3", "might": 2}]}"""
 
-E2 = """{ // spec E.2: A1 to move (turn 2), Outer row O1 {3}, O2 {2, 2 Tank}, O3 empty
+E2 = """{ // docs/stronghold.md E.2: A1 to move (turn 2), Outer row O1 {3}, O2 {2, 2 Tank}, O3 empty
   "mode": "1v3", "turn": 2,
   "units": [
     {"id": "u4", "owner": "A1", "might": 4}, {"id": "u3", "owner": "A1", "might": 3},
@@ -95,7 +95,7 @@ def test_race_json(capsys, tmp_path):
 
 
 def test_text_shows_the_grid(capsys, tmp_path, monkeypatch):
-    monkeypatch.setattr("sys.stdin", io.StringIO(CASE_1))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(CASE_1.encode())))
     code, out, err = run(capsys, "stronghold", "clear", "-")
     assert code == 0, err
     lines = out.splitlines()

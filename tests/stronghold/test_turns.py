@@ -1,4 +1,4 @@
-"""The turn procedure (spec C.3), removals and row falls (B.5), and the defender
+"""The turn procedure (docs/stronghold.md C.3), removals and row falls (B.5), and the defender
 policies (C.6)."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ import pytest
 
 from solver.errors import IllegalMove
 from solver.stronghold.policies import greedy_deny, passive
-from solver.stronghold.position import parse
+from solver.stronghold.position import Position
 from solver.stronghold.turns import act, begin_turn, destinations, play_turn, simulate
 
 
 def at(turn: int, units: list[tuple], **fields):
     """A 1v3 position at the start of global turn `turn` (1: D, 2: A1, 3: A2, 4: A3)."""
-    return parse({"turn": turn, "units": [
+    return Position.from_json({"turn": turn, "units": [
         {"id": name, "owner": owner, "might": might, "loc": loc, **extra}
         for name, owner, might, loc, *rest in units for extra in (rest[0] if rest else {},)],
         **fields})
@@ -129,7 +129,8 @@ def test_greedy_deny_sends_its_smallest_base_unit_to_each_empty_battlefield():
 
 
 def test_the_spec_trace_of_case_1_wins_on_turn_20():
-    """Spec E.3's line for case 1, played by the simulator against the passive defender."""
+    """docs/stronghold.md E.3's line for case 1, played by the simulator against the
+    passive defender."""
     position = at(1, [("r1", "D", 1, "O1"), ("r2", "D", 1, "O2"), ("a", "A1", 2, "base"),
                       ("b", "A2", 2, "base"), ("c", "A3", 2, "base")])
     trace = {2: {"a": "O1"}, 3: {"b": "O2"}, 4: {"c": "O3"}, 8: {"c": "I1"}, 10: {"a": "I2"},

@@ -1,0 +1,82 @@
+"""Stronghold as the service and the command line see it: its descriptor, with the three
+questions it answers about a position at the start of a turn: plan (the action step of
+the attacker to move, after the turn's hold step), clear and race."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from solver.budget import Budget
+from solver.errors import InvalidInput
+from solver.games import Game, Question
+from solver.stronghold.answers import Outcome, Plan, Race
+from solver.stronghold.position import Position
+from solver.stronghold.questions import check_choices, clear, race
+from solver.stronghold.search import MAX_TURNS
+from solver.stronghold.turns import begin_turn
+from solver.stronghold.wire import GAME as NAME
+from solver.stronghold.wire import loads, position_schema
+
+
+@dataclass(frozen=True)
+class PlanOptions:
+    exact: bool = False     # against the defender's best reply (D.2), not the threat bound
+
+
+@dataclass(frozen=True)
+class ClearOptions:
+    defender: str = "passive"   # a policy of solver.stronghold.policies.POLICIES
+    max_turns: int = MAX_TURNS  # global turns looked at from the position's
+    method: str = "cpsat"       # "cpsat" or "search" (the greedy defender is always searched)
+
+    def __post_init__(self) -> None:
+        check_choices(self.defender, self.method)
+        if self.max_turns < 1:
+            raise InvalidInput(f"max_turns must be at least 1, not {self.max_turns}")
+
+
+def started(position: Position) -> Position:
+    """The position after the hold, burn-out and reinforcement steps of its turn, where
+    the attacker to move plans; a finished game is refused."""
+    if position.winner is not None:
+        raise InvalidInput(f"the game is over: the {position.winner} won")
+    return begin_turn(position)
+
+
+def _plan(position: Position, options: PlanOptions, budget: Budget) -> Plan:
+    from solver.stronghold.plan import best_assignment, best_assignment_exact  # ortools
+
+    planner = best_assignment_exact if options.exact else best_assignment
+    return planner(started(position), budget)
+
+
+def _clear(position: Position, options: ClearOptions, budget: Budget) -> Outcome:
+    return clear(position, options.defender, budget, options.max_turns, options.method)
+
+
+def _race(position: Position, options: ClearOptions, budget: Budget) -> Race:
+    return race(position, options.defender, budget, options.max_turns, options.method)
+
+
+def _to_json(position: Position) -> dict[str, Any]:
+    return position.to_json()
+
+
+PLAN = Question("plan", "the attacker to move: the best assignment this turn",
+                PlanOptions, Plan, _plan)
+CLEAR = Question("clear", "the fewest turns for the attackers to clear all nine",
+                 ClearOptions, Outcome, _clear)
+RACE = Question("race", "does the defender reach its target first, and when",
+                ClearOptions, Race, _race)
+
+GAME: Game[Position] = Game(
+    name=NAME,
+    aliases=("siege",),
+    summary="Stronghold: one defender against two or three attackers, nine battlefields",
+    from_json=Position.from_json,
+    to_json=_to_json,
+    schema=position_schema,
+    questions=(PLAN, CLEAR, RACE),
+    loads=loads,
+)
