@@ -20,7 +20,7 @@ run: $(INSTALLED)
 	@echo "try: $(VENV)/bin/fortress-solver client hint --server 127.0.0.1:50051 --deal 2"
 	$(VENV)/bin/fortress-solver serve --host 127.0.0.1 --port 50051
 
-test: $(INSTALLED)
+test: lint
 	$(PY) -m pytest
 
 # The kernel built with AddressSanitizer and UBSan, under its tests and the engines'
@@ -58,8 +58,11 @@ bench-farbduell: $(INSTALLED)
 bench-stronghold: $(INSTALLED)
 	$(PY) -m bench.bench_stronghold
 
+# ruff over everything, mypy --strict over the library and the service (settings in
+# pyproject.toml; the generated code in service/api/ aside).
 lint: $(INSTALLED)
 	$(PY) -m ruff check solver service tests bench
+	$(PY) -m mypy solver service
 
 # Regenerate service/api/ from protos/ (the generated code is committed).
 proto: $(INSTALLED)

@@ -9,7 +9,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from multiprocessing import Pool
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from tqdm import tqdm
 
@@ -17,14 +17,23 @@ from solver.errors import InvalidInput
 from solver.intervals import wilson_interval
 from solver.selfplay import tally
 
+G = TypeVar("G")
+
 
 class Result(Protocol):
-    winner: int | None
-    hints: int
-    hint_seconds: float
+    @property
+    def winner(self) -> int | None: ...
+
+    @property
+    def hints(self) -> int: ...
+
+    @property
+    def hint_seconds(self) -> float: ...
 
 
-def add_selfplay(commands: Any, positive: Any, bots: Sequence[str]) -> argparse.ArgumentParser:
+def add_selfplay(commands: argparse._SubParsersAction[argparse.ArgumentParser],
+                 positive: Callable[[type[int]], Callable[[str], int]],
+                 bots: Sequence[str]) -> argparse.ArgumentParser:
     """The `selfplay` subcommand with the arguments every game takes."""
     selfplay = commands.add_parser("selfplay", help="win rates of two bots over many games")
     selfplay.add_argument("--bots", required=True, metavar="A,B",
@@ -41,10 +50,10 @@ def read_bots(text: str, known: Sequence[str]) -> tuple[str, str]:
     if len(bots) != 2 or any(bot not in known for bot in bots):
         raise InvalidInput(f"--bots takes two of {', '.join(known)} separated by a comma, "
                            f"not {text!r}")
-    return bots  # type: ignore[return-value]
+    return bots
 
 
-def play_all(play: Callable[[Any], Result], games: list, jobs: int) -> list[Result]:
+def play_all(play: Callable[[G], Result], games: list[G], jobs: int) -> list[Result]:
     """Every game in a pool of `jobs` processes, results in the order of `games`."""
     with Pool(jobs) as pool:
         return list(tqdm(pool.imap(play, games), total=len(games), unit="game",

@@ -33,6 +33,7 @@ class ServerConfig:
     cache_entries: int = 200_000
     limits: Budget = Budget(seconds=60.0, nodes=None, table_entries=5_000_000)
     grace_seconds: float = 10.0
+    preload: tuple[str, ...] = ("solver.cpsat",)  # imported by each worker as it starts
 
 
 class RunningServer:
@@ -40,12 +41,14 @@ class RunningServer:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.pool = WorkerPool(config.workers, config.queue)  # before gRPC starts threads
+        # the workers start before gRPC starts threads
+        self.pool = WorkerPool(config.workers, config.queue, config.preload)
         threads = config.workers + config.queue + 8  # room for health, info and refusals
         self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=threads),
                                   maximum_concurrent_rpcs=threads)
         self.servicer = SolverServicer(self.pool, HintCache(config.cache_entries), config.limits)
-        pb_grpc.add_SolverServicer_to_server(self.servicer, self.server)
+        pb_grpc.add_SolverServicer_to_server(  # type: ignore[no-untyped-call]
+            self.servicer, self.server)
         self.health = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         reflection.enable_server_reflection(

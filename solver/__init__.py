@@ -1,1 +1,4 @@
-"""Pure game logic and search for the fortress-solver games; never imports grpc."""
+"""Pure game logic and search for the fortress-solver games; never imports grpc.
+
+Each game is a package with one descriptor (`solver.<game>.game.GAME`, see
+solver/games.py); the searches in solver/search/ know no game."""

@@ -390,7 +390,7 @@ def test_position_not_json_object(capsys, tmp_path, text):
 def test_invalid_json_names_it(capsys, tmp_path):
     path = write_position(tmp_path, "{not json")
     code, out, err = run(capsys, "solve", str(path), "--json")
-    assert_one_line_error(code, out, err, "not valid JSON")
+    assert_one_line_error(code, out, err, f"{path} is not JSON", "line 1 column 2")
 
 
 @pytest.mark.parametrize("command", ["solve", "hint"])

@@ -411,7 +411,7 @@ def test_server_recovers_from_a_dead_worker():
             except grpc.RpcError as error:
                 outcomes.append(f"{error.code().name}: {error.details()}")
             time.sleep(0.1)
-        assert outcomes == ["SOLVED"] * 3, outcomes
+        assert outcomes == ["STATUS_SOLVED"] * 3, outcomes
 
 
 # ============================================================================ overload

@@ -1,0 +1,114 @@
+"""The list of games the service and the command line offer: the one place that names them.
+
+Each entry pairs a game's descriptor (`solver/<game>/`) with its two front ends: its
+commands (`service/<game>_cli.py`) and its wire converter (`service/convert/<game>.py`).
+The servicer, the worker pool, the client and the command line iterate `GAMES`; adding
+a game is its folder, one entry here, its proto messages and its converter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from service import beleaguered_cli, farbduell_cli, ffk_cli, stronghold_cli
+from service.convert import beleaguered, farbduell, ffkingdom, stronghold
+from solver.beleaguered.game import GAME as BELEAGUERED
+from solver.budget import Budget
+from solver.farbduell.game import GAME as FARBDUELL
+from solver.ffkingdom.game import GAME as FFKINGDOM
+from solver.games import Game, Question, find_game
+from solver.stronghold.game import GAME as STRONGHOLD
+
+if TYPE_CHECKING:
+    from service.api import fortress_solver_pb2 as pb
+    from service.hint_cache import HintCache
+
+
+T = TypeVar("T")
+
+
+class Commands(Protocol):
+    """A game's commands. Each parser it adds sets `run=function(args)` (local) or
+    `run_remote=function(args, client)` (under `client`) as its defaults."""
+
+    def add_commands(self, commands: Any) -> None: ...
+
+    def add_client_commands(self, commands: Any) -> None: ...
+
+
+class Calls(Protocol):
+    """What the servicer lends a converter for one call: the worker pool under the call's
+    budget and deadline, the hint cache, and many jobs at once for the streams."""
+
+    cache: HintCache
+    limits: Budget
+
+    def ask(self, question: Question[Any, Any, Any], position: Any, options: Any,
+            budget: pb.Budget) -> Any:
+        """The question's answer from a worker, within the request's budget."""
+        ...
+
+    def ask_many(self, jobs: Iterator[tuple[T, Question[Any, Any, Any], Any, Any]],
+                 budget: Budget, enough: Callable[[], bool] = ...
+                 ) -> Iterator[tuple[T, Any]]:
+        """(tag, answer) for each (tag, question, position, options), on every worker at
+        once, as each finishes; no more are started once `enough()`."""
+        ...
+
+
+class Wire(Protocol):
+    """A game's gRPC side: its PositionSource fields and how it answers each RPC."""
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """The PositionSource oneof fields that hold its positions."""
+        ...
+
+    def info(self) -> pb.GameInfo: ...
+
+    def source(self, position: Any) -> pb.PositionSource:
+        """The message a client sends for one of its positions."""
+        ...
+
+    def solve(self, request: pb.SolveRequest, calls: Calls) -> pb.SolveResponse: ...
+
+    def hint(self, request: pb.HintRequest, calls: Calls) -> pb.HintResponse: ...
+
+
+class Streams(Protocol):
+    """The streaming RPCs, offered by the game that numbers its deals."""
+
+    def solve_batch(self, request: pb.SolveBatchRequest,
+                    calls: Calls) -> Iterator[pb.BatchResult]: ...
+
+    def generate_deals(self, request: pb.GenerateDealsRequest,
+                       calls: Calls) -> Iterator[pb.GeneratedDeal]: ...
+
+
+@dataclass(frozen=True)
+class Entry:
+    game: Game[Any]
+    commands: Commands
+    wire: Wire | None = None       # None: a game the command line offers, not the server
+    streams: Streams | None = None
+
+
+GAMES: list[Entry] = [
+    Entry(BELEAGUERED, beleaguered_cli, beleaguered.WIRE, beleaguered.STREAMS),
+    Entry(FFKINGDOM, ffk_cli, ffkingdom.WIRE),
+    Entry(FARBDUELL, farbduell_cli, farbduell.WIRE),
+    Entry(STRONGHOLD, stronghold_cli, stronghold.WIRE),
+]
+
+
+def register(entry: Entry) -> None:
+    """Offer one more game (a test's, or a plug-in's) after the built-in ones."""
+    GAMES.append(entry)
+
+
+def find(name: str) -> Entry:
+    """The entry of the game called `name` or one of its aliases."""
+    game = find_game(name, (entry.game for entry in GAMES))
+    return next(entry for entry in GAMES if entry.game is game)

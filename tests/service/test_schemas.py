@@ -1,0 +1,75 @@
+"""`fortress-solver schema GAME`: a valid JSON Schema per game, that every position the
+games deal and every position a reader accepts validates against."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from bench.fuzz_positions import mutate, seeds
+from service.games import GAMES
+from solver.errors import InvalidInput
+from tests.cli import run
+
+SEEDS = seeds()
+NAMES = [entry.game.name for entry in GAMES]
+
+
+def _validator(capsys, name: str) -> Draft202012Validator:
+    code, out, err = run(capsys, "schema", name)
+    assert code == 0, err
+    document = json.loads(out)
+    Draft202012Validator.check_schema(document)
+    return Draft202012Validator(document)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_schema_is_a_json_schema_of_the_game(capsys, name):
+    validator = _validator(capsys, name)
+    assert validator.schema["$id"].endswith(f"/{name}.json")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_dealt_position_validates(capsys, name):
+    validator = _validator(capsys, name)
+    for data in SEEDS[name]:
+        assert not list(validator.iter_errors(data))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_written_position_validates(capsys, name):
+    """What `to_json` writes (every field spelled out) is a position too."""
+    game = next(entry.game for entry in GAMES if entry.game.name == name)
+    validator = _validator(capsys, name)
+    for data in SEEDS[name]:
+        written = game.to_json(game.from_json(data))
+        assert written["game"] == name
+        assert not list(validator.iter_errors(written))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_schema_refuses_nothing_the_reader_accepts(capsys, name):
+    """Mutated positions that the game reads are valid by its schema: a client that
+    validates first never refuses what the server would answer."""
+    game = next(entry.game for entry in GAMES if entry.game.name == name)
+    validator = _validator(capsys, name)
+    rng = random.Random(12)
+    accepted = 0
+    for _ in range(400):
+        data = mutate(rng.choice(SEEDS[name]), rng)
+        try:
+            game.from_json(data)
+        except InvalidInput:
+            continue
+        accepted += 1
+        errors = [error.message for error in validator.iter_errors(data)]
+        assert not errors, (data, errors)
+    assert accepted > 20
+
+
+def test_an_unknown_game_is_refused_with_the_list(capsys):
+    code, _, err = run(capsys, "schema", "chess")
+    assert code == 2 and "no game is called 'chess'" in err and "stronghold" in err
