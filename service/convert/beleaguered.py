@@ -17,6 +17,7 @@ from service.convert.common import (
     STATUS_BACK,
     budget_from_proto,
     budget_to_proto,
+    options_of,
     stats_from_proto,
     stats_to_proto,
 )
@@ -166,10 +167,7 @@ def _position(source: pb.PositionSource) -> Position:
 
 
 def _solve_options(request: pb.SolveRequest) -> SolveOptions:
-    chosen = request.WhichOneof("options")
-    if chosen not in (None, "beleaguered"):
-        raise InvalidInput(f"options are for {chosen}, but the position is {GAME.name}")
-    message = request.beleaguered if chosen else request
+    message = options_of(request, "beleaguered", GAME.name)
     return SolveOptions(mode_from_proto(message.mode), algorithm_from_proto(message.algorithm))
 
 
@@ -197,9 +195,7 @@ class _Wire:
         return solution_to_proto(solution)
 
     def hint(self, request: pb.HintRequest, calls: Calls) -> pb.HintResponse:
-        chosen = request.WhichOneof("options")
-        if chosen is not None:
-            raise InvalidInput(f"options are for {chosen}, but the position is {GAME.name}")
+        options_of(request, None, GAME.name)
         position = _position(request.position)
         known = calls.cache.get(position)
         if known is not None:

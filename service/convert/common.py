@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from service.api import fortress_solver_pb2 as pb
 from solver.budget import Budget, SearchStats, Status
-from solver.errors import OutOfRange
+from solver.errors import InvalidInput, OutOfRange
 
 STATUS = {Status.SOLVED: pb.STATUS_SOLVED, Status.UNSOLVABLE: pb.STATUS_UNSOLVABLE,
           Status.UNKNOWN: pb.STATUS_UNKNOWN}
@@ -54,3 +54,14 @@ def worlds(asked: int, default: int) -> int:
     if chosen > MAX_WORLDS:
         raise OutOfRange(f"worlds {chosen} is more than this server's limit of {MAX_WORLDS}")
     return chosen
+
+
+def options_of(request: pb.SolveRequest | pb.HintRequest, field: str | None,
+               game: str) -> Any:
+    """The request's options message for a game (`field` in its `options` oneof; None: the
+    game takes none), or the request itself when none is set: the deprecated flat fields
+    have the same names. Another game's options are refused."""
+    chosen = request.WhichOneof("options")
+    if chosen is not None and chosen != field:
+        raise InvalidInput(f"options are for {chosen}, but the position is {game}")
+    return request if chosen is None else getattr(request, chosen)

@@ -15,6 +15,7 @@ from service.convert.common import (
     STATUS,
     STATUS_BACK,
     budget_to_proto,
+    options_of,
     stats_from_proto,
     stats_to_proto,
     worlds,
@@ -125,20 +126,14 @@ def hint_request(state: State, options: HintOptions, budget: Budget) -> pb.HintR
 
 def _solve_options(request: pb.SolveRequest) -> PuzzleOptions | ChainOptions:
     """The request's options message, or else its deprecated flat fields."""
-    chosen = request.WhichOneof("options")
-    if chosen not in (None, "farbduell"):
-        raise InvalidInput(f"options are for {chosen}, but the position is {GAME.name}")
-    message = request.farbduell if chosen else request
+    message = options_of(request, "farbduell", GAME.name)
     if message.chain:
         return ChainOptions(message.chain)
     return PuzzleOptions(message.turns or 1)
 
 
 def _hint_options(request: pb.HintRequest) -> HintOptions:
-    chosen = request.WhichOneof("options")
-    if chosen not in (None, "farbduell"):
-        raise InvalidInput(f"options are for {chosen}, but the position is {GAME.name}")
-    message = request.farbduell if chosen else request
+    message = options_of(request, "farbduell", GAME.name)
     return HintOptions(worlds(message.worlds, HintOptions().worlds), message.seed)
 
 

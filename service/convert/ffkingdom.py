@@ -15,12 +15,12 @@ from service.convert.common import (
     STATUS,
     STATUS_BACK,
     budget_to_proto,
+    options_of,
     stats_from_proto,
     stats_to_proto,
     worlds,
 )
 from solver.budget import Budget, Status
-from solver.errors import InvalidInput
 from solver.ffkingdom import Loaded, State, load, parse_action
 from solver.ffkingdom.game import GAME, HINT, PUZZLE, HintOptions, PuzzleOptions
 from solver.ffkingdom.hints import Hint
@@ -184,10 +184,7 @@ def hint_request(position: Loaded, options: HintOptions, budget: Budget) -> pb.H
 def _options_of(request: pb.SolveRequest | pb.HintRequest) -> Any:
     """The request's FFK options, or the request itself for a client that sends the
     deprecated flat fields (their names are the same)."""
-    chosen = request.WhichOneof("options")
-    if chosen not in (None, "ffkingdom"):
-        raise InvalidInput(f"options are for {chosen}, but the position is {GAME.name}")
-    return request.ffkingdom if chosen else request
+    return options_of(request, "ffkingdom", GAME.name)
 
 
 def solve_options(request: pb.SolveRequest) -> PuzzleOptions:

@@ -21,6 +21,7 @@ from service.convert.common import (
     STATUS,
     STATUS_BACK,
     budget_to_proto,
+    options_of,
     stats_from_proto,
     stats_to_proto,
 )
@@ -142,11 +143,8 @@ def clear_request(position: Position, question: str, options: ClearOptions,
 def _solve_options(request: pb.SolveRequest) -> tuple[str, ClearOptions]:
     """The question and its options: from `options`, or from the deprecated flat fields
     when no options are set."""
-    chosen = request.WhichOneof("options")
-    if chosen not in (None, "stronghold"):
-        raise InvalidInput(f"options are for {chosen}, but the position is {GAME.name}")
-    asked: pb.SolveRequest | pb.StrongholdSolveOptions = (
-        request if chosen is None else request.stronghold)
+    asked: pb.SolveRequest | pb.StrongholdSolveOptions = options_of(
+        request, "stronghold", GAME.name)
     question = asked.question or "clear"
     if question not in QUESTIONS:
         raise InvalidInput(f"question must be one of {', '.join(QUESTIONS)}, "
@@ -156,12 +154,7 @@ def _solve_options(request: pb.SolveRequest) -> tuple[str, ClearOptions]:
 
 
 def _hint_options(request: pb.HintRequest) -> PlanOptions:
-    chosen = request.WhichOneof("options")
-    if chosen is None:
-        return PlanOptions(request.exact)
-    if chosen != "stronghold":
-        raise InvalidInput(f"options are for {chosen}, but the position is {GAME.name}")
-    return PlanOptions(request.stronghold.exact)
+    return PlanOptions(options_of(request, "stronghold", GAME.name).exact)
 
 
 def _position(source: pb.PositionSource) -> Position:

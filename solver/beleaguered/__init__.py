@@ -1,4 +1,8 @@
-"""Beleaguered Fortress: positions, rules, deal numbers and the exact solver."""
+"""Beleaguered Fortress: positions, rules, deal numbers and the exact solver.
+
+Its descriptor for the service and the command line is `solver.beleaguered.game.GAME`;
+its rules in the project's words are docs/beleaguered-fortress.md.
+"""
 
 from solver.beleaguered.deals import MAX_DEAL, deal
 from solver.beleaguered.moves import Location, Move, apply, legal_moves, replay
