@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -73,3 +74,24 @@ def test_the_schema_refuses_nothing_the_reader_accepts(capsys, name):
 def test_an_unknown_game_is_refused_with_the_list(capsys):
     code, _, err = run(capsys, "schema", "chess")
     assert code == 2 and "no game is called 'chess'" in err and "stronghold" in err
+
+
+def test_every_puzzle_position_validates(capsys):
+    """The Fortress Fight Kingdom puzzles the tests and README use are positions too."""
+    validator = _validator(capsys, "fortress-fight-kingdom")
+    folder = Path(__file__).parents[1] / "ffkingdom" / "puzzles"
+    files = sorted(folder.glob("*.json"))
+    assert files
+    for path in files:
+        position = json.loads(path.read_text(encoding="utf-8"))["position"]
+        assert not list(validator.iter_errors(position)), path.name
+
+
+def test_the_readme_stronghold_example_validates(capsys):
+    """README's commented Stronghold file, read as the command line reads it."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```jsonc\n", 1)[1].split("```", 1)[0]
+    game = next(entry.game for entry in GAMES if entry.game.name == "stronghold")
+    data = game.loads(block)
+    game.from_json(data)
+    assert not list(_validator(capsys, "stronghold").iter_errors(data))
