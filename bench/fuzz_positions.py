@@ -2,13 +2,16 @@
 escaping the command line, instead of an answer or one line naming the fault).
 
     python -m bench.fuzz_positions --inputs 10000 --seed 1
+    python -m bench.fuzz_positions --inputs 2000 --server 127.0.0.1:50051   # the clients
 
 Each input is a real position (from the games' `deal` commands and examples) mutated
 a few times: a value replaced by another JSON value (huge, negative, a list where a
 card goes, ...), a key dropped or added, a list item dropped or doubled, the whole
 nested deep, or the bytes spoiled (not UTF-8, a byte-order mark, truncated). It runs
 in-process through `service.cli.main` with small budgets; a crash prints its command,
-input and traceback, and the exit status is 1 when any input crashed.
+input and traceback, and the exit status is 1 when any input crashed. With `--server`
+the same commands run as `fortress-solver client ...` against that server, whose
+answers and refusals must be the command line's.
 """
 
 from __future__ import annotations
@@ -149,6 +152,8 @@ def run(argv: list[str]) -> tuple[str, str | None]:
         return "crash", traceback.format_exc()
     if code == 2 and len(err.getvalue().strip().splitlines()) != 1:
         return "crash", f"exit 2 with stderr:\n{err.getvalue()}"
+    if code == 1:  # a server that failed (INTERNAL, UNKNOWN, ...)
+        return "crash", f"exit 1 with stderr:\n{err.getvalue()}"
     return ("ok" if code == 0 else "refused"), None
 
 
@@ -158,6 +163,8 @@ def main_(arguments: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the mutations' seed (default 1)")
     parser.add_argument("--games", default=",".join(COMMANDS),
                         help="comma-separated games (default: all)")
+    parser.add_argument("--server", metavar="HOST:PORT",
+                        help="run the client commands against this server (default: local)")
     args = parser.parse_args(arguments)
     rng = random.Random(args.seed)
     games = args.games.split(",")
@@ -175,6 +182,8 @@ def main_(arguments: list[str] | None = None) -> int:
                 raw = spoil(raw, rng)
             path.write_bytes(raw)
             command = [part.replace("{}", str(path)) for part in rng.choice(COMMANDS[game])]
+            if args.server:
+                command = ["client", *command, "--server", args.server]
             outcome, trace = run(command)
             tally[game, outcome] += 1
             if trace is not None:

@@ -173,6 +173,29 @@ _CODES: list[tuple[type[Exception], grpc.StatusCode]] = [
     (WorkerLost, grpc.StatusCode.UNAVAILABLE),
 ]
 _HANDLED = tuple(error for error, _ in _CODES)
+MAX_DETAILS = 8_000  # bytes of a status message as sent; gRPC refuses metadata over 16 KiB
+
+
+def details(error: Exception) -> str:
+    """The error's message as a status carries it: every fault while they fit, then how
+    many more there are (an input can hold thousands of faults)."""
+    problems = error.problems if isinstance(error, InvalidInput) else [str(error)]
+    shown: list[str] = []
+    size = 0
+    for k, problem in enumerate(problems):
+        cost = _sent_size(problem) + 2
+        if size + cost > MAX_DETAILS - 40:
+            left = len(problems) - k
+            return "; ".join(shown + [f"and {left} more fault{'s' * (left != 1)}"])
+        shown.append(problem)
+        size += cost
+    return "; ".join(shown)
+
+
+def _sent_size(text: str) -> int:
+    """Bytes of `text` in a grpc-message header: printable ASCII as it is, every other
+    byte of its UTF-8 percent-encoded."""
+    return sum(1 if 0x20 <= byte <= 0x7E and byte != 0x25 else 3 for byte in text.encode())
 
 
 @contextmanager
@@ -185,7 +208,7 @@ def _rpc(method: str, context: grpc.ServicerContext, game: str | None) -> Iterat
         yield
     except _HANDLED as error:
         code = next(code for kind, code in _CODES if isinstance(error, kind))
-        context.abort(code, str(error))
+        context.abort(code, details(error))
     except Exception:
         code = grpc.StatusCode.INTERNAL
         raise

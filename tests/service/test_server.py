@@ -578,3 +578,22 @@ def test_any_mode_and_unknown_answers_are_not_cached(stub):
         hint = stub.Hint(pb.HintRequest(position=deal_source(number),
                                         budget=pb.Budget(nodes=300)), timeout=30)
         assert not hint.cached, number
+
+
+def test_a_position_with_thousands_of_faults_is_one_invalid_argument():
+    """Every fault fits a status message up to gRPC's header limit; the rest are counted."""
+    from service.servicer import MAX_DETAILS, details
+    from solver.errors import InvalidInput
+
+    many = InvalidInput([f"tableau:{k}: 'ü{k}' is not a card" for k in range(5000)])
+    text = details(many)
+    assert text.startswith("tableau:0: 'ü0' is not a card; tableau:1:")
+    assert text.endswith(" more faults") and len(text) < MAX_DETAILS < len(str(many))
+    bad = pb.BeleagueredPosition(tableau=[pb.Pile(cards=[f"X{k}" for k in range(3000)])])
+    with running_server(workers=1) as server, connect(server) as client:
+        with pytest.raises(grpc.RpcError) as caught:
+            client.Solve(pb.SolveRequest(position=pb.PositionSource(beleaguered=bad)),
+                         timeout=30)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "'X0' is not a card" in caught.value.details()
+    assert caught.value.details().endswith("more faults")
