@@ -631,4 +631,5 @@ def test_mutated_messages_get_an_answer_or_invalid_argument(stub, seed):
         assert error.code() in ANSWERS, (request, error.code(), error.details())
         assert error.details() and "\n" not in error.details()
         return
-    assert response.status in (pb.STATUS_SOLVED, pb.STATUS_UNKNOWN)
+    if request.position.WhichOneof("source") == "stronghold":  # not mutated into another game
+        assert response.status in (pb.STATUS_SOLVED, pb.STATUS_UNKNOWN)
