@@ -7,7 +7,7 @@ GAMES ?= 1000
 
 KERNEL_TESTS := tests/beleaguered/test_native.py tests/beleaguered/test_optimality.py
 
-.PHONY: run test test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto
+.PHONY: run test test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas
 
 # pip builds the compiled kernel (solver/beleaguered/_kernel.cpp) in place.
 $(INSTALLED): pyproject.toml setup.py solver/beleaguered/_kernel.cpp
@@ -68,3 +68,8 @@ lint: $(INSTALLED)
 proto: $(INSTALLED)
 	$(PY) -m grpc_tools.protoc -Iservice/api=protos --python_out=. --grpc_python_out=. \
 		--pyi_out=. protos/fortress_solver.proto
+
+# Rewrite docs/schemas/ from the games' wire schemas (committed; a test fails when stale).
+schemas: $(INSTALLED)
+	for game in beleaguered-fortress fortress-fight-kingdom farbduell stronghold; do \
+		$(VENV)/bin/fortress-solver schema $$game > docs/schemas/$$game.json; done

@@ -95,3 +95,12 @@ def test_the_readme_stronghold_example_validates(capsys):
     data = game.loads(block)
     game.from_json(data)
     assert not list(_validator(capsys, "stronghold").iter_errors(data))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_published_schema_files_are_not_stale(capsys, name):
+    """docs/schemas/GAME.json, which README links, is what `schema GAME` prints."""
+    published = Path(__file__).parents[2] / "docs" / "schemas" / f"{name}.json"
+    code, out, _ = run(capsys, "schema", name)
+    assert code == 0
+    assert published.read_text(encoding="utf-8") == out, "run `make schemas`"
