@@ -1,6 +1,6 @@
 """Time the Stronghold fewest-turns question against a PASSIVE defender: the exhaustive
 search (search.fewest_turns) and the CP-SAT clear model (clear_driver.fewest_turns_cpsat)
-on the six cases of the spec's E.3 and on 1v3 sieges with four units per attacker; each
+on the six cases of docs/stronghold.md E.3 and on 1v3 sieges with four units per attacker; each
 time the median of several runs (a search that runs out of budget is not repeated).
 
     .venv/bin/python -m bench.bench_stronghold [--repeat 3] [--search-seconds 60]
@@ -34,7 +34,7 @@ def siege(mode: str, attackers: dict[str, list[int]],
 
 THREE = ("A1", "A2", "A3")
 RECRUITS = [("O1", 1), ("O2", 1)]
-CASES: dict[str, tuple[Position, str]] = {     # name: (position, the spec's answer)
+CASES: dict[str, tuple[Position, str]] = {     # name: (position, the answer of E.3)
     "E.3 case 1": (siege("1v3", {a: [2] for a in THREE}, RECRUITS), "attackers 20"),
     "E.3 case 2": (siege("1v3", {a: [2, 2] for a in THREE}, RECRUITS), "attackers 16"),
     "E.3 case 3": (siege("1v3", {a: [2] for a in THREE}, [("O1", 5), ("O2", 5), ("O3", 5)]),

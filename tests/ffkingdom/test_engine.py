@@ -1,4 +1,5 @@
-"""The rules engine: the test vectors of the spec (section 13) and one test per rule."""
+"""The rules engine: the test vectors of docs/fortress-fight-kingdom.md §13 and one test
+per rule."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def stocks(player) -> dict[str, int]:
     return dict(zip("ZWKG", player.stocks, strict=True))
 
 
-# --- spec section 13: test vectors ------------------------------------------------------------
+# --- docs/fortress-fight-kingdom.md §13: test vectors ---------------------------------------------
 
 def test_vector_1_katapult_against_a_full_wall():
     state = position({"W": 7, "hand": ["katapult", "festung"]}, {}, actions_left=2)
