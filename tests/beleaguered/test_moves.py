@@ -1,5 +1,6 @@
 """The rules of Beleaguered Fortress as legal_moves/apply read them, one test per rule of
-docs/beleaguered-fortress.md (Moves), plus move notation and a random-play property from real deals."""
+docs/beleaguered-fortress.md (Moves), plus move notation and a random-play property from
+real deals."""
 
 from __future__ import annotations
 
