@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -68,3 +69,10 @@ def read_bytes(path: str) -> bytes:
 def read_position(game: Game[Any], path: str) -> Any:
     """The position in a file or standard input, read by `game`."""
     return game.read(read_bytes(path), source_name(path))
+
+
+def quiet_on_interrupt() -> None:
+    """The initializer of a command's worker processes: Ctrl-C reaches the whole process
+    group, and only the command itself should answer it (one line, not a traceback from
+    every worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 from tqdm import tqdm
 
+from service.arguments import quiet_on_interrupt
 from solver.beleaguered import Algorithm, Engine, Mode, Solution, deal, solve
 from solver.budget import Budget
 from solver.intervals import wilson_interval
@@ -44,7 +45,7 @@ def solve_locally(mode: Mode, algorithm: Algorithm, budget: Budget, jobs: int,
     """Deals solved in a pool of `jobs` processes, lines in the order they finish."""
     def solve_many(todo: list[int]) -> Records:
         work = partial(solve_deal, mode=mode, algorithm=algorithm, budget=budget, engine=engine)
-        with Pool(jobs) as pool:
+        with Pool(jobs, initializer=quiet_on_interrupt) as pool:
             yield from pool.imap_unordered(work, todo, chunksize=4)
     return solve_many
 

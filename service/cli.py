@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import sys
+from importlib.metadata import version
 from typing import NoReturn
 
 from service.arguments import positive
@@ -29,6 +30,8 @@ class ServiceError(Exception):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG,
                      description="Exact solvers and hints for fortress-and-siege card games.")
+    parser.add_argument("--version", action="version",
+                        version=f"%(prog)s {version('fortress-solver')}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for entry in GAMES:
         entry.commands.add_commands(commands)
@@ -99,6 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     except ServiceError as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: one line, and the shell's code for SIGINT
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
     return 0
 
 

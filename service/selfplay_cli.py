@@ -13,6 +13,7 @@ from typing import Any, Protocol, TypeVar
 
 from tqdm import tqdm
 
+from service.arguments import quiet_on_interrupt
 from solver.errors import InvalidInput
 from solver.intervals import wilson_interval
 from solver.selfplay import tally
@@ -55,7 +56,7 @@ def read_bots(text: str, known: Sequence[str]) -> tuple[str, str]:
 
 def play_all(play: Callable[[G], Result], games: list[G], jobs: int) -> list[Result]:
     """Every game in a pool of `jobs` processes, results in the order of `games`."""
-    with Pool(jobs) as pool:
+    with Pool(jobs, initializer=quiet_on_interrupt) as pool:
         return list(tqdm(pool.imap(play, games), total=len(games), unit="game",
                          disable=None, file=sys.stderr))
 

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import signal
 import subprocess
 import sys
+import time
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -552,3 +555,34 @@ def test_batch_single_deal_and_optimal_mode(capsys):
     assert record["status"] == "solved"
     assert record["optimal"] is True
     assert record["length"] == OPTIMAL_LENGTH_DEAL_2
+
+
+def test_version_names_the_package(capsys):
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out.strip() == f"fortress-solver {version('fortress-solver')}"
+
+
+def test_ctrl_c_in_a_batch_is_one_line_exit_130_and_the_batch_resumes(tmp_path):
+    """SIGINT to the whole process group, as a terminal sends it: the workers stay quiet,
+    the command says one line and exits 130, and a rerun solves only what is left."""
+    out = tmp_path / "results.jsonl"
+    command = [sys.executable, "-m", "service.cli", "batch", "--deals", "1-300",
+               "--mode", "optimal", "--jobs", "2", "--out", str(out)]
+    batch = subprocess.Popen([*command, "--engine", "python"], stderr=subprocess.PIPE, text=True,
+                             start_new_session=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 60
+    while (not out.exists() or len(out.read_text().splitlines()) < 10) \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(batch.pid, signal.SIGINT)
+    _, err = batch.communicate(timeout=60)
+    assert batch.returncode == 130
+    assert err.splitlines()[-1] == "fortress-solver: interrupted"
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    done = {json.loads(line)["deal"] for line in out.read_text().splitlines()}
+    assert 10 <= len(done) < 300
+    rerun = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    lines = [json.loads(line)["deal"] for line in out.read_text().splitlines()]
+    assert sorted(lines) == list(range(1, 301))
