@@ -16,6 +16,7 @@ from service.batch import Records, record, run_batch, solve_locally
 from service.convert import beleaguered as convert
 from solver.beleaguered import Algorithm, Engine, Hint, Mode, Position, Solution, deal, hint, solve
 from solver.beleaguered.deals import MAX_DEAL
+from solver.beleaguered.drawing import picture
 from solver.beleaguered.game import GAME
 
 if TYPE_CHECKING:
@@ -112,15 +113,6 @@ def _read(args: argparse.Namespace) -> tuple[str, Position]:
     return source_name(args.file), position
 
 
-def layout(position: Position) -> str:
-    """The board as a person reads it: one line per pile, then reserve and foundations."""
-    lines = [f"tableau:{i}  " + " ".join(map(str, pile)) for i, pile in enumerate(position.tableau)]
-    lines.append("reserve    " + " ".join("--" if c is None else str(c) for c in position.reserve))
-    lines.append("foundation " + " ".join(f"{suit}:{top}" for suit, top in
-                                          position.to_json()["foundations"].items()))
-    return "\n".join(lines)
-
-
 def _print_json(data: Any) -> None:
     print(json.dumps(data))
 
@@ -130,7 +122,7 @@ def _deal(args: argparse.Namespace) -> None:
     if args.json:
         _print_json(position.to_json())
     else:
-        print(f"deal {args.number}\n{layout(position)}")
+        print(f"deal {args.number}\n{picture(position)}")
 
 
 def _print_solution(name: str, solution: Solution, as_json: bool) -> None:

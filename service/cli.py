@@ -9,11 +9,12 @@ import os
 import signal
 import sys
 from importlib.metadata import version
-from typing import NoReturn
+from typing import Any, NoReturn
 
-from service.arguments import positive
+from service.arguments import positive, read_bytes, source_name
 from service.games import GAMES, find
 from solver.errors import InvalidInput
+from solver.reading import json_of
 
 PROG = "fortress-solver"
 
@@ -35,6 +36,19 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for entry in GAMES:
         entry.commands.add_commands(commands)
+
+    show = commands.add_parser(
+        "show", help="draw any game's position for a person",
+        description="Draw a position of any game: the game is its \"game\" key, or --game.",
+        epilog=f"examples: {PROG} show position.json; {PROG} show --deal 5; "
+               f"cat position.json | {PROG} show -")
+    source = show.add_mutually_exclusive_group(required=True)
+    source.add_argument("file", nargs="?", help="position JSON file, or - for standard input")
+    source.add_argument("--deal", type=int, metavar="N",
+                        help="deal N of the game that numbers its deals")
+    show.add_argument("--game", metavar="GAME",
+                      help="the position's game when it has no \"game\" key (default: the key)")
+    show.set_defaults(run=_show)
 
     schema = commands.add_parser(
         "schema", help="the JSON Schema of a game's positions",
@@ -61,6 +75,40 @@ def build_parser() -> argparse.ArgumentParser:
         entry.commands.add_client_commands(remote)
     client.set_defaults(run=_client)
     return parser
+
+
+def _show(args: argparse.Namespace) -> None:
+    game = None if args.game is None else find(args.game).game
+    if args.deal is not None:
+        dealer = game or next((e.game for e in GAMES if e.game.deal is not None), None)
+        if dealer is None or dealer.deal is None:
+            raise InvalidInput(f"{dealer.name if dealer else 'no game'} numbers no deals")
+        print(dealer.picture(dealer.deal(args.deal)))
+        return
+    raw, source = read_bytes(args.file), source_name(args.file)
+    if game is None:
+        data = _any_json(raw, source)
+        named = data.get("game") if isinstance(data, dict) else None
+        if not isinstance(named, str):
+            raise InvalidInput(f'{source} names no game: give it a "game" key or --game '
+                               f"({', '.join(entry.game.name for entry in GAMES)})")
+        game = find(named).game
+        print(game.picture(game.from_json(data)))
+    else:
+        print(game.picture(game.read(raw, source)))
+
+
+def _any_json(raw: bytes, source: str) -> Any:
+    """The JSON of a file of an unknown game: plain JSON, else any game's dialect."""
+    try:
+        return json_of(raw, source)
+    except InvalidInput as plain:
+        for entry in GAMES:
+            try:
+                return json_of(raw, source, entry.game.loads)
+            except InvalidInput:
+                continue
+        raise plain from None
 
 
 def _schema(args: argparse.Namespace) -> None:

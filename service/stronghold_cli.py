@@ -17,9 +17,10 @@ from service.convert import stronghold as convert
 from solver.budget import Budget
 from solver.errors import InvalidInput
 from solver.stronghold.answers import Outcome, Plan, Race
+from solver.stronghold.drawing import picture
 from solver.stronghold.game import CLEAR, GAME, PLAN, RACE, ClearOptions, PlanOptions, started
 from solver.stronghold.policies import POLICIES
-from solver.stronghold.position import BASE, FORMAT, ROWS, Position
+from solver.stronghold.position import Position
 from solver.stronghold.questions import METHODS
 from solver.stronghold.search import MAX_TURNS
 
@@ -198,30 +199,3 @@ def _verdict(outcome: Outcome, question: str) -> str:
     how = f"CP-SAT {outcome.cp_status}" if outcome.cp_status else "exhaustive search"
     return (f"{head} on turn {outcome.turn} (round {outcome.rounds}), {proof} "
             f"({how}, {outcome.stats.seconds:.2f} s)")
-
-
-def picture(position: Position) -> str:
-    """The grid, the Stronghold row on top: each battlefield's controller and the
-    units there with their Might; `--` removed, `??` not yet revealed."""
-    width = 22
-    lines = [f"turn {position.turn}: {position.player} to move; defender score "
-             f"{position.defender_score}/{position.win_target}"]
-    for k in reversed(range(len(ROWS))):
-        cells = []
-        for b in position.grid[k]:
-            if b in position.removed:
-                cell = f"{b} --"
-            elif b not in position.active:
-                cell = f"{b} ??"
-            else:
-                owner = position.controller.get(b, ".")
-                units = " ".join(f"{u.id}:{u.might}" for u in position.units_at(b))
-                cell = f"{b} {owner} {units}".rstrip()
-            cells.append(cell.ljust(width))
-        lines.append(f"{FORMAT['row_names'][k]:<15}" + "".join(cells).rstrip())
-    bases = [f"{p}: " + " ".join(f"{u.id}:{u.might}{'' if u.ready else '*'}"
-                                 for u in position.units_at(BASE, p))
-             for p in position.turn_order if position.units_at(BASE, p)]
-    if bases:
-        lines.append("base (* exhausted)  " + "; ".join(bases))
-    return "\n".join(lines)

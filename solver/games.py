@@ -68,10 +68,18 @@ class Game(Generic[P]):
     schema: Callable[[], dict[str, Any]]        # the JSON Schema of its positions
     questions: tuple[Question[P, Any, Any], ...] = ()
     loads: Callable[[str], Any] = field(default=json.loads)  # its files' JSON dialect
+    draw: Callable[[P], str] | None = None      # the position for a person to read
+    deal: Callable[[int], P] | None = None      # deal N, for a game that numbers its deals
 
     def read(self, raw: bytes, source: str = "input") -> P:
         """A position from bytes (a file, standard input, a request)."""
         return self.from_json(json_of(raw, source, self.loads))
+
+    def picture(self, position: P) -> str:
+        """The position drawn for a person (its JSON when the game draws none)."""
+        if self.draw is None:
+            return json.dumps(self.to_json(position), indent=2, ensure_ascii=False)
+        return self.draw(position)
 
     def question(self, name: str) -> Question[P, Any, Any]:
         for question in self.questions:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from solver.beleaguered.deals import deal
+from solver.beleaguered.drawing import picture
 from solver.beleaguered.position import Position
 from solver.beleaguered.solve import Algorithm, Engine, Hint, Mode, Solution, hint, solve
 from solver.beleaguered.wire import position_schema
@@ -48,4 +50,6 @@ GAME: Game[Position] = Game(
     to_json=_to_json,
     schema=position_schema,
     questions=(SOLVE, HINT),
+    draw=picture,
+    deal=deal,
 )

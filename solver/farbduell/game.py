@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from solver.budget import Budget
 from solver.farbduell.chains import Chain, best_chain
+from solver.farbduell.drawing import picture
 from solver.farbduell.hints import Hint, Settings, hint
 from solver.farbduell.positions import read
 from solver.farbduell.puzzles import PuzzleAnswer, solve_puzzle
@@ -55,4 +56,4 @@ GAME: Game[State] = Game(
     name=NAME, aliases=(),
     summary="Farbduell: shed your hand on the Classic, Belagerung or Tag & Nacht table",
     from_json=read, to_json=State.to_json, schema=position_schema,
-    questions=(PUZZLE, CHAIN, HINT))
+    questions=(PUZZLE, CHAIN, HINT), draw=picture)

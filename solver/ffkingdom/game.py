@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.budget import Budget
+from solver.ffkingdom.drawing import picture
 from solver.ffkingdom.hints import Hint, Settings, hint
 from solver.ffkingdom.puzzles import PuzzleAnswer, check_complete, solve_puzzle
 from solver.ffkingdom.state import GAME as NAME
@@ -55,4 +56,5 @@ GAME: Game[Loaded] = Game(
     to_json=_to_json,
     schema=position_schema,
     questions=(PUZZLE, HINT),
+    draw=picture,
 )

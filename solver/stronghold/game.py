@@ -11,6 +11,7 @@ from solver.budget import Budget
 from solver.errors import InvalidInput
 from solver.games import Game, Question
 from solver.stronghold.answers import Outcome, Plan, Race
+from solver.stronghold.drawing import picture
 from solver.stronghold.position import Position
 from solver.stronghold.questions import check_choices, clear, race
 from solver.stronghold.search import MAX_TURNS
@@ -79,4 +80,5 @@ GAME: Game[Position] = Game(
     schema=position_schema,
     questions=(PLAN, CLEAR, RACE),
     loads=loads,
+    draw=picture,
 )
