@@ -14,7 +14,18 @@ from typing import TYPE_CHECKING, Any
 from service.arguments import add_budget, budget_of, positive, read_position, source_name
 from service.batch import Records, record, run_batch, solve_locally
 from service.convert import beleaguered as convert
-from solver.beleaguered import Algorithm, Engine, Hint, Mode, Position, Solution, deal, hint, solve
+from solver.beleaguered import (
+    Algorithm,
+    Engine,
+    Hint,
+    Mode,
+    Position,
+    Solution,
+    apply,
+    deal,
+    hint,
+    solve,
+)
 from solver.beleaguered.deals import MAX_DEAL
 from solver.beleaguered.drawing import picture
 from solver.beleaguered.game import GAME
@@ -87,6 +98,9 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
     solve_cmd.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar")
     add_budget(solve_cmd, seconds=60)
     solve_cmd.add_argument("--json", action="store_true")
+    solve_cmd.add_argument("--steps", action="store_true",
+                           help="also the board at the start and after every move "
+                                "(in the JSON, `steps`: the position after each move)")
 
     hint_cmd = command("hint", "the next move of an optimal solution", _hint, _hint_remote)
     _add_position(hint_cmd)
@@ -125,9 +139,14 @@ def _deal(args: argparse.Namespace) -> None:
         print(f"deal {args.number}\n{picture(position)}")
 
 
-def _print_solution(name: str, solution: Solution, as_json: bool) -> None:
+def _print_solution(name: str, solution: Solution, as_json: bool,
+                    steps_from: Position | None = None) -> None:
+    """The verdict and the moves; from `steps_from` (`--steps`), the board after each move
+    too (in the JSON, `steps`: the position after each move)."""
+    boards = [] if steps_from is None else _after_each(steps_from, solution)
     if as_json:
-        _print_json(solution.to_json())
+        _print_json(solution.to_json() | ({} if steps_from is None else
+                                          {"steps": [board.to_json() for board in boards]}))
         return
     stats = solution.stats
     verdict = solution.status.value
@@ -135,8 +154,20 @@ def _print_solution(name: str, solution: Solution, as_json: bool) -> None:
         verdict += f", {'optimal' if solution.optimal else 'not proven optimal'}, "
         verdict += f"{solution.length} moves"
     print(f"{name}: {verdict} ({stats.nodes} nodes, {stats.seconds:.2f} s)")
+    if steps_from is not None:
+        print(picture(steps_from))
     for number, move in enumerate(solution.moves, 1):
         print(f"{number:4}. {move.card} {move.source} -> {move.target}")
+        if boards:
+            print(picture(boards[number - 1]))
+
+
+def _after_each(position: Position, solution: Solution) -> list[Position]:
+    boards = []
+    for move in solution.moves:
+        position = apply(position, move)
+        boards.append(position)
+    return boards
 
 
 def _print_hint(name: str, advice: Hint, as_json: bool) -> None:
@@ -156,7 +187,7 @@ def _solve(args: argparse.Namespace) -> None:
     name, position = _read(args)
     solution = solve(position, Mode(args.mode), Algorithm(args.algorithm), budget_of(args),
                      Engine(args.engine))
-    _print_solution(name, solution, args.json)
+    _print_solution(name, solution, args.json, position if args.steps else None)
 
 
 def _hint(args: argparse.Namespace) -> None:
@@ -176,7 +207,8 @@ def _solve_remote(args: argparse.Namespace, client: Client) -> None:
     name, source = _remote_source(args)
     request = convert.solve_request(source, Mode(args.mode), Algorithm(args.algorithm),
                                     budget_of(args))
-    _print_solution(name, convert.solution_from_proto(client.solve(request)), args.json)
+    start = (deal(args.deal) if args.deal is not None else _read(args)[1]) if args.steps else None
+    _print_solution(name, convert.solution_from_proto(client.solve(request)), args.json, start)
 
 
 def _hint_remote(args: argparse.Namespace, client: Client) -> None:

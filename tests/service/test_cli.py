@@ -586,3 +586,19 @@ def test_ctrl_c_in_a_batch_is_one_line_exit_130_and_the_batch_resumes(tmp_path):
     assert rerun.returncode == 0, rerun.stderr
     lines = [json.loads(line)["deal"] for line in out.read_text().splitlines()]
     assert sorted(lines) == list(range(1, 301))
+
+
+def test_solve_steps_draws_the_board_after_every_move_to_the_win(capsys):
+    code, out, err = run(capsys, "solve", "--deal", "2", "--steps")
+    assert code == 0, err
+    boards = out.count("foundation ")
+    solution = run_json(capsys, "solve", "--deal", "2", "--steps", "--json")
+    assert boards == solution["length"] + 1  # the start, then one per move
+    assert out.rstrip().endswith("foundation C:13 D:13 H:13 S:13")
+    steps = [Position.from_json(step) for step in solution["steps"]]
+    moves = [Move.from_json(move) for move in solution["moves"]]
+    position = deal(2)
+    for move, step in zip(moves, steps, strict=True):
+        position = apply(position, move)
+        assert position == step
+    assert steps[-1].is_won
