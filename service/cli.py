@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 from service.arguments import positive, read_bytes, source_name
 from service.games import GAMES, find
 from solver.errors import InvalidInput
+from solver.games import Game
 from solver.reading import json_of
 
 PROG = "fortress-solver"
@@ -42,13 +43,26 @@ def build_parser() -> argparse.ArgumentParser:
         description="Draw a position of any game: the game is its \"game\" key, or --game.",
         epilog=f"examples: {PROG} show position.json; {PROG} show --deal 5; "
                f"cat position.json | {PROG} show -")
-    source = show.add_mutually_exclusive_group(required=True)
-    source.add_argument("file", nargs="?", help="position JSON file, or - for standard input")
-    source.add_argument("--deal", type=int, metavar="N",
-                        help="deal N of the game that numbers its deals")
-    show.add_argument("--game", metavar="GAME",
-                      help="the position's game when it has no \"game\" key (default: the key)")
+    _add_any_position(show)
     show.set_defaults(run=_show)
+
+    apply = commands.add_parser(
+        "apply", help="play moves and print the position after them",
+        description="Play MOVEs in the game's own notation and print the position after "
+                    "them; an illegal move is refused with the rule it breaks.",
+        epilog=f'examples: {PROG} apply --deal 2 "AS reserve:8 foundation" --json; '
+               f'{PROG} apply position.json "play katapult"')
+    apply.add_argument("items", nargs="+", metavar="[FILE] MOVE",
+                       help='the position JSON file (or - for standard input; none with '
+                            '--deal), then the moves as the game writes them: Beleaguered '
+                            'Fortress "7H tableau:2 foundation" (or its JSON), the duels their '
+                            'action text ("play katapult", "play joker blue")')
+    apply.add_argument("--deal", type=int, metavar="N",
+                       help="start from deal N of the game that numbers its deals")
+    apply.add_argument("--game", metavar="GAME",
+                       help='the position\'s game when it has no "game" key (default: the key)')
+    apply.add_argument("--json", action="store_true", help="print the position as JSON")
+    apply.set_defaults(run=_apply)
 
     schema = commands.add_parser(
         "schema", help="the JSON Schema of a game's positions",
@@ -77,25 +91,54 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _show(args: argparse.Namespace) -> None:
+def _add_any_position(parser: argparse.ArgumentParser) -> None:
+    """FILE, - or --deal N, of any game; --game for a position without a "game" key."""
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("file", nargs="?", help="position JSON file, or - for standard input")
+    source.add_argument("--deal", type=int, metavar="N",
+                        help="deal N of the game that numbers its deals")
+    parser.add_argument("--game", metavar="GAME",
+                        help='the position\'s game when it has no "game" key (default: the key)')
+
+
+def _position_of(args: argparse.Namespace) -> tuple[Game[Any], Any]:
+    """The game and the position of FILE, - or --deal N."""
     game = None if args.game is None else find(args.game).game
     if args.deal is not None:
         dealer = game or next((e.game for e in GAMES if e.game.deal is not None), None)
         if dealer is None or dealer.deal is None:
             raise InvalidInput(f"{dealer.name if dealer else 'no game'} numbers no deals")
-        print(dealer.picture(dealer.deal(args.deal)))
-        return
+        return dealer, dealer.deal(args.deal)
     raw, source = read_bytes(args.file), source_name(args.file)
-    if game is None:
-        data = _any_json(raw, source)
-        named = data.get("game") if isinstance(data, dict) else None
-        if not isinstance(named, str):
-            raise InvalidInput(f'{source} names no game: give it a "game" key or --game '
-                               f"({', '.join(entry.game.name for entry in GAMES)})")
-        game = find(named).game
-        print(game.picture(game.from_json(data)))
-    else:
-        print(game.picture(game.read(raw, source)))
+    if game is not None:
+        return game, game.read(raw, source)
+    data = _any_json(raw, source)
+    named = data.get("game") if isinstance(data, dict) else None
+    if not isinstance(named, str):
+        raise InvalidInput(f'{source} names no game: give it a "game" key or --game '
+                           f"({', '.join(entry.game.name for entry in GAMES)})")
+    game = find(named).game
+    return game, game.from_json(data)
+
+
+def _show(args: argparse.Namespace) -> None:
+    game, position = _position_of(args)
+    print(game.picture(position))
+
+
+def _apply(args: argparse.Namespace) -> None:
+    args.file, moves = (None, args.items) if args.deal is not None else \
+        (args.items[0], args.items[1:])
+    game, position = _position_of(args)
+    if game.play is None:
+        raise InvalidInput(f"{game.name} has no moves to apply")
+    for number, move in enumerate(moves, 1):
+        try:
+            position = game.play(position, move)
+        except ValueError as error:  # InvalidInput, IllegalMove: the move's fault in words
+            named = f"move {number}" if move in str(error) else f"move {number} ({move})"
+            raise InvalidInput(f"{named}: {error}") from None
+    print(json.dumps(game.to_json(position)) if args.json else game.picture(position))
 
 
 def _any_json(raw: bytes, source: str) -> Any:

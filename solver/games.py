@@ -70,6 +70,7 @@ class Game(Generic[P]):
     loads: Callable[[str], Any] = field(default=json.loads)  # its files' JSON dialect
     draw: Callable[[P], str] | None = None      # the position for a person to read
     deal: Callable[[int], P] | None = None      # deal N, for a game that numbers its deals
+    play: Callable[[P, str], P] | None = None   # the position after a move in its notation
 
     def read(self, raw: bytes, source: str = "input") -> P:
         """A position from bytes (a file, standard input, a request)."""

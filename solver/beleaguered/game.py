@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from solver.beleaguered.deals import deal
 from solver.beleaguered.drawing import picture
+from solver.beleaguered.moves import Move, apply
 from solver.beleaguered.position import Position
 from solver.beleaguered.solve import Algorithm, Engine, Hint, Mode, Solution, hint, solve
 from solver.beleaguered.wire import position_schema
 from solver.budget import Budget
+from solver.errors import InvalidInput
 from solver.games import Game, Question
 
 
@@ -34,6 +37,18 @@ def _hint(position: Position, options: HintOptions, budget: Budget) -> Hint:
     return hint(position, budget, options.engine)
 
 
+def play(position: Position, text: str) -> Position:
+    """The position after one move: its JSON (`{"card": "7H", "from": "tableau:2", "to":
+    "foundation"}`) or its text (`7H tableau:2 foundation`, as `str(move)` prints it)."""
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:
+            raise InvalidInput(f"{text!r} is not a move's JSON") from None
+        return apply(position, Move.from_json(data))
+    return apply(position, Move.parse(text))
+
+
 def _to_json(position: Position) -> dict[str, Any]:
     return position.to_json()
 
@@ -52,4 +67,5 @@ GAME: Game[Position] = Game(
     questions=(SOLVE, HINT),
     draw=picture,
     deal=deal,
+    play=play,
 )

@@ -6,11 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.budget import Budget
+from solver.farbduell.actions import parse_action
 from solver.farbduell.chains import Chain, best_chain
 from solver.farbduell.drawing import picture
 from solver.farbduell.hints import Hint, Settings, hint
 from solver.farbduell.positions import read
 from solver.farbduell.puzzles import PuzzleAnswer, solve_puzzle
+from solver.farbduell.rules import apply
 from solver.farbduell.state import GAME as NAME
 from solver.farbduell.state import State
 from solver.farbduell.wire import position_schema
@@ -52,8 +54,14 @@ CHAIN = Question("chain", "go out before the opponent's turn (CP-SAT)",
 HINT = Question("hint", "the best play from what the player to move sees",
                 HintOptions, Hint, run_hint)
 
+def play(state: State, text: str) -> State:
+    """The position after the player to move takes one action (`play red-7`, `play joker
+    blue`, `draw`, `keep`, `choose pink`); cards drawn come from the position's seed."""
+    return apply(state, parse_action(text, state.table))
+
+
 GAME: Game[State] = Game(
     name=NAME, aliases=(),
     summary="Farbduell: shed your hand on the Classic, Belagerung or Tag & Nacht table",
     from_json=read, to_json=State.to_json, schema=position_schema,
-    questions=(PUZZLE, CHAIN, HINT), draw=picture)
+    questions=(PUZZLE, CHAIN, HINT), draw=picture, play=play)

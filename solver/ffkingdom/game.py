@@ -6,11 +6,13 @@ the opponent's hand and the deck order were given or filled in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from solver.budget import Budget
+from solver.ffkingdom.actions import parse_action
 from solver.ffkingdom.drawing import picture
+from solver.ffkingdom.engine import apply
 from solver.ffkingdom.hints import Hint, Settings, hint
 from solver.ffkingdom.puzzles import PuzzleAnswer, check_complete, solve_puzzle
 from solver.ffkingdom.state import GAME as NAME
@@ -39,6 +41,12 @@ def _hint(position: Loaded, options: HintOptions, budget: Budget) -> Hint:
     return hint(position.state, budget, Settings(worlds=options.worlds), options.seed)
 
 
+def play(position: Loaded, text: str) -> Loaded:
+    """The position after the player to move takes one action (`play katapult`,
+    `discard angriff mauer`, `timeout`); cards drawn come from the position's seed."""
+    return replace(position, state=apply(position.state, parse_action(text)))
+
+
 def _to_json(position: Loaded) -> dict[str, Any]:
     return position.to_json()
 
@@ -57,4 +65,5 @@ GAME: Game[Loaded] = Game(
     schema=position_schema,
     questions=(PUZZLE, HINT),
     draw=picture,
+    play=play,
 )
