@@ -29,6 +29,7 @@ from solver.beleaguered import (
 from solver.beleaguered.deals import MAX_DEAL
 from solver.beleaguered.drawing import picture
 from solver.beleaguered.game import GAME
+from solver.beleaguered.grading import Graded, grade_moves
 
 if TYPE_CHECKING:
     from service.client import Client
@@ -106,6 +107,11 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
     _add_position(hint_cmd)
     add_budget(hint_cmd, seconds=60)
     hint_cmd.add_argument("--json", action="store_true")
+    if not server:
+        hint_cmd.add_argument("--all-moves", action="store_true",
+                              help="grade every legal move too: wins in N moves (counting "
+                                   "it), loses (proven) or unknown, best first; the moves "
+                                   "share the budget's seconds")
 
     batch = command("batch", "solvability of a range of deals, as JSON lines",
                     _batch, _batch_remote)
@@ -170,10 +176,20 @@ def _after_each(position: Position, solution: Solution) -> list[Position]:
     return boards
 
 
-def _print_hint(name: str, advice: Hint, as_json: bool) -> None:
+def _print_hint(name: str, advice: Hint, as_json: bool,
+                graded: tuple[Graded, ...] | None = None) -> None:
     if as_json:
-        _print_json(advice.to_json())
-    elif advice.move is not None:
+        _print_json(advice.to_json() | ({} if graded is None else
+                                        {"all_moves": [g.to_json() for g in graded]}))
+        return
+    _print_hint_line(name, advice)
+    for g in graded or ():
+        verdict = f"wins in {g.moves_left}" if g.moves_left is not None else g.outcome.value
+        print(f"  {g.move.card} {g.move.source} -> {g.move.target}: {verdict}")
+
+
+def _print_hint_line(name: str, advice: Hint) -> None:
+    if advice.move is not None:
         move = advice.move
         print(f"{name}: {move.card} {move.source} -> {move.target} "
               f"({advice.moves_left} moves left, winnable)")
@@ -192,7 +208,10 @@ def _solve(args: argparse.Namespace) -> None:
 
 def _hint(args: argparse.Namespace) -> None:
     name, position = _read(args)
-    _print_hint(name, hint(position, budget_of(args), Engine(args.engine)), args.json)
+    engine, budget = Engine(args.engine), budget_of(args)
+    advice = hint(position, budget, engine)
+    graded = grade_moves(position, budget, engine) if args.all_moves else None
+    _print_hint(name, advice, args.json, graded)
 
 
 def _remote_source(args: argparse.Namespace) -> tuple[str, Any]:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from service.cli import main
-from solver.beleaguered import Move, Position, apply, deal, replay
+from solver.beleaguered import Move, Position, apply, deal, legal_moves, replay
 
 from ..cli import assert_one_line_error, keep_sigpipe, run, run_json  # noqa: F401
 
@@ -602,3 +602,17 @@ def test_solve_steps_draws_the_board_after_every_move_to_the_win(capsys):
         position = apply(position, move)
         assert position == step
     assert steps[-1].is_won
+
+
+def test_hint_all_moves_grades_every_legal_move_best_first(capsys):
+    plain = run_json(capsys, "hint", "--deal", "2", "--json")
+    assert "all_moves" not in plain  # the hint's JSON is as it was without the flag
+    graded = run_json(capsys, "hint", "--deal", "2", "--json", "--all-moves")
+    assert {k: v for k, v in graded.items() if k != "all_moves"} == plain
+    moves = graded["all_moves"]
+    assert {json.dumps(g["move"], sort_keys=True) for g in moves} == \
+        {json.dumps(m.to_json(), sort_keys=True) for m in legal_moves(deal(2))}
+    assert all(set(g) == {"move", "outcome", "moves_left"} for g in moves)
+    assert moves[0]["outcome"] == "wins" and moves[0]["moves_left"] == plain["moves_left"]
+    code, out, _ = run(capsys, "hint", "--deal", "2", "--all-moves")
+    assert code == 0 and len(out.splitlines()) == 1 + len(moves)

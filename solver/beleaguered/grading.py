@@ -1,0 +1,59 @@
+"""Is this move a mistake? Every legal move of a position graded by an optimal solve of
+the position it leads to: still winnable in N moves (counting the move), lost (proven),
+or unknown within the budget. Game clients warn a player before a losing move."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+from solver.beleaguered.moves import Move, apply, legal_moves
+from solver.beleaguered.position import Position
+from solver.beleaguered.solve import Algorithm, Engine, Mode, solve
+from solver.budget import DEFAULT_BUDGET, Budget, Status
+
+
+class Outcome(StrEnum):
+    WINS = "wins"
+    LOSES = "loses"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Graded:
+    move: Move
+    outcome: Outcome
+    moves_left: int | None  # with the move itself: 1 + the optimal length after it
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move.to_json(), "outcome": self.outcome.value,
+                "moves_left": self.moves_left}
+
+
+_ORDER = {Outcome.WINS: 0, Outcome.UNKNOWN: 1, Outcome.LOSES: 2}
+
+
+def grade_moves(position: Position, budget: Budget = DEFAULT_BUDGET,
+                engine: Engine = Engine.NATIVE) -> tuple[Graded, ...]:
+    """Every legal move, best first: the winning ones by moves left, then the unknown,
+    then the lost. The moves share the budget's seconds: each is solved within what the
+    ones before it left (nodes and table entries apply to each)."""
+    deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
+    graded = []
+    for move in legal_moves(position):
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            graded.append(Graded(move, Outcome.UNKNOWN, None))
+            continue
+        after = apply(position, move)
+        solution = solve(after, Mode.OPTIMAL, Algorithm.ASTAR, replace(budget, seconds=left),
+                         engine)
+        if solution.status is Status.SOLVED:
+            graded.append(Graded(move, Outcome.WINS, 1 + len(solution.moves)))
+        elif solution.status is Status.UNSOLVABLE:
+            graded.append(Graded(move, Outcome.LOSES, None))
+        else:
+            graded.append(Graded(move, Outcome.UNKNOWN, None))
+    return tuple(sorted(graded, key=lambda g: (_ORDER[g.outcome], g.moves_left or 0)))
