@@ -54,9 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
                f'{PROG} apply position.json "play katapult"')
     apply.add_argument("items", nargs="+", metavar="[FILE] MOVE",
                        help='the position JSON file (or - for standard input; none with '
-                            '--deal), then the moves as the game writes them: Beleaguered '
-                            'Fortress "7H tableau:2 foundation" (or its JSON), the duels their '
-                            'action text ("play katapult", "play joker blue")')
+                            '--deal), then the moves in the game\'s own notation, such as '
+                            '"7H tableau:2 foundation" (or the move\'s JSON), "play katapult" '
+                            'or "play joker blue"')
     apply.add_argument("--deal", type=int, metavar="N",
                        help="start from deal N of the game that numbers its deals")
     apply.add_argument("--game", metavar="GAME",
