@@ -107,11 +107,10 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
     _add_position(hint_cmd)
     add_budget(hint_cmd, seconds=60)
     hint_cmd.add_argument("--json", action="store_true")
-    if not server:
-        hint_cmd.add_argument("--all-moves", action="store_true",
-                              help="grade every legal move too: wins in N moves (counting "
-                                   "it), loses (proven) or unknown, best first; the moves "
-                                   "share the budget's seconds")
+    hint_cmd.add_argument("--all-moves", action="store_true",
+                          help="grade every legal move too: wins in N moves (counting it), "
+                               "loses (proven) or unknown, best first; the moves share the "
+                               "budget's seconds")
 
     batch = command("batch", "solvability of a range of deals, as JSON lines",
                     _batch, _batch_remote)
@@ -210,7 +209,7 @@ def _hint(args: argparse.Namespace) -> None:
     name, position = _read(args)
     engine, budget = Engine(args.engine), budget_of(args)
     advice = hint(position, budget, engine)
-    graded = grade_moves(position, budget, engine) if args.all_moves else None
+    graded = grade_moves(position, budget, engine).moves if args.all_moves else None
     _print_hint(name, advice, args.json, graded)
 
 
@@ -232,8 +231,11 @@ def _solve_remote(args: argparse.Namespace, client: Client) -> None:
 
 def _hint_remote(args: argparse.Namespace, client: Client) -> None:
     name, source = _remote_source(args)
-    request = convert.hint_request(source, budget_of(args))
-    _print_hint(name, convert.hint_from_proto(client.hint(request)), args.json)
+    request = convert.hint_request(source, budget_of(args), args.all_moves)
+    response = client.hint(request)
+    graded = tuple(convert.graded_from_proto(g) for g in response.all_moves) \
+        if args.all_moves else None
+    _print_hint(name, convert.hint_from_proto(response), args.json, graded)
 
 
 def _run_batch(args: argparse.Namespace, solve_many: Any) -> None:

@@ -30,6 +30,13 @@ class Status(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SOLVED: _ClassVar[Status]
     UNSOLVABLE: _ClassVar[Status]
     UNKNOWN: _ClassVar[Status]
+
+class MoveOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MOVE_OUTCOME_UNSPECIFIED: _ClassVar[MoveOutcome]
+    MOVE_OUTCOME_WINS: _ClassVar[MoveOutcome]
+    MOVE_OUTCOME_LOSES: _ClassVar[MoveOutcome]
+    MOVE_OUTCOME_UNKNOWN: _ClassVar[MoveOutcome]
 MODE_UNSPECIFIED: Mode
 MODE_OPTIMAL: Mode
 MODE_ANY: Mode
@@ -45,6 +52,10 @@ STATUS_UNKNOWN: Status
 SOLVED: Status
 UNSOLVABLE: Status
 UNKNOWN: Status
+MOVE_OUTCOME_UNSPECIFIED: MoveOutcome
+MOVE_OUTCOME_WINS: MoveOutcome
+MOVE_OUTCOME_LOSES: MoveOutcome
+MOVE_OUTCOME_UNKNOWN: MoveOutcome
 
 class BeleagueredPosition(_message.Message):
     __slots__ = ("tableau", "reserve", "foundations")
@@ -566,12 +577,13 @@ class StrongholdStep(_message.Message):
     def __init__(self, turn: _Optional[int] = ..., player: _Optional[str] = ..., moves: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class HintRequest(_message.Message):
-    __slots__ = ("position", "budget", "ffkingdom", "farbduell", "stronghold", "worlds", "seed", "exact")
+    __slots__ = ("position", "budget", "ffkingdom", "farbduell", "stronghold", "beleaguered", "worlds", "seed", "exact")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
     FFKINGDOM_FIELD_NUMBER: _ClassVar[int]
     FARBDUELL_FIELD_NUMBER: _ClassVar[int]
     STRONGHOLD_FIELD_NUMBER: _ClassVar[int]
+    BELEAGUERED_FIELD_NUMBER: _ClassVar[int]
     WORLDS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     EXACT_FIELD_NUMBER: _ClassVar[int]
@@ -580,10 +592,17 @@ class HintRequest(_message.Message):
     ffkingdom: FfkHintOptions
     farbduell: FarbduellHintOptions
     stronghold: StrongholdHintOptions
+    beleaguered: BeleagueredHintOptions
     worlds: int
     seed: int
     exact: bool
-    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkHintOptions, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHintOptions, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdHintOptions, _Mapping]] = ..., worlds: _Optional[int] = ..., seed: _Optional[int] = ..., exact: _Optional[bool] = ...) -> None: ...
+    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkHintOptions, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHintOptions, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdHintOptions, _Mapping]] = ..., beleaguered: _Optional[_Union[BeleagueredHintOptions, _Mapping]] = ..., worlds: _Optional[int] = ..., seed: _Optional[int] = ..., exact: _Optional[bool] = ...) -> None: ...
+
+class BeleagueredHintOptions(_message.Message):
+    __slots__ = ("all_moves",)
+    ALL_MOVES_FIELD_NUMBER: _ClassVar[int]
+    all_moves: bool
+    def __init__(self, all_moves: _Optional[bool] = ...) -> None: ...
 
 class FfkHintOptions(_message.Message):
     __slots__ = ("worlds", "seed")
@@ -608,7 +627,7 @@ class StrongholdHintOptions(_message.Message):
     def __init__(self, exact: _Optional[bool] = ...) -> None: ...
 
 class HintResponse(_message.Message):
-    __slots__ = ("status", "move", "moves_left", "winnable", "cached", "ffk", "farbduell", "stronghold")
+    __slots__ = ("status", "move", "moves_left", "winnable", "cached", "ffk", "farbduell", "stronghold", "all_moves")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     MOVES_LEFT_FIELD_NUMBER: _ClassVar[int]
@@ -617,6 +636,7 @@ class HintResponse(_message.Message):
     FFK_FIELD_NUMBER: _ClassVar[int]
     FARBDUELL_FIELD_NUMBER: _ClassVar[int]
     STRONGHOLD_FIELD_NUMBER: _ClassVar[int]
+    ALL_MOVES_FIELD_NUMBER: _ClassVar[int]
     status: Status
     move: Move
     moves_left: int
@@ -625,7 +645,18 @@ class HintResponse(_message.Message):
     ffk: FfkHint
     farbduell: FarbduellHint
     stronghold: StrongholdPlan
-    def __init__(self, status: _Optional[_Union[Status, str]] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., moves_left: _Optional[int] = ..., winnable: _Optional[bool] = ..., cached: _Optional[bool] = ..., ffk: _Optional[_Union[FfkHint, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHint, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdPlan, _Mapping]] = ...) -> None: ...
+    all_moves: _containers.RepeatedCompositeFieldContainer[GradedMove]
+    def __init__(self, status: _Optional[_Union[Status, str]] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., moves_left: _Optional[int] = ..., winnable: _Optional[bool] = ..., cached: _Optional[bool] = ..., ffk: _Optional[_Union[FfkHint, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHint, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdPlan, _Mapping]] = ..., all_moves: _Optional[_Iterable[_Union[GradedMove, _Mapping]]] = ...) -> None: ...
+
+class GradedMove(_message.Message):
+    __slots__ = ("move", "outcome", "moves_left")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    MOVES_LEFT_FIELD_NUMBER: _ClassVar[int]
+    move: Move
+    outcome: MoveOutcome
+    moves_left: int
+    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., outcome: _Optional[_Union[MoveOutcome, str]] = ..., moves_left: _Optional[int] = ...) -> None: ...
 
 class FfkHint(_message.Message):
     __slots__ = ("action", "value", "plan", "runners_up", "stats")

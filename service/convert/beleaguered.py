@@ -22,7 +22,8 @@ from service.convert.common import (
     stats_to_proto,
 )
 from solver.beleaguered import MAX_DEAL, Algorithm, Hint, Mode, Move, Position, Solution, deal
-from solver.beleaguered.game import GAME, SOLVE, SolveOptions
+from solver.beleaguered.game import GAME, GRADE, SOLVE, HintOptions, SolveOptions
+from solver.beleaguered.grading import Graded, Grading, Outcome
 from solver.beleaguered.solve import hint_from
 from solver.budget import Budget, SearchStats, Status
 from solver.errors import InvalidInput, OutOfRange
@@ -129,8 +130,25 @@ def solve_request(source: pb.PositionSource, mode: Mode, algorithm: Algorithm,
                            budget=budget_to_proto(budget))
 
 
-def hint_request(source: pb.PositionSource, budget: Budget) -> pb.HintRequest:
-    return pb.HintRequest(position=source, budget=budget_to_proto(budget))
+def hint_request(source: pb.PositionSource, budget: Budget,
+                 all_moves: bool = False) -> pb.HintRequest:
+    options = pb.BeleagueredHintOptions(all_moves=True) if all_moves else None
+    return pb.HintRequest(position=source, budget=budget_to_proto(budget), beleaguered=options)
+
+
+_OUTCOMES = {Outcome.WINS: pb.MOVE_OUTCOME_WINS, Outcome.LOSES: pb.MOVE_OUTCOME_LOSES,
+             Outcome.UNKNOWN: pb.MOVE_OUTCOME_UNKNOWN}
+_OUTCOMES_BACK = {code: outcome for outcome, code in _OUTCOMES.items()}
+
+
+def graded_to_proto(graded: Graded) -> pb.GradedMove:
+    return pb.GradedMove(move=move_to_proto(graded.move), outcome=_OUTCOMES[graded.outcome],
+                         moves_left=graded.moves_left)
+
+
+def graded_from_proto(message: pb.GradedMove) -> Graded:
+    return Graded(move_from_proto(message.move), _OUTCOMES_BACK[message.outcome],
+                  message.moves_left if message.HasField("moves_left") else None)
 
 
 def batch_request(deals: list[int], mode: Mode, algorithm: Algorithm,
@@ -195,14 +213,19 @@ class _Wire:
         return solution_to_proto(solution)
 
     def hint(self, request: pb.HintRequest, calls: Calls) -> pb.HintResponse:
-        options_of(request, None, GAME.name)
+        options = options_of(request, "beleaguered", GAME.name)
         position = _position(request.position)
         known = calls.cache.get(position)
         if known is not None:
-            return hint_to_proto(known, cached=True)
-        solution: Solution = calls.ask(SOLVE, position, SolveOptions(), request.budget)
-        calls.cache.remember(position, solution)
-        return hint_to_proto(hint_from(solution))
+            response = hint_to_proto(known, cached=True)
+        else:
+            solution: Solution = calls.ask(SOLVE, position, SolveOptions(), request.budget)
+            calls.cache.remember(position, solution)
+            response = hint_to_proto(hint_from(solution))
+        if request.WhichOneof("options") == "beleaguered" and options.all_moves:
+            grading: Grading = calls.ask(GRADE, position, HintOptions(), request.budget)
+            response.all_moves.extend(graded_to_proto(g) for g in grading.moves)
+        return response
 
 
 class _Streams:

@@ -8,6 +8,7 @@ from typing import Any
 
 from solver.beleaguered.deals import deal
 from solver.beleaguered.drawing import picture
+from solver.beleaguered.grading import Grading, grade_moves
 from solver.beleaguered.moves import Move, apply
 from solver.beleaguered.position import Position
 from solver.beleaguered.solve import Algorithm, Engine, Hint, Mode, Solution, hint, solve
@@ -49,6 +50,10 @@ def play(position: Position, text: str) -> Position:
     return apply(position, Move.parse(text))
 
 
+def _grade(position: Position, options: HintOptions, budget: Budget) -> Grading:
+    return grade_moves(position, budget, options.engine)
+
+
 def _to_json(position: Position) -> dict[str, Any]:
     return position.to_json()
 
@@ -56,6 +61,8 @@ def _to_json(position: Position) -> dict[str, Any]:
 SOLVE = Question("solve", "the fewest moves that win, any win, or a proof there is none",
                  SolveOptions, Solution, _solve)
 HINT = Question("hint", "the next move of an optimal solution", HintOptions, Hint, _hint)
+GRADE = Question("grade", "every legal move: wins in N moves, loses, or unknown",
+                 HintOptions, Grading, _grade)
 
 GAME: Game[Position] = Game(
     name="beleaguered-fortress",
@@ -64,7 +71,7 @@ GAME: Game[Position] = Game(
     from_json=Position.from_json,
     to_json=_to_json,
     schema=position_schema,
-    questions=(SOLVE, HINT),
+    questions=(SOLVE, HINT, GRADE),
     draw=picture,
     deal=deal,
     play=play,

@@ -12,7 +12,7 @@ from typing import Any
 from solver.beleaguered.moves import Move, apply, legal_moves
 from solver.beleaguered.position import Position
 from solver.beleaguered.solve import Algorithm, Engine, Mode, solve
-from solver.budget import DEFAULT_BUDGET, Budget, Status
+from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 
 
 class Outcome(StrEnum):
@@ -32,16 +32,34 @@ class Graded:
                 "moves_left": self.moves_left}
 
 
+@dataclass(frozen=True)
+class Grading:
+    """Every legal move graded: SOLVED when each got a verdict, UNKNOWN when the budget
+    ran out for some (they are graded unknown)."""
+
+    status: Status
+    moves: tuple[Graded, ...]
+    stats: SearchStats  # the nodes of every solve, the seconds of all
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.status.value, "all_moves": [g.to_json() for g in self.moves]}
+
+    @classmethod
+    def unknown(cls, seconds: float) -> Grading:
+        return cls(Status.UNKNOWN, (), SearchStats(0, seconds, 0))
+
+
 _ORDER = {Outcome.WINS: 0, Outcome.UNKNOWN: 1, Outcome.LOSES: 2}
 
 
 def grade_moves(position: Position, budget: Budget = DEFAULT_BUDGET,
-                engine: Engine = Engine.NATIVE) -> tuple[Graded, ...]:
+                engine: Engine = Engine.NATIVE) -> Grading:
     """Every legal move, best first: the winning ones by moves left, then the unknown,
     then the lost. The moves share the budget's seconds: each is solved within what the
     ones before it left (nodes and table entries apply to each)."""
-    deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
-    graded = []
+    started = time.monotonic()
+    deadline = None if budget.seconds is None else started + budget.seconds
+    graded, nodes = [], 0
     for move in legal_moves(position):
         left = None if deadline is None else deadline - time.monotonic()
         if left is not None and left <= 0:
@@ -50,10 +68,15 @@ def grade_moves(position: Position, budget: Budget = DEFAULT_BUDGET,
         after = apply(position, move)
         solution = solve(after, Mode.OPTIMAL, Algorithm.ASTAR, replace(budget, seconds=left),
                          engine)
+        nodes += solution.stats.nodes
         if solution.status is Status.SOLVED:
             graded.append(Graded(move, Outcome.WINS, 1 + len(solution.moves)))
         elif solution.status is Status.UNSOLVABLE:
             graded.append(Graded(move, Outcome.LOSES, None))
         else:
             graded.append(Graded(move, Outcome.UNKNOWN, None))
-    return tuple(sorted(graded, key=lambda g: (_ORDER[g.outcome], g.moves_left or 0)))
+    done = Status.UNKNOWN if any(g.outcome is Outcome.UNKNOWN for g in graded) \
+        else Status.SOLVED
+    return Grading(done, tuple(sorted(graded, key=lambda g: (_ORDER[g.outcome],
+                                                             g.moves_left or 0))),
+                   SearchStats(nodes, time.monotonic() - started, 0))

@@ -31,7 +31,7 @@ CASES = [(2, 10), (6, 5), (6, 20), (13, 10), (15, 5), (22, 5), (23, 20), (28, 10
 @pytest.mark.parametrize("number,played", CASES)
 def test_every_graded_move_agrees_with_the_python_engine(number, played):
     position = mid_game(number, played)
-    graded = grade_moves(position, BUDGET)
+    graded = grade_moves(position, BUDGET).moves
     assert sorted(str(g.move) for g in graded) == sorted(str(m) for m in legal_moves(position))
     assert {g.outcome for g in graded} == ({Outcome.LOSES} if played == 0
                                            else {Outcome.WINS, Outcome.LOSES})
@@ -51,12 +51,13 @@ def test_the_best_graded_move_is_as_short_as_the_hint():
     from solver.beleaguered import hint
 
     position = mid_game(2, 10)
-    graded = grade_moves(position, BUDGET)
+    graded = grade_moves(position, BUDGET).moves
     assert graded[0].outcome is Outcome.WINS
     assert graded[0].moves_left == hint(position, BUDGET).moves_left
 
 
 def test_a_spent_budget_grades_unknown_never_a_guess():
-    graded = grade_moves(deal(2), Budget(seconds=1e-9))
-    assert graded and all(g.outcome is Outcome.UNKNOWN and g.moves_left is None
-                          for g in graded)
+    grading = grade_moves(deal(2), Budget(seconds=1e-9))
+    graded = grading.moves
+    assert grading.status is Status.UNKNOWN and graded
+    assert all(g.outcome is Outcome.UNKNOWN and g.moves_left is None for g in graded)

@@ -78,7 +78,7 @@ def test_generated_code_is_not_stale(tmp_path):
     ("uint32 queue = 2;", "uint64 queue = 2;"),  # a field's type
     ("rpc GetServerInfo(", "rpc Ping(GetServerInfoRequest) returns (ServerInfo);\n"
                            "  rpc GetServerInfo("),  # an extra method
-    ("UNKNOWN = 3;", "UNKNOWN = 3;\n  REFUSED = 4;"),  # an extra enum value
+    ("STATUS_UNKNOWN = 3;", "STATUS_UNKNOWN = 3;\n  STATUS_REFUSED = 4;"),  # an extra enum value
 ], ids=["extra-field", "field-type", "extra-rpc", "extra-enum-value"])
 def test_comparison_catches_a_changed_proto(tmp_path, monkeypatch, change):
     """The check above fails after a change to the proto (made on a copy, the real one

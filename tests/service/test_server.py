@@ -24,7 +24,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from service.api import fortress_solver_pb2 as pb
 from service.convert.beleaguered import position_from_proto, position_to_proto
 from service.server import SERVICE_NAME
-from solver.beleaguered import MAX_DEAL, Mode, Position, apply, deal, replay, solve
+from solver.beleaguered import MAX_DEAL, Mode, Position, apply, deal, legal_moves, replay, solve
 from solver.budget import Status
 from solver.errors import InvalidInput
 from tests.service.conftest import (
@@ -597,3 +597,23 @@ def test_a_position_with_thousands_of_faults_is_one_invalid_argument():
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "'X0' is not a card" in caught.value.details()
     assert caught.value.details().endswith("more faults")
+
+
+def test_hint_all_moves_over_grpc_and_the_client_print_what_the_command_line_prints(capsys):
+    """BeleagueredHintOptions.all_moves: every legal move graded, as `hint --all-moves`."""
+    from tests.cli import run, timeless
+
+    with running_server(workers=1) as server, connect(server) as client:
+        options = pb.BeleagueredHintOptions(all_moves=True)
+        response = client.Hint(pb.HintRequest(position=deal_source(2), beleaguered=options),
+                               timeout=60)
+        plain = client.Hint(pb.HintRequest(position=deal_source(2)), timeout=60)
+        local = run(capsys, "hint", "--deal", "2", "--all-moves", "--json")
+        remote = run(capsys, "client", "hint", "--deal", "2", "--all-moves", "--json",
+                     "--server", f"127.0.0.1:{server.port}")
+    assert not plain.all_moves
+    assert response.all_moves[0].outcome == pb.MOVE_OUTCOME_WINS
+    assert response.all_moves[0].moves_left == response.moves_left
+    assert {(m.move.card, m.move.source, m.move.target) for m in response.all_moves} == \
+        {(str(m.card), str(m.source), str(m.target)) for m in legal_moves(deal(2))}
+    assert local[0] == remote[0] == 0 and timeless(local[1]) == timeless(remote[1])
