@@ -43,6 +43,11 @@ def budget_of(args: argparse.Namespace) -> Budget:
     return Budget(seconds=args.seconds, nodes=args.nodes, table_entries=args.table_entries)
 
 
+def seconds_of(args: argparse.Namespace) -> Budget:
+    """The budget of a command that takes only --seconds."""
+    return Budget(seconds=args.seconds, nodes=None, table_entries=None)
+
+
 def source_name(path: str) -> str:
     return "standard input" if path == "-" else path
 

@@ -11,7 +11,7 @@ import json
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from service.arguments import positive, read_position
+from service.arguments import positive, read_position, seconds_of
 from service.convert import farbduell as convert
 from service.selfplay_cli import add_selfplay, play_all, read_bots, report
 from solver.budget import Budget, Status
@@ -111,10 +111,6 @@ def _add_searches(sub: Any) -> tuple[argparse.ArgumentParser, ...]:
     return chain, puzzle, advice
 
 
-def _seconds(args: argparse.Namespace) -> Budget:
-    return Budget(seconds=args.seconds, nodes=None, table_entries=None)
-
-
 def _deal(args: argparse.Namespace) -> None:
     try:
         state = new_game(default_tables()[args.table], args.players, args.seed)
@@ -128,12 +124,12 @@ def _deal(args: argparse.Namespace) -> None:
 
 def _chain(args: argparse.Namespace) -> None:
     state = read_position(GAME, args.file)
-    _print_chain(CHAIN.ask(state, ChainOptions(args.objective), _seconds(args)), args.json)
+    _print_chain(CHAIN.ask(state, ChainOptions(args.objective), seconds_of(args)), args.json)
 
 
 def _chain_remote(args: argparse.Namespace, client: Client) -> None:
     state = read_position(GAME, args.file)
-    request = convert.solve_request(state, ChainOptions(args.objective), _seconds(args))
+    request = convert.solve_request(state, ChainOptions(args.objective), seconds_of(args))
     _print_chain(convert.chain_from_proto(client.solve(request), state.table), args.json)
 
 
@@ -191,7 +187,7 @@ def _print_puzzle(answer: PuzzleAnswer, state: State, turns: int, as_json: bool)
 
 def _hint(args: argparse.Namespace) -> None:
     state = read_position(GAME, args.file)
-    advice = HINT.ask(state, HintOptions(args.worlds, args.seed), _seconds(args))
+    advice = HINT.ask(state, HintOptions(args.worlds, args.seed), seconds_of(args))
     _print_hint(advice, args.json)
 
 
@@ -199,7 +195,7 @@ def _hint_remote(args: argparse.Namespace, client: Client) -> None:
     state = read_position(GAME, args.file)
     if args.seed < 0:  # the request's seed is unsigned
         raise InvalidInput(f"--seed must be 0 or more for a server, not {args.seed}")
-    request = convert.hint_request(state, HintOptions(args.worlds, args.seed), _seconds(args))
+    request = convert.hint_request(state, HintOptions(args.worlds, args.seed), seconds_of(args))
     _print_hint(convert.hint_from_proto(client.hint(request), state.table), args.json)
 
 

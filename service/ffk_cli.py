@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from service.arguments import positive, read_position
+from service.arguments import positive, read_position, seconds_of
 from service.convert import ffkingdom as convert
 from service.selfplay_cli import add_selfplay, play_all, read_bots, report
 from solver.budget import Budget, Status
@@ -138,7 +138,7 @@ def _print_puzzle(args: argparse.Namespace, answer: PuzzleAnswer, position: Load
 def _read_hint(args: argparse.Namespace) -> tuple[Loaded, HintOptions, Budget]:
     position: Loaded = read_position(GAME, args.file)
     return (position, HintOptions(worlds=args.worlds, seed=args.seed),
-            Budget(seconds=args.seconds, nodes=None, table_entries=None))
+            seconds_of(args))
 
 
 def _hint(args: argparse.Namespace) -> None:

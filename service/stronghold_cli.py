@@ -12,9 +12,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from service.arguments import positive, read_position
+from service.arguments import positive, read_position, seconds_of
 from service.convert import stronghold as convert
-from solver.budget import Budget
 from solver.errors import InvalidInput
 from solver.stronghold.answers import Outcome, Plan, Race
 from solver.stronghold.drawing import picture
@@ -90,10 +89,6 @@ def _read(path: str) -> Position:
     return position
 
 
-def _budget(args: argparse.Namespace) -> Budget:
-    return Budget(seconds=args.seconds, nodes=None, table_entries=None)
-
-
 def _clear_options(args: argparse.Namespace) -> ClearOptions:
     return ClearOptions(args.defender, args.max_turns, args.method)
 
@@ -109,13 +104,13 @@ def _clear_options_to_send(args: argparse.Namespace) -> ClearOptions:
 def _plan(args: argparse.Namespace) -> None:
     """Plans the action step of the turn the position starts: after its hold step."""
     position = _read(args.file)
-    answer: Plan = PLAN.ask(position, PlanOptions(args.exact), _budget(args))
+    answer: Plan = PLAN.ask(position, PlanOptions(args.exact), seconds_of(args))
     _print_plan(args, started(position), answer)
 
 
 def _plan_remote(args: argparse.Namespace, client: Client) -> None:
     position = _read(args.file)
-    request = convert.plan_request(position, PlanOptions(args.exact), _budget(args))
+    request = convert.plan_request(position, PlanOptions(args.exact), seconds_of(args))
     _print_plan(args, started(position), convert.plan_from_proto(client.hint(request)))
 
 
@@ -140,13 +135,13 @@ def _print_plan(args: argparse.Namespace, started: Position, answer: Plan) -> No
 
 def _clear(args: argparse.Namespace) -> None:
     position = _read(args.file)
-    _print_clear(args, position, CLEAR.ask(position, _clear_options(args), _budget(args)))
+    _print_clear(args, position, CLEAR.ask(position, _clear_options(args), seconds_of(args)))
 
 
 def _clear_remote(args: argparse.Namespace, client: Client) -> None:
     position = _read(args.file)
     request = convert.clear_request(position, "clear", _clear_options_to_send(args),
-                                    _budget(args))
+                                    seconds_of(args))
     _print_clear(args, position, convert.outcome_from_proto(client.solve(request)))
 
 
@@ -164,13 +159,13 @@ def _print_clear(args: argparse.Namespace, position: Position, outcome: Outcome)
 
 def _race(args: argparse.Namespace) -> None:
     position = _read(args.file)
-    _print_race(args, position, RACE.ask(position, _clear_options(args), _budget(args)))
+    _print_race(args, position, RACE.ask(position, _clear_options(args), seconds_of(args)))
 
 
 def _race_remote(args: argparse.Namespace, client: Client) -> None:
     position = _read(args.file)
     request = convert.clear_request(position, "race", _clear_options_to_send(args),
-                                    _budget(args))
+                                    seconds_of(args))
     _print_race(args, position, convert.race_from_proto(client.solve(request)))
 
 
