@@ -18,7 +18,8 @@ $(INSTALLED): pyproject.toml setup.py solver/beleaguered/_kernel.cpp
 
 run: $(INSTALLED)
 	@echo "try: $(VENV)/bin/fortress-solver client hint --server 127.0.0.1:50051 --deal 2"
-	$(VENV)/bin/fortress-solver serve --host 127.0.0.1 --port 50051
+	@echo "  or open http://127.0.0.1:8080/ (the playground)"
+	$(VENV)/bin/fortress-solver serve --host 127.0.0.1 --port 50051 --http-port 8080
 
 test: lint
 	$(PY) -m pytest
@@ -67,7 +68,8 @@ lint: $(INSTALLED)
 # Regenerate service/api/ from protos/ (the generated code is committed).
 proto: $(INSTALLED)
 	$(PY) -m grpc_tools.protoc -Iservice/api=protos --python_out=. --grpc_python_out=. \
-		--pyi_out=. protos/fortress_solver.proto
+		--pyi_out=. --plugin=protoc-gen-connectrpc=$(VENV)/bin/protoc-gen-connectrpc \
+		--connectrpc_out=. --connectrpc_opt=protobuf=google protos/fortress_solver.proto
 
 # Rewrite docs/schemas/ from the games' wire schemas (committed; a test fails when stale).
 schemas: $(INSTALLED)

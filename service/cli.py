@@ -1,5 +1,6 @@
 """fortress-solver: the command line. Each game adds its commands (service/games.py);
-bad input exits 2 with one line naming the fault, a failing server exits 1."""
+bad input exits 2 with one line naming the fault; a failing server, or a command that
+ends with less than it was asked for, exits 1."""
 
 from __future__ import annotations
 
@@ -8,19 +9,23 @@ import json
 import os
 import signal
 import sys
-from importlib.metadata import version
 from typing import Any, NoReturn
 
-from service.arguments import positive, read_bytes, source_name
-from service.games import GAMES, find
+from service.arguments import HelpFormatter, Shortfall, Version, positive, read_bytes, source_name
+from service.games import GAMES, find, read_any
 from solver.errors import InvalidInput
 from solver.games import Game
-from solver.reading import json_of
 
 PROG = "fortress-solver"
 
 
 class _Parser(argparse.ArgumentParser):
+    """Every parser and subparser: defaults shown in the help, one-line argument errors."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
@@ -31,18 +36,19 @@ class ServiceError(Exception):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG,
-                     description="Exact solvers and hints for fortress-and-siege card games.")
-    parser.add_argument("--version", action="version",
-                        version=f"%(prog)s {version('fortress-solver')}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+                     description="Exact solvers and hints for fortress-and-siege card games.",
+                     epilog=f"examples:\n  {PROG} deal 1\n  {PROG} hint --deal 2\n"
+                            f"(each command has its own --help)")
+    parser.add_argument("--version", action=Version)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
+                                     help="what to do (each has its own --help)")
     for entry in GAMES:
         entry.commands.add_commands(commands)
 
     show = commands.add_parser(
         "show", help="draw any game's position for a person",
         description="Draw a position of any game: the game is its \"game\" key, or --game.",
-        epilog=f"examples: {PROG} show position.json; {PROG} show --deal 5; "
-               f"cat position.json | {PROG} show -")
+        epilog=f"examples:\n  {PROG} show --deal 5\n  {PROG} deal 5 --json | {PROG} show -")
     _add_any_position(show)
     show.set_defaults(run=_show)
 
@@ -50,8 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
         "apply", help="play moves and print the position after them",
         description="Play MOVEs in the game's own notation and print the position after "
                     "them; an illegal move is refused with the rule it breaks.",
-        epilog=f'examples: {PROG} apply --deal 2 "AS reserve:8 foundation" --json; '
-               f'{PROG} apply position.json "play katapult"')
+        epilog=f'examples:\n  {PROG} apply --deal 2 "AS reserve:8 foundation" --json\n'
+               f'  {PROG} deal 2 --json | {PROG} apply - "AS reserve:8 foundation"')
     apply.add_argument("items", nargs="+", metavar="[FILE] MOVE",
                        help='the position JSON file (or - for standard input; none with '
                             '--deal), then the moves in the game\'s own notation, such as '
@@ -60,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     apply.add_argument("--deal", type=int, metavar="N",
                        help="start from deal N of the game that numbers its deals")
     apply.add_argument("--game", metavar="GAME",
-                       help='the position\'s game when it has no "game" key (default: the key)')
+                       help='the position\'s game, for a position without a "game" key')
     apply.add_argument("--json", action="store_true", help="print the position as JSON")
     apply.set_defaults(run=_apply)
 
@@ -68,23 +74,41 @@ def build_parser() -> argparse.ArgumentParser:
         "schema", help="the JSON Schema of a game's positions",
         description="Print the JSON Schema that every position of GAME satisfies, for "
                     "clients that validate before they send.",
-        epilog=f"example: {PROG} schema {GAMES[0].game.name} > position.schema.json")
+        epilog=f"example:\n  {PROG} schema {GAMES[0].game.name} > position.schema.json")
     schema.add_argument("game", metavar="GAME",
                         help=f"one of {', '.join(entry.game.name for entry in GAMES)} "
                              "(or an alias)")
     schema.set_defaults(run=_schema)
 
-    serve = commands.add_parser("serve", help="run the gRPC server until SIGTERM or SIGINT")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=50051)
+    serve = commands.add_parser(
+        "serve", help="run the gRPC server (and the HTTP face) until SIGTERM or SIGINT",
+        description="Serve the Solver RPCs over gRPC and, with --http-port, over HTTP/1.1 "
+                    "in the Connect protocol (JSON bodies, for browsers and curl) beside "
+                    "the playground page at /.",
+        epilog=f"example: {PROG} serve --port 50051 --http-port 8080 "
+               "--cors-origin http://localhost:5173")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default %(default)s)")
+    serve.add_argument("--port", type=int, default=50051,
+                       help="gRPC port, 0 for any free one (default %(default)s)")
+    serve.add_argument("--http-port", type=int, metavar="PORT",
+                       help="also serve the Connect face and the playground on this port "
+                            "(default: none)")
+    serve.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
+                       help="an origin whose pages may call the HTTP face, such as "
+                            "https://example.org; repeat for more (default: none)")
     serve.add_argument("--workers", type=positive(int), default=os.cpu_count() or 1,
                        help="search processes (default: one per core)")
     serve.add_argument("--queue", type=positive(int), default=16,
                        help="calls that may wait for a worker (default %(default)s)")
     serve.set_defaults(run=_serve)
 
-    client = commands.add_parser("client", help="the same commands, answered by a server")
-    remote = client.add_subparsers(dest="remote", required=True, parser_class=_Parser)
+    client = commands.add_parser(
+        "client", help="the same commands, answered by a server",
+        description="The solving commands, each sent to a running `serve` with --server.",
+        epilog=f"example:\n  {PROG} client hint --server 127.0.0.1:50051 --deal 2")
+    remote = client.add_subparsers(dest="remote", required=True, parser_class=_Parser,
+                                   help="the command to send (each has its own --help)")
     for entry in GAMES:
         entry.commands.add_client_commands(remote)
     client.set_defaults(run=_client)
@@ -98,7 +122,7 @@ def _add_any_position(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--deal", type=int, metavar="N",
                         help="deal N of the game that numbers its deals")
     parser.add_argument("--game", metavar="GAME",
-                        help='the position\'s game when it has no "game" key (default: the key)')
+                        help='the position\'s game, for a position without a "game" key')
 
 
 def _position_of(args: argparse.Namespace) -> tuple[Game[Any], Any]:
@@ -109,16 +133,7 @@ def _position_of(args: argparse.Namespace) -> tuple[Game[Any], Any]:
         if dealer is None or dealer.deal is None:
             raise InvalidInput(f"{dealer.name if dealer else 'no game'} numbers no deals")
         return dealer, dealer.deal(args.deal)
-    raw, source = read_bytes(args.file), source_name(args.file)
-    if game is not None:
-        return game, game.read(raw, source)
-    data = _any_json(raw, source)
-    named = data.get("game") if isinstance(data, dict) else None
-    if not isinstance(named, str):
-        raise InvalidInput(f'{source} names no game: give it a "game" key or --game '
-                           f"({', '.join(entry.game.name for entry in GAMES)})")
-    game = find(named).game
-    return game, game.from_json(data)
+    return read_any(read_bytes(args.file), source_name(args.file), game)
 
 
 def _show(args: argparse.Namespace) -> None:
@@ -141,19 +156,6 @@ def _apply(args: argparse.Namespace) -> None:
     print(json.dumps(game.to_json(position)) if args.json else game.picture(position))
 
 
-def _any_json(raw: bytes, source: str) -> Any:
-    """The JSON of a file of an unknown game: plain JSON, else any game's dialect."""
-    try:
-        return json_of(raw, source)
-    except InvalidInput as plain:
-        for entry in GAMES:
-            try:
-                return json_of(raw, source, entry.game.loads)
-            except InvalidInput:
-                continue
-        raise plain from None
-
-
 def _schema(args: argparse.Namespace) -> None:
     print(json.dumps(find(args.game).game.schema(), indent=2, ensure_ascii=False))
 
@@ -161,7 +163,8 @@ def _schema(args: argparse.Namespace) -> None:
 def _serve(args: argparse.Namespace) -> None:
     from service.server import ServerConfig, serve  # grpc only for the commands that use it
 
-    serve(ServerConfig(host=args.host, port=args.port, workers=args.workers, queue=args.queue))
+    serve(ServerConfig(host=args.host, port=args.port, workers=args.workers, queue=args.queue,
+                       http_port=args.http_port, cors_origins=tuple(args.cors_origin)))
 
 
 def _client(args: argparse.Namespace) -> None:
@@ -190,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     except InvalidInput as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
-    except ServiceError as err:
+    except (ServiceError, Shortfall) as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # Ctrl-C: one line, and the shell's code for SIGINT

@@ -16,9 +16,11 @@ from service import beleaguered_cli, farbduell_cli, ffk_cli, stronghold_cli
 from service.convert import beleaguered, farbduell, ffkingdom, stronghold
 from solver.beleaguered.game import GAME as BELEAGUERED
 from solver.budget import Budget
+from solver.errors import InvalidInput
 from solver.farbduell.game import GAME as FARBDUELL
 from solver.ffkingdom.game import GAME as FFKINGDOM
 from solver.games import Game, Question, find_game
+from solver.reading import json_of
 from solver.stronghold.game import GAME as STRONGHOLD
 
 if TYPE_CHECKING:
@@ -72,6 +74,10 @@ class Wire(Protocol):
         """The message a client sends for one of its positions."""
         ...
 
+    def position(self, source: pb.PositionSource) -> Any:
+        """The position a message holds (InvalidInput naming every fault)."""
+        ...
+
     def solve(self, request: pb.SolveRequest, calls: Calls) -> pb.SolveResponse: ...
 
     def hint(self, request: pb.HintRequest, calls: Calls) -> pb.HintResponse: ...
@@ -106,6 +112,32 @@ GAMES: list[Entry] = [
 def register(entry: Entry) -> None:
     """Offer one more game (a test's, or a plug-in's) after the built-in ones."""
     GAMES.append(entry)
+
+
+def read_any(raw: bytes, source: str, game: Game[Any] | None = None) -> tuple[Game[Any], Any]:
+    """A position of any game from bytes: `game`'s, else the game its "game" key names."""
+    if game is not None:
+        return game, game.read(raw, source)
+    data = _any_json(raw, source)
+    named = data.get("game") if isinstance(data, dict) else None
+    if not isinstance(named, str):
+        raise InvalidInput(f'{source} names no game: give it a "game" key or --game '
+                           f"({', '.join(entry.game.name for entry in GAMES)})")
+    game = find(named).game
+    return game, game.from_json(data)
+
+
+def _any_json(raw: bytes, source: str) -> Any:
+    """The JSON of a file of an unknown game: plain JSON, else any game's dialect."""
+    try:
+        return json_of(raw, source)
+    except InvalidInput as plain:
+        for entry in GAMES:
+            try:
+                return json_of(raw, source, entry.game.loads)
+            except InvalidInput:
+                continue
+        raise plain from None
 
 
 def find(name: str) -> Entry:

@@ -1,5 +1,6 @@
 """serve(): the gRPC server with health checking, reflection, a worker pool and a
-graceful shutdown on SIGTERM/SIGINT."""
+graceful shutdown on SIGTERM/SIGINT; beside it, on request, the HTTP face (service/http.py)
+over the same servicer."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from grpc_reflection.v1alpha import reflection
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.hint_cache import HintCache
+from service.http import HttpServer
 from service.pool import WorkerPool
 from service.servicer import SolverServicer
 from solver.budget import Budget
@@ -34,6 +36,8 @@ class ServerConfig:
     limits: Budget = Budget(seconds=60.0, nodes=None, table_entries=5_000_000)
     grace_seconds: float = 10.0
     preload: tuple[str, ...] = ("solver.cpsat",)  # imported by each worker as it starts
+    http_port: int | None = None  # the Connect face and the playground; None: none
+    cors_origins: tuple[str, ...] = ()  # origins whose pages may call the HTTP face
 
 
 class RunningServer:
@@ -57,11 +61,17 @@ class RunningServer:
         if self.port == 0:
             raise OSError(f"cannot listen on {config.host}:{config.port}")
         self.server.start()
+        self.http: HttpServer | None = None
+        if config.http_port is not None:
+            self.http = HttpServer(self.servicer, config.host, config.http_port,
+                                   config.cors_origins, threads)
         for name in ("", SERVICE_NAME):
             self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
 
     def stop(self) -> None:
         self.health.enter_graceful_shutdown()
+        if self.http is not None:
+            self.http.stop()
         self.server.stop(self.config.grace_seconds).wait()
         self.pool.close()
 
@@ -70,8 +80,9 @@ def serve(config: ServerConfig) -> None:
     """Run until SIGTERM or SIGINT, then finish the calls in flight within the grace."""
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     running = RunningServer(config)
+    http = "" if running.http is None else f", HTTP on {config.host}:{running.http.port}"
     logging.getLogger("fortress_solver").info(
-        f"serving on {config.host}:{running.port} with {config.workers} workers")
+        f"serving gRPC on {config.host}:{running.port}{http} with {config.workers} workers")
     stopping = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stopping.set())

@@ -13,10 +13,10 @@ import json
 import logging
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from importlib.metadata import version
 from threading import Event
 from typing import Any, TypeVar
@@ -26,12 +26,12 @@ import grpc
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.convert.common import MAX_WORLDS, budget_from_proto
-from service.games import GAMES, Streams, Wire
+from service.games import GAMES, Streams, Wire, find, read_any
 from service.hint_cache import HintCache
 from service.pool import Job, Overloaded, WorkerLost, WorkerPool
 from solver.budget import Budget
-from solver.errors import InvalidInput, OutOfRange
-from solver.games import Question
+from solver.errors import IllegalMove, InvalidInput, OutOfRange
+from solver.games import Game, Question
 
 log = logging.getLogger("fortress_solver.calls")
 
@@ -59,22 +59,18 @@ class SolverServicer(pb_grpc.SolverServicer):
             (None, None))
 
     def Solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:
-        game, wire = self._wire_of(request.position)
-        with _rpc("Solve", context, game):
-            if wire is None:
-                raise self._unsupported()
+        with _rpc("Solve", context) as call:
+            call.game, wire = self._wire_of(request.position)
             return wire.solve(request, _Calls(self, context))
 
     def Hint(self, request: pb.HintRequest, context: grpc.ServicerContext) -> pb.HintResponse:
-        game, wire = self._wire_of(request.position)
-        with _rpc("Hint", context, game):
-            if wire is None:
-                raise self._unsupported()
+        with _rpc("Hint", context) as call:
+            call.game, wire = self._wire_of(request.position)
             return wire.hint(request, _Calls(self, context))
 
     def GetServerInfo(self, request: pb.GetServerInfoRequest,
                       context: grpc.ServicerContext) -> pb.ServerInfo:
-        with _rpc("GetServerInfo", context, None):
+        with _rpc("GetServerInfo", context):
             return pb.ServerInfo(
                 version=version("fortress-solver"),
                 games=self._infos,
@@ -86,7 +82,7 @@ class SolverServicer(pb_grpc.SolverServicer):
             )
 
     def SolveBatch(self, request: pb.SolveBatchRequest,
-                   context: grpc.ServicerContext) -> Iterator[pb.BatchResult]:
+                   context: grpc.ServicerContext) -> Generator[pb.BatchResult, None, None]:
         game, streams = self._streams
         with _rpc("SolveBatch", context, game):
             if streams is None:
@@ -94,19 +90,75 @@ class SolverServicer(pb_grpc.SolverServicer):
             yield from streams.solve_batch(request, _Calls(self, context))
 
     def GenerateDeals(self, request: pb.GenerateDealsRequest,
-                      context: grpc.ServicerContext) -> Iterator[pb.GeneratedDeal]:
+                      context: grpc.ServicerContext) -> Generator[pb.GeneratedDeal, None, None]:
         game, streams = self._streams
         with _rpc("GenerateDeals", context, game):
             if streams is None:
                 raise UnsupportedGame("no game of this server numbers its deals")
             yield from streams.generate_deals(request, _Calls(self, context))
 
-    def _wire_of(self, source: pb.PositionSource) -> tuple[str | None, Wire | None]:
-        return self._wires.get(source.WhichOneof("source") or "", (None, None))
+    def Deal(self, request: pb.DealRequest, context: grpc.ServicerContext) -> pb.PlayResponse:
+        with _rpc("Deal", context) as call:
+            game, wire = self._served(request.game)
+            call.game = game.name
+            if game.start is not None:
+                position = game.start(request.seed)
+            elif game.deal is not None:
+                position = game.deal(request.seed)
+            else:
+                raise InvalidInput(f"{game.name} deals no games: send its position")
+            return _view(game, wire, position)
 
-    def _unsupported(self) -> UnsupportedGame:
-        return UnsupportedGame("position names no game this server supports (set "
-                               f"{', '.join(self._wires)})")
+    def Play(self, request: pb.PlayRequest, context: grpc.ServicerContext) -> pb.PlayResponse:
+        with _rpc("Play", context) as call:
+            call.game, wire = self._wire_of(request.position)
+            game = find(call.game).game
+            if game.play is None:
+                raise InvalidInput(f"{game.name} takes no moves here")
+            position = wire.position(request.position)
+            seat = game.to_move(position) if game.to_move is not None else 0
+            for move in request.moves:
+                position = game.play(position, move)
+            replies: tuple[str, ...] = ()
+            if request.replies:
+                position, replies = game.replies(position, seat)
+            return _view(game, wire, position, replies)
+
+    def _served(self, name: str) -> tuple[Game[Any], Wire]:
+        entry = find(name)
+        if entry.wire is None:
+            raise UnsupportedGame(f"this server does not serve {entry.game.name}")
+        return entry.game, entry.wire
+
+    def _wire_of(self, source: pb.PositionSource) -> tuple[str, Wire]:
+        """The game of the position and its converter; a position sent as JSON is read
+        here and put back as its game's own message."""
+        field = source.WhichOneof("source")
+        if field == "json":
+            game, position = read_any(source.json.encode(), "position.json")
+            source.CopyFrom(self._served(game.name)[1].source(position))
+            field = source.WhichOneof("source")
+        if field not in self._wires:
+            raise UnsupportedGame("position names no game this server supports (set "
+                                  f"{', '.join(self._wires)} or json)")
+        return self._wires[field]
+
+
+def _view(game: Game[Any], wire: Wire, position: Any,
+          replies: tuple[str, ...] = ()) -> pb.PlayResponse:
+    """A position as a player sees it: its message, its JSON, its picture, what may be
+    played, who is to move and who has won."""
+    view = pb.PlayResponse(
+        game=game.name, position=wire.source(position),
+        position_json=json.dumps(game.to_json(position), ensure_ascii=False),
+        picture=game.picture(position), replies=replies,
+        legal_moves=game.moves(position) if game.moves is not None else ())
+    if game.to_move is not None:
+        view.to_move = game.to_move(position)
+    won = game.winner(position) if game.winner is not None else None
+    if won is not None:
+        view.winner = won
+    return view
 
 
 class _Calls:
@@ -169,6 +221,7 @@ _CODES: list[tuple[type[Exception], grpc.StatusCode]] = [
     (OutOfRange, grpc.StatusCode.OUT_OF_RANGE),
     (UnsupportedGame, grpc.StatusCode.UNIMPLEMENTED),
     (InvalidInput, grpc.StatusCode.INVALID_ARGUMENT),
+    (IllegalMove, grpc.StatusCode.INVALID_ARGUMENT),
     (Overloaded, grpc.StatusCode.RESOURCE_EXHAUSTED),
     (WorkerLost, grpc.StatusCode.UNAVAILABLE),
 ]
@@ -198,14 +251,20 @@ def _sent_size(text: str) -> int:
     return sum(1 if 0x20 <= byte <= 0x7E and byte != 0x25 else 3 for byte in text.encode())
 
 
+@dataclass
+class _Call:
+    game: str | None  # the game it is about, for its log line; None for no one game
+
+
 @contextmanager
-def _rpc(method: str, context: grpc.ServicerContext, game: str | None) -> Iterator[None]:
-    """Map solver errors to status codes and log the call's one line (`game` is None for
-    calls about no one game)."""
+def _rpc(method: str, context: grpc.ServicerContext,
+         game: str | None = None) -> Iterator[_Call]:
+    """Map solver errors to status codes and log the call's one line."""
     started = time.perf_counter()
     code = grpc.StatusCode.OK
+    call = _Call(game)
     try:
-        yield
+        yield call
     except _HANDLED as error:
         code = next(code for kind, code in _CODES if isinstance(error, kind))
         context.abort(code, details(error))
@@ -215,5 +274,5 @@ def _rpc(method: str, context: grpc.ServicerContext, game: str | None) -> Iterat
     finally:
         if code is grpc.StatusCode.OK and not context.is_active():
             code = grpc.StatusCode.CANCELLED
-        log.info(json.dumps({"method": method, "game": game, "status": code.name,
+        log.info(json.dumps({"method": method, "game": call.game, "status": code.name,
                              "ms": round((time.perf_counter() - started) * 1000, 3)}))

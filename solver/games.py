@@ -41,6 +41,8 @@ P = TypeVar("P")
 O = TypeVar("O")  # noqa: E741 - the options of a question
 A = TypeVar("A", bound=Answer)
 
+MAX_REPLIES = 1000  # bots' moves in one reply: more than any game's turn (a loop guard)
+
 
 @dataclass(frozen=True)
 class Question(Generic[P, O, A]):
@@ -71,6 +73,11 @@ class Game(Generic[P]):
     draw: Callable[[P], str] | None = None      # the position for a person to read
     deal: Callable[[int], P] | None = None      # deal N, for a game that numbers its deals
     play: Callable[[P, str], P] | None = None   # the position after a move in its notation
+    moves: Callable[[P], tuple[str, ...]] | None = None  # the legal moves, in that notation
+    winner: Callable[[P], int | None] | None = None  # the seat that has won (0 alone), or None
+    start: Callable[[int], P] | None = None     # a new game from a seed, played against bots
+    to_move: Callable[[P], int] | None = None   # the seat to move, for a game of several
+    bot: Callable[[P], str] | None = None       # the greedy bot's move for the seat to move
 
     def read(self, raw: bytes, source: str = "input") -> P:
         """A position from bytes (a file, standard input, a request)."""
@@ -81,6 +88,19 @@ class Game(Generic[P]):
         if self.draw is None:
             return json.dumps(self.to_json(position), indent=2, ensure_ascii=False)
         return self.draw(position)
+
+    def replies(self, position: P, seat: int) -> tuple[P, tuple[str, ...]]:
+        """The bots' moves for the other seats until `seat` is to move again or the game
+        is over: what a person playing `seat` against the bots sees happen."""
+        if self.play is None or self.bot is None or self.to_move is None:
+            raise InvalidInput(f"{self.name} has no bots to reply")
+        played: list[str] = []
+        while (self.to_move(position) != seat and len(played) < MAX_REPLIES
+               and (self.winner is None or self.winner(position) is None)):
+            move = self.bot(position)
+            position = self.play(position, move)
+            played.append(move)
+        return position, tuple(played)
 
     def question(self, name: str) -> Question[P, Any, Any]:
         for question in self.questions:

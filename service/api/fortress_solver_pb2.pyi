@@ -248,18 +248,20 @@ class FarbduellClock(_message.Message):
     def __init__(self, count: _Optional[int] = ..., skip_next: _Optional[bool] = ...) -> None: ...
 
 class PositionSource(_message.Message):
-    __slots__ = ("beleaguered_deal", "beleaguered", "ffkingdom", "farbduell", "stronghold")
+    __slots__ = ("beleaguered_deal", "beleaguered", "ffkingdom", "farbduell", "stronghold", "json")
     BELEAGUERED_DEAL_FIELD_NUMBER: _ClassVar[int]
     BELEAGUERED_FIELD_NUMBER: _ClassVar[int]
     FFKINGDOM_FIELD_NUMBER: _ClassVar[int]
     FARBDUELL_FIELD_NUMBER: _ClassVar[int]
     STRONGHOLD_FIELD_NUMBER: _ClassVar[int]
+    JSON_FIELD_NUMBER: _ClassVar[int]
     beleaguered_deal: int
     beleaguered: BeleagueredPosition
     ffkingdom: FfkPosition
     farbduell: FarbduellPosition
     stronghold: StrongholdPosition
-    def __init__(self, beleaguered_deal: _Optional[int] = ..., beleaguered: _Optional[_Union[BeleagueredPosition, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkPosition, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellPosition, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdPosition, _Mapping]] = ...) -> None: ...
+    json: str
+    def __init__(self, beleaguered_deal: _Optional[int] = ..., beleaguered: _Optional[_Union[BeleagueredPosition, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkPosition, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellPosition, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdPosition, _Mapping]] = ..., json: _Optional[str] = ...) -> None: ...
 
 class StrongholdPosition(_message.Message):
     __slots__ = ("mode", "win_target", "turn_order", "turn", "defender_turns_taken", "grid", "removed", "control", "units", "defender_score", "reinforcements", "burnouts", "counters", "consoled", "winner")
@@ -808,6 +810,44 @@ class GeneratedDeal(_message.Message):
     length: int
     moves: _containers.RepeatedCompositeFieldContainer[Move]
     def __init__(self, deal: _Optional[int] = ..., position: _Optional[_Union[BeleagueredPosition, _Mapping]] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ...) -> None: ...
+
+class DealRequest(_message.Message):
+    __slots__ = ("game", "seed")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    seed: int
+    def __init__(self, game: _Optional[str] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class PlayRequest(_message.Message):
+    __slots__ = ("position", "moves", "replies")
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    REPLIES_FIELD_NUMBER: _ClassVar[int]
+    position: PositionSource
+    moves: _containers.RepeatedScalarFieldContainer[str]
+    replies: bool
+    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., moves: _Optional[_Iterable[str]] = ..., replies: _Optional[bool] = ...) -> None: ...
+
+class PlayResponse(_message.Message):
+    __slots__ = ("game", "position", "position_json", "picture", "legal_moves", "replies", "to_move", "winner")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    POSITION_JSON_FIELD_NUMBER: _ClassVar[int]
+    PICTURE_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_MOVES_FIELD_NUMBER: _ClassVar[int]
+    REPLIES_FIELD_NUMBER: _ClassVar[int]
+    TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    position: PositionSource
+    position_json: str
+    picture: str
+    legal_moves: _containers.RepeatedScalarFieldContainer[str]
+    replies: _containers.RepeatedScalarFieldContainer[str]
+    to_move: int
+    winner: int
+    def __init__(self, game: _Optional[str] = ..., position: _Optional[_Union[PositionSource, _Mapping]] = ..., position_json: _Optional[str] = ..., picture: _Optional[str] = ..., legal_moves: _Optional[_Iterable[str]] = ..., replies: _Optional[_Iterable[str]] = ..., to_move: _Optional[int] = ..., winner: _Optional[int] = ...) -> None: ...
 
 class GetServerInfoRequest(_message.Message):
     __slots__ = ()

@@ -59,6 +59,16 @@ class SolverStub:
                 request_serializer=service_dot_api_dot_fortress__solver__pb2.GetServerInfoRequest.SerializeToString,
                 response_deserializer=service_dot_api_dot_fortress__solver__pb2.ServerInfo.FromString,
                 _registered_method=True)
+        self.Deal = channel.unary_unary(
+                '/fortress.solver.v1.Solver/Deal',
+                request_serializer=service_dot_api_dot_fortress__solver__pb2.DealRequest.SerializeToString,
+                response_deserializer=service_dot_api_dot_fortress__solver__pb2.PlayResponse.FromString,
+                _registered_method=True)
+        self.Play = channel.unary_unary(
+                '/fortress.solver.v1.Solver/Play',
+                request_serializer=service_dot_api_dot_fortress__solver__pb2.PlayRequest.SerializeToString,
+                response_deserializer=service_dot_api_dot_fortress__solver__pb2.PlayResponse.FromString,
+                _registered_method=True)
 
 
 class SolverServicer:
@@ -110,6 +120,24 @@ class SolverServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Deal(self, request, context):
+        """A position to play from: Beleaguered Fortress deal N, or a new Fortress Fight
+        Kingdom or Farbduell game dealt from a seed (seat 0 to move, against the bots).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Play(self, request, context):
+        """The position after moves in the game's own notation (`fortress-solver apply`): an
+        illegal move is INVALID_ARGUMENT naming the rule it breaks. With `replies`, the
+        greedy bot then moves for the other seats until the player who moved is to move
+        again or the game is over.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SolverServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -137,6 +165,16 @@ def add_SolverServicer_to_server(servicer, server):
                     servicer.GetServerInfo,
                     request_deserializer=service_dot_api_dot_fortress__solver__pb2.GetServerInfoRequest.FromString,
                     response_serializer=service_dot_api_dot_fortress__solver__pb2.ServerInfo.SerializeToString,
+            ),
+            'Deal': grpc.unary_unary_rpc_method_handler(
+                    servicer.Deal,
+                    request_deserializer=service_dot_api_dot_fortress__solver__pb2.DealRequest.FromString,
+                    response_serializer=service_dot_api_dot_fortress__solver__pb2.PlayResponse.SerializeToString,
+            ),
+            'Play': grpc.unary_unary_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=service_dot_api_dot_fortress__solver__pb2.PlayRequest.FromString,
+                    response_serializer=service_dot_api_dot_fortress__solver__pb2.PlayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -274,6 +312,60 @@ class Solver:
             '/fortress.solver.v1.Solver/GetServerInfo',
             service_dot_api_dot_fortress__solver__pb2.GetServerInfoRequest.SerializeToString,
             service_dot_api_dot_fortress__solver__pb2.ServerInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Deal(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fortress.solver.v1.Solver/Deal',
+            service_dot_api_dot_fortress__solver__pb2.DealRequest.SerializeToString,
+            service_dot_api_dot_fortress__solver__pb2.PlayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fortress.solver.v1.Solver/Play',
+            service_dot_api_dot_fortress__solver__pb2.PlayRequest.SerializeToString,
+            service_dot_api_dot_fortress__solver__pb2.PlayResponse.FromString,
             options,
             channel_credentials,
             insecure,

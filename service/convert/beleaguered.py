@@ -204,6 +204,9 @@ class _Wire:
     def source(self, position: Position) -> pb.PositionSource:
         return position_source(position)
 
+    def position(self, source: pb.PositionSource) -> Position:
+        return _position(source)
+
     def solve(self, request: pb.SolveRequest, calls: Calls) -> pb.SolveResponse:
         position = _position(request.position)
         options = _solve_options(request)

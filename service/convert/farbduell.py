@@ -239,6 +239,9 @@ class _Wire:
     def source(self, state: State) -> pb.PositionSource:
         return source(state)
 
+    def position(self, source: pb.PositionSource) -> State:
+        return position_from_proto(source.farbduell)
+
     def solve(self, request: pb.SolveRequest, calls: Calls) -> pb.SolveResponse:
         state = position_from_proto(request.position.farbduell)
         options = _solve_options(request)

@@ -205,6 +205,9 @@ class _Wire:
     def source(self, position: Loaded) -> pb.PositionSource:
         return position_source(position)
 
+    def position(self, source: pb.PositionSource) -> Loaded:
+        return position_from_proto(source.ffkingdom)
+
     def solve(self, request: pb.SolveRequest, calls: Calls) -> pb.SolveResponse:
         position = position_from_proto(request.position.ffkingdom)
         options = solve_options(request)

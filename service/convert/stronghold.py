@@ -256,6 +256,9 @@ class _Wire:
     def source(self, position: Position) -> pb.PositionSource:
         return source(position)
 
+    def position(self, source: pb.PositionSource) -> Position:
+        return position_from_proto(source.stronghold)
+
     def solve(self, request: pb.SolveRequest, calls: Calls) -> pb.SolveResponse:
         """The fewest turns to clear all nine, or the defender's race."""
         position = _position(request.position)

@@ -9,7 +9,7 @@ from typing import Any
 from solver.beleaguered.deals import deal
 from solver.beleaguered.drawing import picture
 from solver.beleaguered.grading import Grading, grade_moves
-from solver.beleaguered.moves import Move, apply
+from solver.beleaguered.moves import Move, apply, legal_moves
 from solver.beleaguered.position import Position
 from solver.beleaguered.solve import Algorithm, Engine, Hint, Mode, Solution, hint, solve
 from solver.beleaguered.wire import position_schema
@@ -50,6 +50,17 @@ def play(position: Position, text: str) -> Position:
     return apply(position, Move.parse(text))
 
 
+def moves(position: Position) -> tuple[str, ...]:
+    """The legal moves, none once the game is won (a card may still leave its foundation)."""
+    if position.is_won:
+        return ()
+    return tuple(str(move) for move in legal_moves(position))
+
+
+def winner(position: Position) -> int | None:
+    return 0 if position.is_won else None
+
+
 def _grade(position: Position, options: HintOptions, budget: Budget) -> Grading:
     return grade_moves(position, budget, options.engine)
 
@@ -75,4 +86,6 @@ GAME: Game[Position] = Game(
     draw=picture,
     deal=deal,
     play=play,
+    moves=moves,
+    winner=winner,
 )

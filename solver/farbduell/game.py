@@ -10,11 +10,13 @@ from solver.farbduell.actions import parse_action
 from solver.farbduell.chains import Chain, best_chain
 from solver.farbduell.drawing import picture
 from solver.farbduell.hints import Hint, Settings, hint
+from solver.farbduell.policies import greedy_action
 from solver.farbduell.positions import read
 from solver.farbduell.puzzles import PuzzleAnswer, solve_puzzle
-from solver.farbduell.rules import apply
+from solver.farbduell.rules import apply, legal_actions, new_game
 from solver.farbduell.state import GAME as NAME
 from solver.farbduell.state import State
+from solver.farbduell.tables import default_tables
 from solver.farbduell.wire import position_schema
 from solver.games import Game, Question
 
@@ -60,8 +62,21 @@ def play(state: State, text: str) -> State:
     return apply(state, parse_action(text, state.table))
 
 
+def moves(state: State) -> tuple[str, ...]:
+    if state.winner is not None:
+        return ()
+    return tuple(str(action) for action in legal_actions(state))
+
+
+def start(seed: int) -> State:
+    """A new two-player game on the Classic table, seat 0 first."""
+    return new_game(default_tables()["classic"], 2, seed, first=0)
+
+
 GAME: Game[State] = Game(
     name=NAME, aliases=(),
     summary="Farbduell: shed your hand on the Classic, Belagerung or Tag & Nacht table",
     from_json=read, to_json=State.to_json, schema=position_schema,
-    questions=(PUZZLE, CHAIN, HINT), draw=picture, play=play)
+    questions=(PUZZLE, CHAIN, HINT), draw=picture, play=play, moves=moves,
+    winner=lambda state: state.winner, start=start, to_move=lambda state: state.to_move,
+    bot=lambda state: str(greedy_action(state)))

@@ -12,9 +12,11 @@ from typing import Any
 from solver.budget import Budget
 from solver.ffkingdom.actions import parse_action
 from solver.ffkingdom.drawing import picture
-from solver.ffkingdom.engine import apply
+from solver.ffkingdom.engine import apply, legal_actions, new_game
 from solver.ffkingdom.hints import Hint, Settings, hint
+from solver.ffkingdom.policies import greedy_action
 from solver.ffkingdom.puzzles import PuzzleAnswer, check_complete, solve_puzzle
+from solver.ffkingdom.rules import shipped_rules
 from solver.ffkingdom.state import GAME as NAME
 from solver.ffkingdom.state import Loaded
 from solver.ffkingdom.wire import position_schema
@@ -47,6 +49,17 @@ def play(position: Loaded, text: str) -> Loaded:
     return replace(position, state=apply(position.state, parse_action(text)))
 
 
+def moves(position: Loaded) -> tuple[str, ...]:
+    if position.state.winner is not None:
+        return ()
+    return tuple(str(action) for action in legal_actions(position.state))
+
+
+def start(seed: int) -> Loaded:
+    """A new game on the shipped rules, seat 0 first, everything known."""
+    return Loaded(new_game(shipped_rules(), seed, first_player=0), True, True)
+
+
 def _to_json(position: Loaded) -> dict[str, Any]:
     return position.to_json()
 
@@ -66,4 +79,9 @@ GAME: Game[Loaded] = Game(
     questions=(PUZZLE, HINT),
     draw=picture,
     play=play,
+    moves=moves,
+    winner=lambda position: position.state.winner,
+    start=start,
+    to_move=lambda position: position.state.to_move,
+    bot=lambda position: str(greedy_action(position.state)),
 )

@@ -1,0 +1,256 @@
+"""The HTTP face: the same RPCs over the Connect protocol, on a real server on 127.0.0.1.
+
+Requests are plain HTTP/1.1 with JSON bodies, as a browser or curl sends them; the
+streams go through the Connect client generated from the proto.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from http.client import HTTPConnection
+from typing import Any
+
+import pytest
+
+from service.api import fortress_solver_pb2 as pb
+from service.api.fortress_solver_connect import SolverClientSync
+from service.server import RunningServer
+from solver.beleaguered import deal
+from solver.beleaguered.game import GAME
+from tests.service.conftest import running_server
+
+SOLVER = "/fortress.solver.v1.Solver"
+ORIGIN = "http://playground.example"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[RunningServer]:
+    with running_server(workers=2, queue=4, http_port=0, cors_origins=(ORIGIN,)) as running:
+        yield running
+
+
+def post(server: RunningServer, method: str, body: Any, headers: dict[str, str] | None = None
+         ) -> tuple[int, dict[str, Any]]:
+    """(HTTP status, JSON body) of one unary call with a JSON body."""
+    assert server.http is not None
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server.http.port}{SOLVER}/{method}", data=data,
+        headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def command_line(*args: str) -> dict[str, Any]:
+    done = subprocess.run([sys.executable, "-m", "service.cli", *args], capture_output=True,
+                          text=True, timeout=120, check=True)
+    return json.loads(done.stdout)
+
+
+def test_a_hint_over_http_is_the_command_lines(server):
+    status, body = post(server, "Hint", {"position": {"beleaguered_deal": 2}})
+    local = command_line("hint", "--deal", "2", "--json")
+    assert status == 200
+    assert body["status"] == "STATUS_SOLVED" and body["winnable"] is True
+    assert body["move"] == {"card": local["move"]["card"], "source": local["move"]["from"],
+                            "target": local["move"]["to"]}
+    assert body["movesLeft"] == local["moves_left"]
+
+
+def test_a_bad_position_is_the_protocols_error_with_the_command_lines_message(server, tmp_path):
+    bad = {"tableau": [["7H", "7H"]]}
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    local = subprocess.run([sys.executable, "-m", "service.cli", "hint",
+                            str(tmp_path / "bad.json")], capture_output=True, text=True,
+                           timeout=60)
+    status, body = post(server, "Hint", {"position": {"beleaguered": {
+        "tableau": [{"cards": ["7H", "7H"]}]}}})
+    assert status == 400
+    assert body["code"] == "invalid_argument"
+    assert local.returncode != 0 and body["message"] in local.stderr
+    assert "7H twice" in body["message"]
+
+
+def test_a_field_the_message_lacks_is_refused_not_dropped(server):
+    status, body = post(server, "Hint", {"position": {"beleaguered": {"piles": []}}})
+    assert status == 400 and body["code"] == "invalid_argument"
+    assert "piles" in body["message"]
+
+
+def test_a_body_that_is_not_json_is_refused(server):
+    status, body = post(server, "Hint", b'{"position": {')
+    assert status == 400 and body["code"] == "invalid_argument"
+
+
+def test_error_codes_are_the_grpc_ones(server):
+    status, body = post(server, "Hint", {"position": {"beleaguered_deal": 0}})
+    assert (status, body["code"]) == (400, "out_of_range")
+    status, body = post(server, "Hint", {"position": {}})
+    assert (status, body["code"]) == (501, "unimplemented")
+
+
+def test_a_position_as_the_command_lines_json_is_read_as_its_games_message(server):
+    position = deal(7)
+    text = json.dumps(GAME.to_json(position))
+    _, by_json = post(server, "Hint", {"position": {"json": text}})
+    _, by_deal = post(server, "Hint", {"position": {"beleagueredDeal": "7"}})
+    assert by_json["status"] == by_deal["status"]
+    assert by_json.get("move") == by_deal.get("move")
+    status, body = post(server, "Hint", {"position": {"json": "{\"tableau\": []}"}})
+    assert status == 400 and "names no game" in body["message"]
+
+
+def test_play_applies_moves_as_apply_does_and_refuses_an_illegal_one(server):
+    moves = ["AS reserve:8 foundation"]
+    status, body = post(server, "Play", {"position": {"beleaguered_deal": 2}, "moves": moves})
+    local = command_line("apply", "--deal", "2", *moves, "--json")
+    assert status == 200
+    assert json.loads(body["positionJson"]) == local
+    assert "AS reserve:8 foundation" not in body["legalMoves"] and body["legalMoves"]
+    status, body = post(server, "Play", {"position": body["position"],
+                                         "moves": ["KS tableau:0 tableau:1"]})
+    assert (status, body["code"]) == (400, "invalid_argument")
+    assert body["message"] == "KS tableau:0 tableau:1: KS is not the top of tableau:0"
+
+
+def test_hint_then_play_walks_a_deal_to_the_win_with_moves_left_falling_by_one(server):
+    _, view = post(server, "Play", {"position": {"beleaguered_deal": 2}, "moves": [
+        "AS reserve:8 foundation"]})
+    left = None
+    while "winner" not in view:
+        _, hint = post(server, "Hint", {"position": view["position"]})
+        assert left is None or hint["movesLeft"] == left - 1
+        left = hint["movesLeft"]
+        move = hint["move"]
+        _, view = post(server, "Play", {"position": view["position"], "moves": [
+            f"{move['card']} {move['source']} {move['target']}"]})
+    assert left == 1 and view["winner"] == 0
+    assert "legalMoves" not in view  # none: proto3 JSON leaves an empty list out
+
+
+@pytest.mark.parametrize("game", ["fortress-fight-kingdom", "farbduell"])
+def test_a_duel_dealt_from_a_seed_is_played_against_the_bot(server, game):
+    status, view = post(server, "Deal", {"game": game, "seed": 11})
+    assert status == 200 and view["game"] == game and view["toMove"] == 0
+    assert view == post(server, "Deal", {"game": game, "seed": 11})[1]  # the seed decides
+    for _ in range(30):  # a turn may take several actions before the bot's comes
+        _, hint = post(server, "Hint", {"position": view["position"],
+                                        "budget": {"seconds": 20}})
+        advice = hint["ffk" if game != "farbduell" else "farbduell"]
+        assert advice["action"] in view["legalMoves"]
+        view = post(server, "Play", {"position": view["position"],
+                                     "moves": [advice["action"]], "replies": True})[1]
+        assert view.get("toMove") == 0 or "winner" in view
+        if view.get("replies"):
+            break
+    assert view.get("replies"), "the bot moved"
+
+
+def test_deal_names_the_game_it_cannot_deal(server):
+    status, body = post(server, "Deal", {"game": "chess", "seed": 1})
+    assert (status, body["code"]) == (400, "invalid_argument")
+    assert "no game is called 'chess'" in body["message"]
+
+
+def test_streams_arrive_over_the_connect_client(server):
+    client = SolverClientSync(f"http://127.0.0.1:{server.http.port}")
+    request = pb.SolveBatchRequest(deals=[pb.DealRange(first=1, last=6)], mode=pb.MODE_ANY)
+    results = list(client.solve_batch(request))
+    assert sorted(result.deal for result in results) == [1, 2, 3, 4, 5, 6]
+    info = client.get_server_info(pb.GetServerInfoRequest())
+    assert info.limits.workers == 2 and {g.name for g in info.games} >= {GAME.name}
+
+
+def test_cors_allows_the_configured_origins_only(server):
+    def preflight(origin: str) -> tuple[int, dict[str, str]]:
+        connection = HTTPConnection("127.0.0.1", server.http.port, timeout=10)
+        connection.request("OPTIONS", f"{SOLVER}/Hint", headers={
+            "Origin": origin, "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type,connect-protocol-version"})
+        answer = connection.getresponse()
+        answer.read()
+        return answer.status, {k.lower(): v for k, v in answer.getheaders()}
+
+    status, headers = preflight(ORIGIN)
+    assert status == 200 and headers["access-control-allow-origin"] == ORIGIN
+    status, headers = preflight("http://elsewhere.example")
+    assert status == 400 and "access-control-allow-origin" not in headers
+    _, body = post(server, "Hint", {"position": {"beleaguered_deal": 2}}, {"Origin": ORIGIN})
+    assert body["status"] == "STATUS_SOLVED"
+
+
+def test_the_playground_page_is_served_at_the_root(server):
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.http.port}/", timeout=10) as page:
+        assert page.status == 200 and "text/html" in page.headers["Content-Type"]
+        assert b"fortress-solver" in page.read()
+
+
+# IDA* through a 256-entry table on deal 126 runs for tens of seconds (test_server.py).
+LONG_SOLVE = {"position": {"beleaguered_deal": 126}, "budget": {"table_entries": "256"},
+              "beleaguered": {"mode": "MODE_OPTIMAL", "algorithm": "ALGORITHM_IDASTAR"}}
+
+
+def test_the_deadline_header_bounds_the_search(server):
+    started = time.perf_counter()
+    status, body = post(server, "Solve", LONG_SOLVE, {"Connect-Timeout-Ms": "700"})
+    assert status == 200 and body["status"] == "STATUS_UNKNOWN"
+    assert time.perf_counter() - started < 0.7
+
+
+def test_a_client_that_hangs_up_frees_its_worker():
+    """With one worker: a call whose client leaves stops its search, so the next call
+    is answered at once rather than after the first one's tens of seconds."""
+    with running_server(workers=1, queue=2, http_port=0) as server:
+        connection = HTTPConnection("127.0.0.1", server.http.port, timeout=60)
+        connection.request("POST", f"{SOLVER}/Solve", body=json.dumps(LONG_SOLVE).encode(),
+                           headers={"Content-Type": "application/json"})
+        time.sleep(0.5)
+        connection.close()  # hang up mid-search
+        started = time.perf_counter()
+        status, answer = post(server, "Hint", {"position": {"beleaguered_deal": 2}})
+        assert status == 200 and answer["status"] == "STATUS_SOLVED"
+        assert time.perf_counter() - started < 5
+
+
+def test_calls_in_parallel_share_the_pool(server):
+    answers: list[int] = []
+
+    def ask(number: int) -> None:
+        status, _ = post(server, "Hint", {"position": {"beleaguered_deal": number}})
+        answers.append(status)
+
+    threads = [threading.Thread(target=ask, args=(n,)) for n in range(20, 26)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == [200] * 6
+
+
+def test_deal_and_play_answer_over_grpc_too(server):
+    import grpc
+
+    from tests.service.conftest import connect, rpc_error
+
+    with connect(server) as stub:
+        view = stub.Deal(pb.DealRequest(game="bf", seed=2), timeout=10)
+        assert view.game == GAME.name and "AS reserve:8 foundation" in view.legal_moves
+        after = stub.Play(pb.PlayRequest(position=view.position,
+                                         moves=["AS reserve:8 foundation"]), timeout=10)
+        assert len(after.legal_moves) > 0 and not after.HasField("winner")
+        error = rpc_error(stub.Play, pb.PlayRequest(position=view.position, moves=["AS"]))
+        assert error.code() is grpc.StatusCode.INVALID_ARGUMENT
+        assert "'AS' is not a move (card source target)" in error.details()
+        error = rpc_error(stub.Deal, pb.DealRequest(game="stronghold", seed=1))
+        assert error.code() is grpc.StatusCode.INVALID_ARGUMENT
+        assert error.details() == "stronghold deals no games: send its position"
