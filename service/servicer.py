@@ -113,12 +113,13 @@ class SolverServicer(pb_grpc.SolverServicer):
         with _rpc("Play", context) as call:
             call.game, wire = self._wire_of(request.position)
             game = find(call.game).game
-            if game.play is None:
-                raise InvalidInput(f"{game.name} takes no moves here")
-            position = wire.position(request.position)
+            position = wire.position(request.position)  # with no moves: only shown
             seat = game.to_move(position) if game.to_move is not None else 0
-            for move in request.moves:
-                position = game.play(position, move)
+            if request.moves:
+                if game.play is None:
+                    raise InvalidInput(f"{game.name} takes no moves here")
+                for move in request.moves:
+                    position = game.play(position, move)
             replies: tuple[str, ...] = ()
             if request.replies:
                 position, replies = game.replies(position, seat)

@@ -1,0 +1,965 @@
+/* fortress-solver playground: the solver service's four games in a browser page.
+ *
+ * Beleaguered Fortress: a deal or a pasted position, played by clicking a card and then a
+ * pile or the foundations; Hint, and Solve with Previous / Next / Play along the optimal
+ * line. Fortress Fight Kingdom and Farbduell: a game against the greedy bot from a seed
+ * (or a pasted position), the person is seat 0 (or the seat to move) and sees only what
+ * that seat sees. Stronghold: a pasted position and the attacker's plan (Hint) or the
+ * fewest turns to clear (Solve).
+ *
+ * It calls the server it is served from, in the Connect protocol with JSON bodies
+ * (POST /fortress.solver.v1.Solver/<Method>, see protos/fortress_solver.proto):
+ *   Deal  - Beleaguered Fortress deal N, or a new duel from a seed
+ *   Play  - moves in the game's notation (the duels: with the bot's replies); with no
+ *           moves it reads a pasted position
+ *   Hint  - the next move, the best action with its runners-up, the attacker's plan
+ *   Solve - the optimal line of a Beleaguered Fortress position; Stronghold's clear
+ * Every call sends back the `position` the previous answer gave.
+ */
+"use strict";
+
+const RPC = "/fortress.solver.v1.Solver/";
+const BUDGET = {seconds: 10};
+const PLAY_INTERVAL_MS = 400;
+
+const GAMES = {
+  "beleaguered-fortress": {input: "Deal", seed: 2, solve: true, steps: true},
+  ffk: {input: "Seed", seed: 1},
+  farbduell: {input: "Seed", seed: 1},
+  stronghold: {input: null, solve: true},
+};
+// The names PlayResponse.game gives, to the selector's values.
+const GAME_KEYS = {"fortress-fight-kingdom": "ffk"};
+
+const STRONGHOLD_EXAMPLE = `{"game": "stronghold", "mode": "1v3", "turn": 2,               // A1 to move
+ "units": [{"id": "u4", "owner": "A1", "might": 4},                    // in base, ready
+           {"id": "d2", "owner": "D", "might": 2, "tank": true, "loc": "O2"}],
+ "removed": [], "defender_score": 0}`;
+
+const state = {
+  game: "beleaguered-fortress",
+  seeds: {},          // the last deal or seed typed, per game
+  view: null,         // the last PlayResponse (Stronghold: {text, position})
+  history: [],        // the views before it, for Previous
+  solution: null,     // {moves: [move text], start: history length when solved}
+  strongholdClear: null,  // Stronghold: the last Solve's answer
+  selected: null,     // Beleaguered Fortress: {card, place} picked on the board
+  hint: null,         // the last HintResponse, for the view it was asked for
+  log: [],            // the duels: [{who, action}]
+  seat: 0,            // the duels: the person's seat (the bot plays the others)
+  playing: false,     // Play is stepping through the solution
+  timer: null,
+  busy: false,        // a call is under way
+  call: null,         // which one
+  generation: 0,      // bumped by every load, so an answer for an old game is dropped
+};
+
+const $ = (id) => document.getElementById(id);
+
+// ------------------------------------------------------------------ the server
+
+async function rpc(method, body) {
+  let response;
+  try {
+    response = await fetch(RPC + method, {
+      method: "POST",
+      headers: {"Content-Type": "application/json", "Connect-Protocol-Version": "1"},
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new Error(`cannot reach the server: ${error.message}`);
+  }
+  const text = await response.text();
+  let data = {};
+  try {
+    data = text ? JSON.parse(text) : {};
+  } catch {
+    data = {message: text};
+  }
+  if (!response.ok) {
+    throw new Error(data.message || `${method}: HTTP ${response.status}`);
+  }
+  return data;
+}
+
+// One user action at a time; a load may start at any time, and the answers of whatever
+// was under way for the old game are then dropped (`current()` is false).
+async function run(task, load = false) {
+  if (state.busy && !load) return false;
+  if (load) {
+    state.generation += 1;
+    stopPlaying();
+  }
+  const generation = state.generation;
+  const current = () => generation === state.generation;
+  const token = {};
+  state.call = token;
+  state.busy = true;
+  showError("");
+  renderControls();
+  let ok = true;
+  try {
+    await task(current);
+  } catch (error) {
+    ok = false;
+    if (current()) {
+      stopPlaying();
+      showError(error.message);
+    }
+  } finally {
+    if (state.call === token) {
+      state.call = null;
+      state.busy = false;
+    }
+    renderControls();
+  }
+  return ok && current();
+}
+
+function showError(message) {
+  const line = $("error");
+  line.textContent = message;
+  line.hidden = !message;
+}
+
+// ------------------------------------------------------------------ loading
+
+function gameKey(name) {
+  return GAME_KEYS[name] || name;
+}
+
+function reset(view) {
+  stopPlaying();
+  state.generation += 1;
+  state.call = null;
+  state.busy = false;
+  state.view = view;
+  state.history = [];
+  state.solution = null;
+  state.strongholdClear = null;
+  state.selected = null;
+  state.hint = null;
+  state.log = [];
+  state.seat = view.toMove ?? 0;  // a pasted duel: the person takes the seat to move
+}
+
+function selectGame(game) {
+  state.game = game;
+  $("game").value = game;
+  const info = GAMES[game];
+  $("deal-form").hidden = !info.input;
+  $("deal-label").textContent = info.input || "";
+  $("deal").value = state.seeds[game] ?? info.seed ?? "";
+  $("load-example").textContent = game === "stronghold" ? "Load example" : "Current position";
+  $("paste").open = game === "stronghold";
+}
+
+function loadDeal() {
+  const seed = $("deal").value.trim();
+  state.seeds[state.game] = seed;
+  if (!/^\d+$/.test(seed)) {
+    showError(`${GAMES[state.game].input.toLowerCase()} must be a whole number, not "${seed}"`);
+    return;
+  }
+  run(async (current) => {
+    const view = await rpc("Deal", {game: state.game, seed});
+    if (!current()) return;
+    reset(view);
+    render();
+  }, true);
+}
+
+function loadPasted() {
+  const text = $("position-text").value;
+  let game = null;
+  try {
+    game = parseJsonc(text).game;
+  } catch {
+    // the server names the fault
+  }
+  if (game === "stronghold") {
+    loadStronghold(text);
+    return;
+  }
+  run(async (current) => {
+    const view = await rpc("Play", {position: {json: text}, moves: []});
+    if (!current()) return;
+    selectGame(gameKey(view.game));
+    reset(view);
+    render();
+  }, true);
+}
+
+function loadStronghold(text) {
+  let position;
+  try {
+    position = parseJsonc(text);
+  } catch (error) {
+    showError(`the position is not JSON: ${error.message}`);
+    return;
+  }
+  selectGame("stronghold");
+  showError("");
+  reset({text, position});
+  render();
+}
+
+function loadExample() {
+  if (state.game === "stronghold") {
+    $("position-text").value = STRONGHOLD_EXAMPLE;
+    loadStronghold(STRONGHOLD_EXAMPLE);
+  } else if (state.view && state.view.positionJson) {
+    $("position-text").value = JSON.stringify(JSON.parse(state.view.positionJson), null, 1);
+  }
+}
+
+function startGame(game) {
+  selectGame(game);
+  if (game === "stronghold") {
+    const text = $("position-text").value.includes("stronghold")
+      ? $("position-text").value : STRONGHOLD_EXAMPLE;
+    $("position-text").value = text;
+    loadStronghold(text);
+  } else {
+    loadDeal();
+  }
+}
+
+// Reads JSON with // and /* */ comments and trailing commas, as the command line does.
+function parseJsonc(text) {
+  let out = "";
+  for (let i = 0; i < text.length;) {
+    if (text[i] === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (text.startsWith("//", i)) {
+      while (i < text.length && text[i] !== "\n") i += 1;
+    } else if (text.startsWith("/*", i)) {
+      const end = text.indexOf("*/", i + 2);
+      i = end < 0 ? text.length : end + 2;
+    } else {
+      out += text[i];
+      i += 1;
+    }
+  }
+  return JSON.parse(out.replace(/,(\s*[\]}])/g, "$1"));
+}
+
+// ------------------------------------------------------------------ moves
+
+function isOver(view) {
+  return view !== null && view.winner !== undefined;
+}
+
+async function playMove(move, current) {
+  const view = await rpc("Play", {position: state.view.position, moves: [move]});
+  if (!current()) return;
+  const solution = state.solution;
+  if (solution && solution.moves[state.history.length - solution.start] !== move) {
+    state.solution = null;  // off the line: it no longer applies
+  }
+  state.history.push(state.view);
+  state.view = view;
+  state.selected = null;
+  state.hint = null;
+  render();
+}
+
+async function playAction(action, current) {
+  const view = await rpc("Play", {position: state.view.position, moves: [action],
+                                  replies: true});
+  if (!current()) return;
+  state.log.push({who: "you", action});
+  for (const reply of view.replies || []) state.log.push({who: "bot", action: reply});
+  state.history.push(state.view);
+  state.view = view;
+  state.hint = null;
+  render();
+}
+
+function nextSolutionMove() {
+  const solution = state.solution;
+  if (!solution) return null;
+  const index = state.history.length - solution.start;
+  return index >= 0 && index < solution.moves.length ? solution.moves[index] : null;
+}
+
+function next() {
+  const move = nextSolutionMove();
+  return move === null ? Promise.resolve(false) : run((current) => playMove(move, current));
+}
+
+function previous() {
+  if (state.busy || state.history.length === 0) return;
+  stopPlaying();
+  state.view = state.history.pop();
+  if (state.solution && state.history.length < state.solution.start) state.solution = null;
+  state.selected = null;
+  state.hint = null;
+  showError("");
+  render();
+}
+
+function togglePlay() {
+  if (state.playing) {
+    stopPlaying();
+  } else if (nextSolutionMove() !== null) {
+    state.playing = true;
+    playStep();
+  }
+  renderControls();
+}
+
+async function playStep() {
+  if (!state.playing) return;
+  const ok = await next();
+  if (state.playing && ok && nextSolutionMove() !== null) {
+    state.timer = setTimeout(playStep, PLAY_INTERVAL_MS);
+  } else {
+    stopPlaying();
+  }
+}
+
+function stopPlaying() {
+  state.playing = false;
+  clearTimeout(state.timer);
+  state.timer = null;
+  renderControls();
+}
+
+// Beleaguered Fortress: a card, then where it goes.
+function onBoardClick(event) {
+  if (state.game === "stronghold" || !state.view) return;
+  const action = event.target.closest("[data-action]");
+  if (action) {
+    if (!action.disabled) run((current) => playAction(action.dataset.action, current));
+    return;
+  }
+  if (state.game !== "beleaguered-fortress") return;
+  const card = event.target.closest("[data-card]");
+  const target = event.target.closest("[data-target]");
+  const selected = state.selected;
+  const same = card && selected && card.dataset.card === selected.card;
+  if (selected && target && !same) {
+    const move = `${selected.card} ${selected.place} ${target.dataset.target}`;
+    run((current) => playMove(move, current)).then((ok) => {
+      if (!ok && state.selected === selected) {  // refused: the reason stays on show
+        state.selected = null;
+        render();
+      }
+    });
+  } else if (card && !same) {
+    state.selected = {card: card.dataset.card, place: card.dataset.place};
+    showError("");
+    render();
+  } else if (selected) {
+    state.selected = null;
+    render();
+  }
+}
+
+// ------------------------------------------------------------------ hints and solutions
+
+function hint() {
+  run(async (current) => {
+    const position = positionSource();
+    const answer = await rpc("Hint", {position, budget: BUDGET});
+    if (!current()) return;
+    state.hint = answer;
+    render();
+  });
+}
+
+function solve() {
+  run(async (current) => {
+    const position = positionSource();
+    const request = {position, budget: BUDGET};
+    if (state.game === "stronghold") request.stronghold = {question: "clear"};
+    const answer = await rpc("Solve", request);
+    if (!current()) return;
+    if (state.game === "stronghold") {
+      state.strongholdClear = answer;
+    } else {
+      const moves = (answer.moves || []).map((m) => `${m.card} ${m.source} ${m.target}`);
+      state.solution = {moves, start: state.history.length, status: answer.status,
+                        optimal: answer.optimal};
+    }
+    render();
+  });
+}
+
+function positionSource() {
+  return state.game === "stronghold" ? {json: state.view.text} : state.view.position;
+}
+
+// ------------------------------------------------------------------ drawing: shared
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "text") node.textContent = value;
+    else if (key === "class") node.className = value;
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  node.append(...children.flat().filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function render() {
+  const board = $("board");
+  board.replaceChildren();
+  board.className = `board board-${state.game}`;
+  if (state.view) {
+    if (state.game === "beleaguered-fortress") renderBeleaguered(board);
+    else if (state.game === "ffk") renderFfk(board);
+    else if (state.game === "farbduell") renderFarbduell(board);
+    else renderStronghold(board);
+  }
+  $("status").textContent = statusText();
+  renderHint();
+  renderSolution();
+  renderLog();
+  renderControls();
+}
+
+function statusText() {
+  const view = state.view;
+  if (!view) return "no game loaded";
+  if (state.game === "beleaguered-fortress") {
+    const made = plural(state.history.length, "move");
+    if (isOver(view)) return `won in ${made}`;
+    if ((view.legalMoves || []).length === 0) return `stuck: ${made} made, no legal move left`;
+    return `playing: ${made} made`;
+  }
+  if (state.game === "stronghold") return strongholdStatus(view.position);
+  const round = state.game === "ffk" ? ` (round ${JSON.parse(view.positionJson).round})` : "";
+  if (isOver(view)) {
+    return view.winner === state.seat ? `won: you beat the greedy bot${round}`
+      : `lost: the bot (seat ${view.winner}) won${round}`;
+  }
+  if (view.toMove === state.seat) {
+    const left = state.game === "ffk" ? `, ${plural(JSON.parse(view.positionJson)
+      .actions_left, "action")} left` : "";
+    return `your turn${round}${left}`;
+  }
+  return `seat ${view.toMove} to move`;
+}
+
+function renderControls() {
+  const view = state.view;
+  const info = GAMES[state.game];
+  const idle = !state.busy && view !== null;
+  const playable = state.game !== "stronghold";
+  $("hint").disabled = !idle || (playable && isOver(view));
+  $("solve").hidden = !info.solve;
+  $("solve").disabled = !idle || state.playing;
+  for (const id of ["prev", "next", "play"]) $(id).hidden = !info.steps;
+  $("prev").disabled = !idle || state.history.length === 0;
+  $("next").disabled = !idle || state.playing || nextSolutionMove() === null;
+  $("play").disabled = !state.playing && (!idle || nextSolutionMove() === null);
+  $("play").textContent = state.playing ? "Pause" : "Play";
+  for (const button of document.querySelectorAll("[data-action]")) {
+    button.disabled = !idle;
+  }
+  document.body.classList.toggle("busy", state.busy);
+}
+
+function renderHint() {
+  const panel = $("hint-panel");
+  const answer = state.hint;
+  panel.hidden = !answer;
+  const more = $("hint-more");
+  more.replaceChildren();
+  if (!answer) return;
+  const beleaguered = state.game === "beleaguered-fortress";
+  $("hint-facts").hidden = !beleaguered;
+  if (beleaguered) {
+    const move = answer.move;
+    $("hint-move").textContent = move ? `${move.card} ${move.source} → ${move.target}`
+      : isOver(state.view) ? "none: the game is won"
+        : answer.status === "STATUS_UNSOLVABLE" ? "none: no move wins from here"
+          : "unknown: the budget ran out first";
+    $("moves-left").textContent = answer.movesLeft ?? "—";
+    $("winnable").textContent = answer.winnable === true ? "winnable"
+      : answer.winnable === false ? "not winnable" : "unknown";
+    $("winnable").className = `fact ${answer.winnable === true ? "good"
+      : answer.winnable === false ? "bad" : ""}`;
+  } else if (state.game === "stronghold") {
+    renderStrongholdHint(answer.stronghold || {}, answer.status, more);
+  } else {
+    renderDuelHint(answer.ffk || answer.farbduell || {}, more);
+  }
+}
+
+// ffk: castle points for the player to move (a win is 10000); Farbduell: the chance to win.
+function formatValue(value, short = false) {
+  if (value === undefined) return "";
+  if (state.game === "farbduell") return `${Math.round(value * 100)} %${short ? "" : " to win"}`;
+  if (Math.abs(value) >= 10000) return value > 0 ? "a win" : "a loss";
+  return `${short ? "" : "value "}${value >= 0 ? "+" : ""}${value.toFixed(2)}`;
+}
+
+function renderDuelHint(duel, more) {
+  $("hint-move").textContent = duel.action || "unknown: the budget ran out";
+  if (duel.value !== undefined) more.append(el("p", {class: "value", text: formatValue(duel.value)}));
+  if ((duel.plan || []).length > 1) {
+    more.append(el("p", {class: "plan", text: `the whole turn: ${duel.plan.join(", ")}`}));
+  }
+  const runners = duel.runnersUp || [];
+  more.append(el("h3", {text: runners.length ? "runners-up" : "no runners-up"}));
+  if (runners.length) {
+    more.append(el("table", {class: "runners", "data-testid": "runners-up"},
+      runners.map((r, i) => el("tr", {},
+        el("td", {class: "rank", text: `${i + 2}.`}),
+        el("td", {class: "mono", text: r.action}),
+        el("td", {class: "value", text: formatValue(r.value, true)})))));
+  }
+}
+
+function renderSolution() {
+  const panel = $("solution-panel");
+  const list = $("solution-moves");
+  list.replaceChildren();
+  if (state.game === "stronghold") {
+    panel.hidden = !state.strongholdClear;
+    if (state.strongholdClear) renderStrongholdClear(state.strongholdClear, list);
+    return;
+  }
+  const solution = state.solution;
+  panel.hidden = !solution;
+  if (!solution) return;
+  const summary = {
+    STATUS_SOLVED: `${solution.optimal ? "optimal" : "a"} solution: ${plural(
+      solution.moves.length, "move")}`,
+    STATUS_UNSOLVABLE: "no solution: this position cannot be won",
+  }[solution.status] || "unknown: the budget ran out first";
+  const index = state.history.length - solution.start;
+  $("solution-summary").textContent = solution.status === "STATUS_SOLVED"
+    ? `${summary}, ${Math.min(index, solution.moves.length)} played` : summary;
+  solution.moves.forEach((move, i) => {
+    const cls = i < index ? "done" : i === index ? "current" : "";
+    list.append(el("li", {class: cls, text: move}));
+  });
+  const current = list.querySelector(".current");
+  if (current) list.scrollTop = current.offsetTop - list.clientHeight / 2;
+}
+
+function renderLog() {
+  const duel = state.game === "ffk" || state.game === "farbduell";
+  $("log-panel").hidden = !duel || state.log.length === 0;
+  const log = $("log");
+  log.replaceChildren(...state.log.map((entry) =>
+    el("li", {class: entry.who}, el("b", {text: entry.who === "you" ? "you" : "bot"}),
+       ` ${entry.action}`)));
+  log.scrollTop = log.scrollHeight;
+}
+
+// The legal actions of the duels as buttons: plays first, then the rest; ffk's many
+// discards of two or three cards fold away.
+function actionButtons(moves, hinted) {
+  const button = (move) => el("button", {
+    type: "button", class: `action ${actionClass(move)}${move === hinted ? " hinted" : ""}`,
+    "data-testid": "action", "data-action": move, text: move, disabled: state.busy});
+  const plays = moves.filter((m) => m.startsWith("play "));
+  const discards = moves.filter((m) => m.startsWith("discard "));
+  const single = discards.filter((m) => m.split(" ").length === 2);
+  const several = discards.filter((m) => m.split(" ").length > 2);
+  const others = moves.filter((m) => !plays.includes(m) && !discards.includes(m));
+  const panel = el("section", {class: "actions", "aria-label": "your actions"},
+    el("h3", {text: moves.length ? "Your actions" : "No actions"}),
+    el("div", {class: "row"}, plays.map(button), others.map(button)));
+  if (single.length) panel.append(el("div", {class: "row"}, single.map(button)));
+  if (several.length) {
+    panel.append(el("details", {class: "more", open: several.includes(hinted)},
+      el("summary", {text: `discard two or three cards (${several.length})`}),
+      el("div", {class: "row"}, several.map(button))));
+  }
+  return panel;
+}
+
+function actionClass(move) {
+  const words = move.split(" ");
+  if (state.game === "farbduell" && words[0] === "play") {
+    return `fd-${words.length > 2 ? words[words.length - 1] : fdFace(words[1]).colour}`;
+  }
+  return words[0];
+}
+
+// ------------------------------------------------------------------ Beleaguered Fortress
+
+const RANKS = "A23456789TJQK";
+const SUITS = {C: "♣", D: "♦", H: "♥", S: "♠"};
+const SUIT_NAMES = {C: "clubs", D: "diamonds", H: "hearts", S: "spades"};
+const FAN_PX = 26;
+
+function renderBeleaguered(board) {
+  const position = JSON.parse(state.view.positionJson);
+  board.append(
+    el("div", {class: "bf-top"},
+      reserveEl(position.reserve), foundationsEl(position.foundations)),
+    el("div", {class: "tableau"}, position.tableau.map(pileEl)),
+    el("details", {class: "picture"}, el("summary", {text: "as text"}),
+      el("pre", {text: state.view.picture})));
+  markBeleaguered(board);
+}
+
+function cardEl(card, place) {
+  const rank = card[0] === "T" ? "10" : card[0];
+  const suit = card[1];
+  return el("div", {
+    class: `card ${suit === "H" || suit === "D" ? "red" : "black"}`,
+    "data-card": card, "data-place": place, role: "button", tabindex: "0",
+    title: `${card} (${place})`, "aria-label": `${rank} of ${SUIT_NAMES[suit]}`},
+  el("span", {class: "corner"}, el("b", {text: rank}), SUITS[suit]),
+  el("span", {class: "pip", text: SUITS[suit]}));
+}
+
+function pileEl(cards, index) {
+  const place = `tableau:${index}`;
+  const pile = el("div", {class: "pile", "data-target": place,
+                          style: `--cards: ${Math.max(cards.length, 1)}`},
+  el("span", {class: "label", text: String(index)}));
+  if (cards.length === 0) pile.append(el("div", {class: "slot", tabindex: "0", text: "empty"}));
+  cards.forEach((card, i) => {
+    const node = cardEl(card, place);
+    node.style.top = `${i * FAN_PX}px`;
+    pile.append(node);
+  });
+  return pile;
+}
+
+function reserveEl(reserve) {
+  return el("section", {class: "reserve", "aria-label": "reserve"},
+    el("h3", {text: "Reserve"}),
+    el("div", {class: "slots"}, reserve.map((card, slot) => card
+      ? cardEl(card, `reserve:${slot}`)
+      : el("div", {class: "slot", title: `reserve:${slot}`, text: String(slot)}))));
+}
+
+function foundationsEl(foundations) {
+  return el("section", {class: "foundations", "data-target": "foundation",
+                        "aria-label": "foundations"},
+  el("h3", {text: "Foundations"}),
+  el("div", {class: "slots"}, Object.keys(SUITS).map((suit) => {
+    const height = foundations[suit] || 0;
+    const top = height > 0 ? cardEl(RANKS[height - 1] + suit, "foundation")
+      : el("div", {class: `slot suit ${suit === "H" || suit === "D" ? "red" : "black"}`,
+                   tabindex: "0", text: SUITS[suit]});
+    return el("div", {class: "home", "data-suit": suit}, top);
+  })));
+}
+
+// The selected card and where it may go; the hinted card and its target.
+function markBeleaguered(board) {
+  const cardNode = (card) => board.querySelector(`[data-card="${card}"]`);
+  const targetNode = (target, card) => (target === "foundation"
+    ? board.querySelector(`.home[data-suit="${card[1]}"]`)
+    : board.querySelector(`[data-target="${target}"]`));
+  const selected = state.selected;
+  if (selected) {
+    cardNode(selected.card)?.classList.add("selected");
+    const prefix = `${selected.card} ${selected.place} `;
+    for (const move of state.view.legalMoves || []) {
+      if (move.startsWith(prefix)) {
+        targetNode(move.slice(prefix.length), selected.card)?.classList.add("legal-target");
+      }
+    }
+  }
+  const move = state.hint && state.hint.move;
+  if (move) {
+    cardNode(move.card)?.classList.add("hinted");
+    targetNode(move.target, move.card)?.classList.add("hint-target");
+  }
+}
+
+// ------------------------------------------------------------------ Fortress Fight Kingdom
+
+const STOCKS = [["Z", "bricks", "builders", 1], ["W", "weapons", "soldiers", 1],
+  ["K", "crystals", "mages", 1], ["G", "gold", "markets", 2]];
+
+function renderFfk(board) {
+  const position = JSON.parse(state.view.positionJson);
+  const me = state.seat;
+  const hinted = state.hint && state.hint.ffk && state.hint.ffk.action;
+  const playable = new Set((state.view.legalMoves || [])
+    .filter((m) => m.startsWith("play ")).map((m) => m.split(" ")[1]));
+  const deck = position.deck ? position.deck.length : position.deck_size ?? 0;
+  const top = position.discard[position.discard.length - 1];
+  board.append(...[
+    ffkPlayerEl(position, 1 - me, null),
+    el("section", {class: "table-info"},
+      el("span", {text: `round ${position.round}`}),
+      el("span", {text: `deck: ${plural(deck, "card")}`}),
+      el("span", {}, `discard: ${plural(position.discard.length, "card")}`,
+         top ? el("span", {class: "ffk-card small", text: top}) : null),
+      replyEl()),
+    ffkPlayerEl(position, me, playable),
+    yourActions(hinted),
+  ].filter(Boolean));
+}
+
+// The person's seat shows its hand (`playable`: the cards it may play); the others only
+// how many cards they hold.
+function ffkPlayerEl(position, seat, playable) {
+  const player = position.players[seat];
+  const handSize = player.hand ? player.hand.length : player.hand_size ?? 9;
+  const effects = [
+    player.shields ? `${plural(player.shields, "shield")}` : null,
+    player.guards ? `${plural(player.guards, "guard")}` : null,
+    player.double_next ? "next card acts twice" : null,
+    player.locked ? `may not play ${player.locked}` : null,
+    ...(player.poison || []).map((t) => `poison ${t.per} × ${t.ticks}`),
+    ...(player.heal || []).map((t) => `heal ${t.per} × ${t.ticks}`),
+  ].filter(Boolean);
+  const hand = playable
+    ? el("div", {class: "hand", "data-testid": "hand"}, player.hand.map((card) =>
+      el("span", {class: `ffk-card${playable.has(card) ? " playable" : ""}`, text: card})))
+    : hiddenHandEl(handSize);
+  return seatEl(seat, position,
+    el("div", {class: "meters"},
+      meterEl("castle", player.castle, 100), meterEl("wall", player.wall, 100)),
+    el("div", {class: "stocks"}, STOCKS.map(([key, label, producer, per]) =>
+      el("span", {class: `stock stock-${key}`, title: `${label}; ${player[producer]} ${producer}`},
+        el("b", {text: key}), ` ${player[key]} `,
+        el("small", {text: `+${per * player[producer]} (${player[producer]} ${producer})`})))),
+    effects.length ? el("div", {class: "effects", text: effects.join(" · ")}) : null,
+    hand);
+}
+
+// A seat's panel: who it is, whether it is to move or has won, then `parts`.
+function seatEl(seat, position, ...parts) {
+  const toMove = position.to_move === seat && !isOver(state.view);
+  const name = seat === state.seat ? `You (seat ${seat})` : `Greedy bot (seat ${seat})`;
+  return el("section", {class: `player${toMove ? " to-move" : ""}`},
+    el("h3", {}, name, toMove ? el("span", {class: "badge", text: "to move"}) : null,
+       position.winner === seat ? el("span", {class: "badge win", text: "winner"}) : null),
+    ...parts);
+}
+
+function hiddenHandEl(size) {
+  return el("div", {class: "hand", "data-testid": "opponent-hand"},
+    el("span", {class: "count", text: `hand: ${plural(size, "card")}`}),
+    Array.from({length: size}, () => el("span", {class: "back"})));
+}
+
+function yourActions(hinted) {
+  const view = state.view;
+  return isOver(view) || view.toMove !== state.seat ? null
+    : actionButtons(view.legalMoves || [], hinted);
+}
+
+function meterEl(label, value, full) {
+  const width = Math.min(100, (100 * value) / full);
+  return el("div", {class: `meter meter-${label}`},
+    el("span", {class: "meter-label", text: `${label} ${value}`}),
+    el("span", {class: "meter-bar"}, el("span", {style: `width: ${width}%`})));
+}
+
+function replyEl() {
+  const replies = state.view.replies || [];
+  if (!replies.length) return null;
+  return el("span", {class: "replies", "data-testid": "replies"},
+    `bot replied: ${replies.join(", ")}`);
+}
+
+// ------------------------------------------------------------------ Farbduell
+
+const FD_RANKS = {draw1: "+1", draw2: "+2", draw4: "+4", draw5: "+5", skip: "⊘",
+  reverse: "⇄", joker: "★", bomb: "💣"};
+
+function fdFace(card) {
+  const dash = card.indexOf("-");
+  return dash < 0 ? {colour: "wild", rank: card}
+    : {colour: card.slice(0, dash), rank: card.slice(dash + 1)};
+}
+
+function fdCardEl(card, side = "day", size = "") {
+  const faces = card.split("/");
+  const shown = fdFace(side === "night" && faces[1] ? faces[1] : faces[0]);
+  const other = faces.length > 1 ? (side === "night" ? faces[0] : faces[1]) : null;
+  return el("span", {class: `fd-card fd-${shown.colour} ${size}`, title: card},
+    el("b", {text: FD_RANKS[shown.rank] || shown.rank}),
+    el("small", {text: FD_RANKS[shown.rank] ? shown.rank : shown.colour}),
+    other ? el("small", {class: "other-face", text: other}) : null);
+}
+
+function renderFarbduell(board) {
+  const position = JSON.parse(state.view.positionJson);
+  const side = position.side || "day";
+  const hinted = state.hint && state.hint.farbduell && state.hint.farbduell.action;
+  const top = position.discard[position.discard.length - 1];
+  const others = position.hands.map((hand, seat) => (seat === state.seat ? null
+    : seatEl(seat, position, hiddenHandEl(hand.length), shieldsEl(position, seat))));
+  const pile = el("section", {class: "table-info fd-table"},
+    el("span", {class: "pile-top"}, "pile ", top ? fdCardEl(top, side, "big") : "empty"),
+    el("span", {}, "colour in force ",
+       el("b", {class: `swatch fd-${position.colour || "wild"}`, text: position.colour || "none"})),
+    el("span", {text: `draw pile: ${plural((position.draw_pile || []).length, "card")}`}),
+    el("span", {text: `direction ${position.direction === -1 ? "↺" : "↻"}`}),
+    el("span", {text: `${position.table}${position.table === "tag_nacht" ? `, ${side}` : ""}`}),
+    position.pending ? el("span", {class: "warn",
+      text: `${position.pending} waiting (${position.pending_kind})`}) : null,
+    position.fuse ? el("span", {class: "warn",
+      text: `bomb fuse: ${position.fuse.count} handovers, BOOM deals ${position.fuse.size}`})
+      : null,
+    position.clock ? el("span", {text: `clock: ${position.clock.count} handovers`}) : null,
+    position.hunt_colour ? el("span", {text: `hunt: ${position.hunt_colour}`}) : null,
+    replyEl());
+  const me = seatEl(state.seat, position,
+    el("div", {class: "hand", "data-testid": "hand"},
+      position.hands[state.seat].map((card) => fdCardEl(card, side))),
+    position.drawn ? el("p", {}, "drawn: ", fdCardEl(position.drawn, side)) : null,
+    shieldsEl(position, state.seat));
+  board.append(...[...others, pile, me, yourActions(hinted)].filter(Boolean));
+}
+
+function shieldsEl(position, seat) {
+  const shields = (position.shields || [])[seat];
+  return shields ? el("p", {class: "effects", text: plural(shields, "shield")}) : null;
+}
+
+// ------------------------------------------------------------------ Stronghold
+
+const ROWS = [["S", "Stronghold"], ["I", "Inner Defense"], ["O", "Outer Defense"]];
+
+function strongholdFacts(position) {
+  const mode = position.mode || "1v3";
+  const order = position.turn_order && position.turn_order.length ? position.turn_order
+    : mode === "1v2" ? ["D", "A1", "A2"] : ["D", "A1", "A2", "A3"];
+  const turn = position.turn || 1;
+  const grid = position.grid || {O: ["O1", "O2", "O3"], I: ["I1", "I2", "I3"],
+    S: ["S1", "S2", "S3"]};
+  const removed = new Set(position.removed || []);
+  const active = ["O", "I", "S"].find((row) => grid[row].some((b) => !removed.has(b)));
+  return {order, turn, grid, removed, active, mover: order[(turn - 1) % order.length],
+    target: position.win_target || (mode === "1v2" ? 8 : 6)};
+}
+
+function strongholdStatus(position) {
+  const facts = strongholdFacts(position);
+  if (position.winner) return `over: the ${position.winner} won`;
+  return `turn ${facts.turn}: ${facts.mover} to move; defender score ` +
+    `${position.defender_score || 0}/${facts.target}`;
+}
+
+function renderStronghold(board) {
+  const position = state.view.position;
+  const facts = strongholdFacts(position);
+  const units = position.units || [];
+  const plan = (state.hint && state.hint.stronghold && state.hint.stronghold.moves) || {};
+  const targets = new Set(Object.values(plan));
+  const order = ["O", "I", "S"];
+  const grid = el("table", {class: "sh-grid", "data-testid": "grid"},
+    ROWS.map(([row, name]) => el("tr", {},
+      el("th", {text: name}),
+      facts.grid[row].map((id) => {
+        const hidden = order.indexOf(row) > order.indexOf(facts.active);
+        const removed = facts.removed.has(id);
+        const here = units.filter((u) => u.loc === id);
+        const owner = (position.control || {})[id] || (here[0] && here[0].owner);
+        const cls = ["sh-cell", removed ? "removed" : hidden ? "hidden" : "",
+          owner ? `owner-${owner === "D" ? "D" : "A"}` : "", targets.has(id) ? "hint-target" : ""];
+        return el("td", {class: cls.join(" ")},
+          el("b", {text: id}),
+          el("span", {class: "controller",
+                      text: removed ? "removed" : hidden ? "not revealed" : owner || "nobody"}),
+          el("div", {}, here.map((u) => unitEl(u, plan))));
+      }))));
+  const base = units.filter((u) => !u.loc || u.loc === "base");
+  const owners = [...new Set(base.map((u) => u.owner))];
+  board.append(grid, el("section", {class: "sh-base"}, el("h3", {text: "Base"}),
+    owners.length ? owners.map((owner) => el("p", {}, el("b", {text: `${owner}: `}),
+      base.filter((u) => u.owner === owner).map((u) => unitEl(u, plan))))
+      : el("p", {text: "nobody"})));
+}
+
+function unitEl(unit, plan) {
+  const flags = [unit.assault ? `assault ${unit.assault}` : "", unit.shield
+    ? `shield ${unit.shield}` : "", unit.tank ? "tank" : "", unit.ganking ? "ganking" : "",
+  unit.ready === false ? "exhausted" : ""].filter(Boolean);
+  const moving = plan[unit.id];
+  return el("span", {class: `unit owner-${unit.owner === "D" ? "D" : "A"}${moving
+    ? " hinted" : ""}`, title: flags.join(", ")},
+  `${unit.id}:${unit.might}${unit.ready === false ? "*" : ""}`,
+  flags.length ? el("small", {text: ` ${flags.join(" ")}`}) : null,
+  moving ? el("small", {text: ` → ${moving}`}) : null);
+}
+
+function renderStrongholdHint(plan, status, more) {
+  const moves = Object.entries(plan.moves || {});
+  const mover = strongholdFacts(state.view.position).mover;
+  $("hint-move").textContent = status === "STATUS_UNKNOWN" ? "unknown: the budget ran out"
+    : moves.length ? `${mover} moves: ${moves.map(([u, to]) => `${u} → ${to}`).join(", ")}`
+      : `${mover} stays put`;
+  const objective = plan.objective;
+  if (objective) {
+    more.append(el("p", {text: `guaranteed removals ${objective.removals || 0}, ` +
+      `controlled ${objective.controlled || 0}, garrison ${objective.garrison || 0}` +
+      `${plan.optimal ? " (optimal)" : ` (${plan.cpStatus})`}`}));
+  }
+  more.append(el("ul", {class: "forecast", "data-testid": "forecast"},
+    (plan.battlefields || []).map((b) => el("li", {text: `${b.battlefield}: ` +
+      `${b.controller || "nobody"}, garrison ${b.garrison || 0}` +
+      `${b.secure ? ", secure" : ""}${b.conquerable ? ", conquerable" : ""}`}))));
+}
+
+function renderStrongholdClear(answer, list) {
+  const outcome = answer.stronghold || {};
+  $("solution-summary").textContent = outcome.winner
+    ? `the ${outcome.winner} win on turn ${outcome.turn} (${plural(outcome.rounds, "round")})` +
+      `${outcome.proven ? ", proven" : ""}`
+    : "unknown: the budget ran out first";
+  for (const step of outcome.plan || []) {
+    const moves = Object.entries(step.moves || {}).map(([u, to]) => `${u} → ${to}`);
+    list.append(el("li", {text: `turn ${step.turn} ${step.player}: ${moves.join(", ") || "—"}`}));
+  }
+}
+
+// ------------------------------------------------------------------ wiring
+
+function onKey(event) {
+  if (event.target.closest("input, textarea, select, button, summary")) return;
+  if ((event.key === "Enter" || event.key === " ") && event.target.closest("[data-card], .slot")) {
+    event.preventDefault();  // a focused card or empty slot as if clicked
+    onBoardClick(event);
+    return;
+  }
+  if (event.key === "Escape" && state.selected) {
+    state.selected = null;
+    render();
+  } else if (event.key === "ArrowRight" && GAMES[state.game].steps) {
+    next();
+  } else if (event.key === "ArrowLeft" && GAMES[state.game].steps) {
+    previous();
+  }
+}
+
+function init() {
+  $("game").addEventListener("change", (event) => {
+    state.seeds[state.game] = $("deal").value;
+    startGame(event.target.value);
+  });
+  $("deal-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    loadDeal();
+  });
+  $("load-pasted").addEventListener("click", loadPasted);
+  $("load-example").addEventListener("click", loadExample);
+  $("hint").addEventListener("click", hint);
+  $("solve").addEventListener("click", solve);
+  $("next").addEventListener("click", next);
+  $("prev").addEventListener("click", previous);
+  $("play").addEventListener("click", togglePlay);
+  $("board").addEventListener("click", onBoardClick);
+  document.addEventListener("keydown", onKey);
+  startGame($("game").value);
+}
+
+document.addEventListener("DOMContentLoaded", init);

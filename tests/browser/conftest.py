@@ -1,0 +1,74 @@
+"""Fixtures of the playground's browser tests: one real server per module (its HTTP face
+serves the page) and headless Chromium; when Chromium or playwright is missing the tests
+skip, and the run's summary says so in one line."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from tests.browser.server import SKIP_REASON, launch_chromium, running_server
+
+VIEWPORT = {"width": 1280, "height": 900}
+
+
+@dataclass
+class Tab:
+    """A page of the playground and what went wrong in it."""
+
+    page: Any
+    url: str
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+
+    def open(self) -> None:
+        self.page.goto(self.url)
+        self.page.get_by_test_id("status").filter(has_text="playing: 0 moves made").wait_for()
+
+
+@pytest.fixture(scope="module")
+def server_url() -> Iterator[str]:
+    with running_server(workers=2) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = launch_chromium(playwright)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def tab(browser, server_url) -> Iterator[Tab]:
+    """A fresh page on the playground, deal 2 loaded."""
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    opened = Tab(page, server_url)
+
+    def on_console(message: Any) -> None:
+        if message.type == "error":
+            opened.console_errors.append(message.text)
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: opened.page_errors.append(str(error)))
+    try:
+        opened.open()
+        yield opened
+    finally:
+        context.close()
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if SKIP_REASON and any(SKIP_REASON in str(report.longrepr)
+                           for report in terminalreporter.stats.get("skipped", [])):
+        terminalreporter.write_line(SKIP_REASON, yellow=True, bold=True)

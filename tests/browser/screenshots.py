@@ -1,0 +1,88 @@
+"""Remake the playground's screenshots in docs/screenshots/ (PNG), against a server of
+its own:
+
+    .venv/bin/python -m tests.browser.screenshots [--url http://127.0.0.1:8080/]
+
+(--url: a server already running, with --http-port, instead of one of its own)
+
+- beleaguered-mid-solution.png: deal 2 after Solve and 30 Next clicks, with a hint shown;
+- duel-hint.png: a Fortress Fight Kingdom game (seed 3) after one hinted action and the
+  bot's reply, with the next hint and its runners-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from contextlib import nullcontext
+from pathlib import Path
+
+from tests.browser.server import ROOT, SKIP_REASON, launch_chromium, running_server
+
+OUT = ROOT / "docs" / "screenshots"
+VIEWPORT = {"width": 1280, "height": 860}
+FFK_SEED = "3"
+
+
+def beleaguered(page, url: str) -> Path:
+    page.goto(url)
+    page.get_by_test_id("status").filter(has_text="playing: 0 moves made").wait_for()
+    page.get_by_test_id("solve").click()
+    page.get_by_test_id("solution").filter(has_text="66 moves").wait_for()
+    for _ in range(30):
+        page.get_by_test_id("next").click()
+    page.get_by_test_id("status").filter(has_text="playing: 30 moves made").wait_for()
+    page.get_by_test_id("hint").click()
+    page.get_by_test_id("moves-left").filter(has_text="36").wait_for()
+    return shoot(page, "beleaguered-mid-solution.png")
+
+
+def duel(page, url: str) -> Path:
+    page.goto(url)
+    page.get_by_test_id("status").filter(has_text="playing").wait_for()
+    page.get_by_test_id("game").select_option("ffk")
+    page.get_by_test_id("deal").fill(FFK_SEED)
+    page.get_by_test_id("load").click()
+    page.get_by_test_id("status").filter(has_text="your turn").wait_for()
+    page.get_by_test_id("hint").click()  # play the hint once: the bot replies
+    page.get_by_test_id("runners-up").wait_for()
+    page.locator("[data-action].hinted").click()
+    page.get_by_test_id("log").locator("li.bot").first.wait_for()
+    page.get_by_test_id("hint").click()
+    page.get_by_test_id("runners-up").wait_for()
+    return shoot(page, "duel-hint.png")
+
+
+def shoot(page, name: str) -> Path:
+    path = OUT / name
+    page.wait_for_timeout(200)  # the hint's highlight drawn
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Remake docs/screenshots/*.png.")
+    parser.add_argument("--url", help="a running server's page (default: start one)")
+    args = parser.parse_args()
+    if SKIP_REASON:
+        print(SKIP_REASON.replace("browser tests skipped", "no screenshots"), file=sys.stderr)
+        return 1
+    from playwright.sync_api import sync_playwright
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    server = nullcontext(args.url) if args.url else running_server()
+    with server as url, sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        try:
+            for shot in (beleaguered, duel):
+                page = browser.new_page(viewport=VIEWPORT, device_scale_factor=1)
+                page.set_default_timeout(20_000)
+                print(shot(page, url).relative_to(ROOT))
+                page.close()
+        finally:
+            browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

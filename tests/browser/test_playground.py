@@ -1,0 +1,212 @@
+"""The playground page (service/playground/) in headless Chromium against a real server:
+it loads cleanly, its hints are the command line's, Solve / Next / Previous / Play walk
+deal 2's optimal line to the win, a refused move shows the server's reason, and the duels
+and Stronghold answer through it.
+
+Skipped, with the reason in the run's summary, without /usr/bin/chromium or playwright.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+
+import pytest
+
+from tests.browser.server import ROOT, SKIP_REASON, command
+
+if SKIP_REASON:
+    pytest.skip(SKIP_REASON, allow_module_level=True)
+
+from playwright.sync_api import expect  # noqa: E402
+
+DEAL_2_LENGTH = 66  # the optimal solution's moves (docs, `fortress-solver solve --deal 2`)
+
+
+def cli(*args: str) -> dict:
+    done = subprocess.run([command(), *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=True)
+    return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def cli_hint() -> dict:
+    return cli("hint", "--deal", "2", "--json")
+
+
+def card(page, name: str):
+    return page.locator(f'[data-card="{name}"]')
+
+
+def click_card(page, name: str) -> None:
+    """A card's corner: in a fanned pile only its top strip shows."""
+    card(page, name).click(position={"x": 18, "y": 10})
+
+
+def click_pile(page, index: int) -> None:
+    page.locator(f'[data-target="tableau:{index}"] .label').click()
+
+
+def assert_clean(tab) -> None:
+    assert tab.page_errors == []
+    assert tab.console_errors == []
+
+
+def status(page):
+    return page.get_by_test_id("status")
+
+
+# ============================================================================ loading
+
+
+def test_page_loads_without_console_errors(tab):
+    page = tab.page
+    expect(page).to_have_title("fortress-solver playground")
+    expect(status(page)).to_have_text("playing: 0 moves made")
+    expect(page.locator(".tableau [data-card]")).to_have_count(40)
+    expect(page.locator(".reserve [data-card]")).to_have_count(12)
+    expect(card(page, "AH")).to_contain_text("A♥")
+    expect(card(page, "AH")).to_have_class(re.compile(r"\bred\b"))
+    expect(card(page, "TC")).to_contain_text("10♣")
+    expect(card(page, "TC")).to_have_class(re.compile(r"\bblack\b"))
+    expect(page.get_by_test_id("error")).to_be_hidden()
+    page.wait_for_timeout(300)  # anything the page does after loading
+    assert_clean(tab)
+
+
+# ============================================================================ Beleaguered Fortress
+
+
+def test_hint_for_deal_2_is_the_command_lines(tab, cli_hint):
+    page = tab.page
+    page.get_by_test_id("hint").click()
+    move, moves_left = cli_hint["move"], cli_hint["moves_left"]
+    expect(page.get_by_test_id("moves-left")).to_have_text(str(moves_left))
+    shown = page.get_by_test_id("hint-move").inner_text()
+    assert shown.split()[0] == move["card"]
+    assert move["from"] in shown and move["to"] in shown
+    expect(page.get_by_test_id("winnable")).to_have_text("winnable")
+    expect(card(page, move["card"])).to_have_class(re.compile(r"\bhinted\b"))
+    if move["to"] == "foundation":
+        target = page.locator(f'.home[data-suit="{move["card"][1]}"]')
+    else:
+        target = page.locator(f'[data-target="{move["to"]}"]')
+    expect(target).to_have_class(re.compile(r"\bhint-target\b"))
+    assert_clean(tab)
+
+
+def test_solve_then_next_to_the_win_previous_and_play(tab, cli_hint):
+    page = tab.page
+    assert cli_hint["moves_left"] == DEAL_2_LENGTH
+    expect(page.get_by_test_id("next")).to_be_disabled()
+    page.get_by_test_id("solve").click()
+    expect(page.get_by_test_id("solution")).to_contain_text(f"{DEAL_2_LENGTH} moves")
+    for made in range(1, DEAL_2_LENGTH + 1):
+        page.get_by_test_id("next").click()  # waits until the last move's answer enabled it
+        if made in (1, DEAL_2_LENGTH - 1):
+            expect(status(page)).to_have_text(f"playing: {made} move{'s' * (made > 1)} made")
+    expect(status(page)).to_have_text(f"won in {DEAL_2_LENGTH} moves")
+    expect(page.get_by_test_id("next")).to_be_disabled()
+    expect(page.locator(".foundations [data-card]")).to_have_count(4)
+    for suit in "CDHS":
+        expect(card(page, f"K{suit}")).to_have_attribute("data-place", "foundation")
+
+    for _ in range(3):
+        page.get_by_test_id("prev").click()
+    expect(status(page)).to_have_text(f"playing: {DEAL_2_LENGTH - 3} moves made")
+    expect(page.get_by_test_id("next")).to_be_enabled()
+    page.get_by_test_id("play").click()  # three steps, ~0.4 s apart
+    expect(page.get_by_test_id("play")).to_have_text("Pause")
+    expect(status(page)).to_have_text(f"won in {DEAL_2_LENGTH} moves", timeout=10_000)
+    expect(page.get_by_test_id("play")).to_have_text("Play")
+    assert_clean(tab)
+
+
+def test_a_card_then_a_target_plays_the_move(tab):
+    page = tab.page
+    click_card(page, "AS")
+    expect(card(page, "AS")).to_have_class(re.compile(r"\bselected\b"))
+    expect(page.locator('.home[data-suit="S"]')).to_have_class(re.compile(r"\blegal-target\b"))
+    page.locator('.home[data-suit="S"]').click()
+    expect(status(page)).to_have_text("playing: 1 move made")
+    expect(card(page, "AS")).to_have_attribute("data-place", "foundation")
+    click_card(page, "9S")
+    click_pile(page, 5)  # 9S onto TS
+    expect(status(page)).to_have_text("playing: 2 moves made")
+    expect(card(page, "9S")).to_have_attribute("data-place", "tableau:5")
+    assert_clean(tab)
+
+
+def test_a_refused_move_shows_the_servers_reason(tab):
+    page = tab.page
+    error = page.get_by_test_id("error")
+    click_card(page, "QD")  # the bottom card of tableau:0
+    click_pile(page, 1)
+    expect(error).to_be_visible()
+    expect(error).to_have_text("QD tableau:0 tableau:1: QD is not the top of tableau:0")
+    click_card(page, "AH")  # the top of tableau:0, but 9S is on top of tableau:1
+    click_pile(page, 1)
+    expect(error).to_have_text("AH tableau:0 tableau:1: tableau:1 does not accept AH")
+    expect(status(page)).to_have_text("playing: 0 moves made")
+    click_card(page, "AH")
+    page.locator('.home[data-suit="H"]').click()
+    expect(status(page)).to_have_text("playing: 1 move made")
+    expect(error).to_be_hidden()
+    assert tab.page_errors == []
+    # the browser logs each refusal's HTTP 400, nothing else
+    assert all("400" in message for message in tab.console_errors)
+
+
+# ============================================================================ the duels
+
+
+@pytest.mark.parametrize("game, seed", [("ffk", "1"), ("farbduell", "1")])
+def test_duel_hint_is_a_legal_action_and_the_bot_replies(tab, game, seed):
+    page = tab.page
+    page.get_by_test_id("game").select_option(game)
+    page.get_by_test_id("deal").fill(seed)
+    page.get_by_test_id("load").click()
+    expect(status(page)).to_have_text(re.compile(r"^your turn"))
+    expect(page.get_by_test_id("opponent-hand")).to_have_text(re.compile(r"^hand: \d+ cards$"))
+    expect(page.get_by_test_id("solve")).to_be_hidden()
+
+    page.get_by_test_id("hint").click()
+    expect(page.get_by_test_id("runners-up")).to_be_visible()
+    legal = page.get_by_test_id("action").evaluate_all("bs => bs.map(b => b.dataset.action)")
+    hinted = page.get_by_test_id("hint-move").inner_text()
+    assert hinted in legal
+    runners = page.get_by_test_id("runners-up").locator("td.mono").all_inner_texts()
+    assert runners and set(runners) <= set(legal) and hinted not in runners
+    expect(page.locator(f'[data-action="{hinted}"]')).to_have_class(re.compile(r"\bhinted\b"))
+
+    # the hinted action, then discards or draws until the turn passes to the bot
+    log = page.get_by_test_id("log")
+    action = page.locator(f'[data-action="{hinted}"]')
+    for played in range(1, 13):
+        action.click()
+        expect(log.locator("li.you")).to_have_count(played)
+        if log.locator("li.bot").count() or re.match(r"won|lost", status(page).inner_text()):
+            break
+        action = page.locator('[data-action^="discard "], [data-action="draw"]').first
+    expect(log.locator("li.bot").first).to_be_visible()
+    expect(page.get_by_test_id("replies")).to_contain_text("bot replied: ")
+    expect(status(page)).to_have_text(re.compile(r"^(your turn|won|lost)"))
+    assert_clean(tab)
+
+
+# ============================================================================ Stronghold
+
+
+def test_stronghold_example_plan_is_the_command_lines(tab, tmp_path):
+    page = tab.page
+    page.get_by_test_id("game").select_option("stronghold")
+    expect(status(page)).to_have_text("turn 2: A1 to move; defender score 0/6")
+    expect(page.get_by_test_id("grid").locator("td")).to_have_count(9)
+    example = tmp_path / "example.json"
+    example.write_text(page.get_by_test_id("position").input_value())
+    plan = cli("stronghold", "plan", str(example), "--json")
+    page.get_by_test_id("hint").click()
+    moves = ", ".join(f"{unit} → {to}" for unit, to in plan["moves"].items())
+    expect(page.get_by_test_id("hint-move")).to_have_text(f"A1 moves: {moves}")
+    assert_clean(tab)
