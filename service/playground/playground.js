@@ -1,18 +1,20 @@
 /* fortress-solver playground: the solver service's four games in a browser page.
  *
  * Beleaguered Fortress: a deal or a pasted position, played by clicking a card and then a
- * pile or the foundations; Hint, and Solve with Previous / Next / Play along the optimal
- * line. Fortress Fight Kingdom and Farbduell: a game against the greedy bot from a seed
- * (or a pasted position), the person is seat 0 (or the seat to move) and sees only what
- * that seat sees. Stronghold: a pasted position and the attacker's plan (Hint) or the
- * fewest turns to clear (Solve).
+ * pile or the foundations, the card's targets coloured by whether their move still wins;
+ * Hint, and Solve with Previous / Next / Play along the optimal line. Fortress Fight
+ * Kingdom and Farbduell: a game against the greedy bot from a seed (or a pasted position),
+ * the person is seat 0 (or the seat to move) and sees only what that seat sees.
+ * Stronghold: a pasted position and the attacker's plan (Hint) or the fewest turns to
+ * clear (Solve).
  *
  * It calls the server it is served from, in the Connect protocol with JSON bodies
  * (POST /fortress.solver.v1.Solver/<Method>, see protos/fortress_solver.proto):
  *   Deal  - Beleaguered Fortress deal N, or a new duel from a seed
  *   Play  - moves in the game's notation (the duels: with the bot's replies); with no
- *           moves it reads a pasted position
- *   Hint  - the next move, the best action with its runners-up, the attacker's plan
+ *           moves it checks and draws a pasted position of any game
+ *   Hint  - the next move, the best action with its runners-up, the attacker's plan;
+ *           Beleaguered Fortress: also every legal move graded (all_moves)
  *   Solve - the optimal line of a Beleaguered Fortress position; Stronghold's clear
  * Every call sends back the `position` the previous answer gave.
  */
@@ -39,12 +41,14 @@ const STRONGHOLD_EXAMPLE = `{"game": "stronghold", "mode": "1v3", "turn": 2,    
 const state = {
   game: "beleaguered-fortress",
   seeds: {},          // the last deal or seed typed, per game
-  view: null,         // the last PlayResponse (Stronghold: {text, position})
+  view: null,         // the last PlayResponse; null before the game has loaded
   history: [],        // the views before it, for Previous
   solution: null,     // {moves: [move text], start: history length when solved}
   strongholdClear: null,  // Stronghold: the last Solve's answer
   selected: null,     // Beleaguered Fortress: {card, place} picked on the board
   hint: null,         // the last HintResponse, for the view it was asked for
+  gradings: new Map(),  // Beleaguered Fortress: positionJson -> {moves: Map of move text
+                        // to GradedMove (null while asked), error}
   log: [],            // the duels: [{who, action}]
   seat: 0,            // the duels: the person's seat (the bot plays the others)
   playing: false,     // Play is stepping through the solution
@@ -128,8 +132,9 @@ function gameKey(name) {
   return GAME_KEYS[name] || name;
 }
 
+// A new game on show (state.game is already its game): `view` is its first PlayResponse,
+// or null until one has come, and the page then draws no board.
 function reset(view) {
-  stopPlaying();
   state.generation += 1;
   state.call = null;
   state.busy = false;
@@ -140,7 +145,8 @@ function reset(view) {
   state.selected = null;
   state.hint = null;
   state.log = [];
-  state.seat = view.toMove ?? 0;  // a pasted duel: the person takes the seat to move
+  state.seat = view?.toMove ?? 0;  // a pasted duel: the person takes the seat to move
+  stopPlaying();
 }
 
 function selectGame(game) {
@@ -169,18 +175,9 @@ function loadDeal() {
   }, true);
 }
 
-function loadPasted() {
-  const text = $("position-text").value;
-  let game = null;
-  try {
-    game = parseJsonc(text).game;
-  } catch {
-    // the server names the fault
-  }
-  if (game === "stronghold") {
-    loadStronghold(text);
-    return;
-  }
+// Any game's position as JSON: the server checks and draws it (Play with no moves), or
+// names every fault at once.
+function loadPosition(text) {
   run(async (current) => {
     const view = await rpc("Play", {position: {json: text}, moves: []});
     if (!current()) return;
@@ -190,61 +187,28 @@ function loadPasted() {
   }, true);
 }
 
-function loadStronghold(text) {
-  let position;
-  try {
-    position = parseJsonc(text);
-  } catch (error) {
-    showError(`the position is not JSON: ${error.message}`);
-    return;
-  }
-  selectGame("stronghold");
-  showError("");
-  reset({text, position});
-  render();
-}
-
 function loadExample() {
   if (state.game === "stronghold") {
     $("position-text").value = STRONGHOLD_EXAMPLE;
-    loadStronghold(STRONGHOLD_EXAMPLE);
-  } else if (state.view && state.view.positionJson) {
+    loadPosition(STRONGHOLD_EXAMPLE);
+  } else if (state.view) {
     $("position-text").value = JSON.stringify(JSON.parse(state.view.positionJson), null, 1);
   }
 }
 
+// Another game: its board stays empty until the server has answered for it.
 function startGame(game) {
   selectGame(game);
+  reset(null);
   if (game === "stronghold") {
     const text = $("position-text").value.includes("stronghold")
       ? $("position-text").value : STRONGHOLD_EXAMPLE;
     $("position-text").value = text;
-    loadStronghold(text);
+    loadPosition(text);
   } else {
     loadDeal();
   }
-}
-
-// Reads JSON with // and /* */ comments and trailing commas, as the command line does.
-function parseJsonc(text) {
-  let out = "";
-  for (let i = 0; i < text.length;) {
-    if (text[i] === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j + 1;
-    } else if (text.startsWith("//", i)) {
-      while (i < text.length && text[i] !== "\n") i += 1;
-    } else if (text.startsWith("/*", i)) {
-      const end = text.indexOf("*/", i + 2);
-      i = end < 0 ? text.length : end + 2;
-    } else {
-      out += text[i];
-      i += 1;
-    }
-  }
-  return JSON.parse(out.replace(/,(\s*[\]}])/g, "$1"));
+  render();
 }
 
 // ------------------------------------------------------------------ moves
@@ -353,6 +317,7 @@ function onBoardClick(event) {
   } else if (card && !same) {
     state.selected = {card: card.dataset.card, place: card.dataset.place};
     showError("");
+    gradeMoves();
     render();
   } else if (selected) {
     state.selected = null;
@@ -364,34 +329,54 @@ function onBoardClick(event) {
 
 function hint() {
   run(async (current) => {
-    const position = positionSource();
-    const answer = await rpc("Hint", {position, budget: BUDGET});
+    const answer = await rpc("Hint", {position: state.view.position, budget: BUDGET});
     if (!current()) return;
     state.hint = answer;
+    if (state.game === "beleaguered-fortress") gradeMoves();
     render();
   });
 }
 
 function solve() {
   run(async (current) => {
-    const position = positionSource();
-    const request = {position, budget: BUDGET};
+    const request = {position: state.view.position, budget: BUDGET};
     if (state.game === "stronghold") request.stronghold = {question: "clear"};
     const answer = await rpc("Solve", request);
     if (!current()) return;
     if (state.game === "stronghold") {
       state.strongholdClear = answer;
     } else {
-      const moves = (answer.moves || []).map((m) => `${m.card} ${m.source} ${m.target}`);
-      state.solution = {moves, start: state.history.length, status: answer.status,
-                        optimal: answer.optimal};
+      state.solution = {moves: (answer.moves || []).map(moveText), start: state.history.length,
+                        status: answer.status, optimal: answer.optimal};
     }
     render();
   });
 }
 
-function positionSource() {
-  return state.game === "stronghold" ? {json: state.view.text} : state.view.position;
+function moveText(move) {
+  return `${move.card} ${move.source} ${move.target}`;
+}
+
+// Beleaguered Fortress: every legal move of the position shown graded by the server, asked
+// for once per position and without blocking; the board is drawn again when the grading
+// arrives, if its position is still the one shown.
+function gradeMoves() {
+  const view = state.view;
+  const key = view.positionJson;
+  const known = state.gradings.get(key);
+  if ((known && !known.error) || isOver(view) || !(view.legalMoves || []).length) return;
+  const grading = {moves: null, error: null};
+  state.gradings.set(key, grading);
+  rpc("Hint", {position: view.position, beleaguered: {allMoves: true}, budget: BUDGET})
+    .then((answer) => {
+      grading.moves = new Map((answer.allMoves || []).map((graded) => [moveText(graded.move),
+        graded]));
+    }, (error) => {
+      grading.error = error.message;
+    })
+    .then(() => {
+      if (state.view && state.view.positionJson === key) render();
+    });
 }
 
 // ------------------------------------------------------------------ drawing: shared
@@ -422,7 +407,6 @@ function render() {
     else if (state.game === "farbduell") renderFarbduell(board);
     else renderStronghold(board);
   }
-  $("status").textContent = statusText();
   renderHint();
   renderSolution();
   renderLog();
@@ -431,14 +415,14 @@ function render() {
 
 function statusText() {
   const view = state.view;
-  if (!view) return "no game loaded";
+  if (!view) return state.busy ? "loading…" : "no game loaded";
   if (state.game === "beleaguered-fortress") {
     const made = plural(state.history.length, "move");
     if (isOver(view)) return `won in ${made}`;
     if ((view.legalMoves || []).length === 0) return `stuck: ${made} made, no legal move left`;
     return `playing: ${made} made`;
   }
-  if (state.game === "stronghold") return strongholdStatus(view.position);
+  if (state.game === "stronghold") return strongholdStatus(JSON.parse(view.positionJson));
   const round = state.game === "ffk" ? ` (round ${JSON.parse(view.positionJson).round})` : "";
   if (isOver(view)) {
     return view.winner === state.seat ? `won: you beat the greedy bot${round}`
@@ -452,7 +436,9 @@ function statusText() {
   return `seat ${view.toMove} to move`;
 }
 
+// The status line and the buttons, drawn again whenever a call starts or ends.
 function renderControls() {
+  $("status").textContent = statusText();
   const view = state.view;
   const info = GAMES[state.game];
   const idle = !state.busy && view !== null;
@@ -604,6 +590,7 @@ function renderBeleaguered(board) {
   board.append(
     el("div", {class: "bf-top"},
       reserveEl(position.reserve), foundationsEl(position.foundations)),
+    legendEl(),
     el("div", {class: "tableau"}, position.tableau.map(pileEl)),
     el("details", {class: "picture"}, el("summary", {text: "as text"}),
       el("pre", {text: state.view.picture})));
@@ -656,7 +643,8 @@ function foundationsEl(foundations) {
   })));
 }
 
-// The selected card and where it may go; the hinted card and its target.
+// The selected card and where it may go, each target graded once the server has; the
+// hinted card and its target.
 function markBeleaguered(board) {
   const cardNode = (card) => board.querySelector(`[data-card="${card}"]`);
   const targetNode = (target, card) => (target === "foundation"
@@ -666,10 +654,12 @@ function markBeleaguered(board) {
   if (selected) {
     cardNode(selected.card)?.classList.add("selected");
     const prefix = `${selected.card} ${selected.place} `;
+    const graded = currentGrading()?.moves;
     for (const move of state.view.legalMoves || []) {
-      if (move.startsWith(prefix)) {
-        targetNode(move.slice(prefix.length), selected.card)?.classList.add("legal-target");
-      }
+      const node = move.startsWith(prefix) && targetNode(move.slice(prefix.length), selected.card);
+      if (!node) continue;
+      node.classList.add("legal-target");
+      if (graded?.has(move)) gradeTarget(node, move, graded.get(move));
     }
   }
   const move = state.hint && state.hint.move;
@@ -677,6 +667,39 @@ function markBeleaguered(board) {
     cardNode(move.card)?.classList.add("hinted");
     targetNode(move.target, move.card)?.classList.add("hint-target");
   }
+}
+
+function currentGrading() {
+  return state.gradings.get(state.view.positionJson);
+}
+
+const OUTCOMES = {MOVE_OUTCOME_WINS: "wins", MOVE_OUTCOME_LOSES: "loses"};
+
+// A target coloured by what its move leads to, with a badge: N when it still wins in N.
+function gradeTarget(node, move, graded) {
+  const outcome = OUTCOMES[graded.outcome] || "unknown";
+  const wins = outcome === "wins";
+  node.classList.add("graded", `grade-${outcome}`);
+  node.dataset.testid = "target-grade";
+  node.dataset.outcome = outcome;
+  node.dataset.move = move;
+  if (wins) node.dataset.movesLeft = graded.movesLeft;
+  node.title = `${move}: ${wins ? `wins in ${graded.movesLeft}` : outcome === "loses"
+    ? "loses" : "unknown: the budget ran out"}`;
+  node.append(el("span", {class: "grade-badge", "aria-hidden": "true",
+                          text: wins ? graded.movesLeft : outcome === "loses" ? "✕" : "?"}));
+}
+
+// What the targets' colours mean, and how the grading of this position is going.
+function legendEl() {
+  const grading = state.selected && currentGrading();
+  const note = !grading || grading.moves ? ""
+    : grading.error ? `no grading: ${grading.error}` : "grading the moves…";
+  const key = (outcome, text) => el("span", {class: `key grade-${outcome}`}, text);
+  return el("p", {class: "legend", "data-testid": "legend"},
+    "A selected card's targets: ", key("wins", "wins in N moves"), key("loses", "loses"),
+    key("unknown", "unknown"),
+    note ? el("span", {class: "grading", "data-testid": "grading", text: note}) : null);
 }
 
 // ------------------------------------------------------------------ Fortress Fight Kingdom
@@ -829,41 +852,36 @@ function shieldsEl(position, seat) {
 
 const ROWS = [["S", "Stronghold"], ["I", "Inner Defense"], ["O", "Outer Defense"]];
 
+// From the server's normalised JSON (PlayResponse.position_json): every field is there.
 function strongholdFacts(position) {
-  const mode = position.mode || "1v3";
-  const order = position.turn_order && position.turn_order.length ? position.turn_order
-    : mode === "1v2" ? ["D", "A1", "A2"] : ["D", "A1", "A2", "A3"];
-  const turn = position.turn || 1;
-  const grid = position.grid || {O: ["O1", "O2", "O3"], I: ["I1", "I2", "I3"],
-    S: ["S1", "S2", "S3"]};
-  const removed = new Set(position.removed || []);
-  const active = ["O", "I", "S"].find((row) => grid[row].some((b) => !removed.has(b)));
-  return {order, turn, grid, removed, active, mover: order[(turn - 1) % order.length],
-    target: position.win_target || (mode === "1v2" ? 8 : 6)};
+  const order = position.turn_order;
+  const removed = new Set(position.removed);
+  const active = ["O", "I", "S"].find((row) => position.grid[row].some((b) => !removed.has(b)));
+  return {removed, active, mover: order[(position.turn - 1) % order.length]};
 }
 
 function strongholdStatus(position) {
-  const facts = strongholdFacts(position);
   if (position.winner) return `over: the ${position.winner} won`;
-  return `turn ${facts.turn}: ${facts.mover} to move; defender score ` +
-    `${position.defender_score || 0}/${facts.target}`;
+  return `turn ${position.turn}: ${strongholdFacts(position).mover} to move; defender score ` +
+    `${position.defender_score}/${position.win_target}`;
 }
 
+// The page's grid and base, then the command line's drawing of the same position.
 function renderStronghold(board) {
-  const position = state.view.position;
+  const position = JSON.parse(state.view.positionJson);
   const facts = strongholdFacts(position);
-  const units = position.units || [];
+  const units = position.units;
   const plan = (state.hint && state.hint.stronghold && state.hint.stronghold.moves) || {};
   const targets = new Set(Object.values(plan));
   const order = ["O", "I", "S"];
   const grid = el("table", {class: "sh-grid", "data-testid": "grid"},
     ROWS.map(([row, name]) => el("tr", {},
       el("th", {text: name}),
-      facts.grid[row].map((id) => {
+      position.grid[row].map((id) => {
         const hidden = order.indexOf(row) > order.indexOf(facts.active);
         const removed = facts.removed.has(id);
         const here = units.filter((u) => u.loc === id);
-        const owner = (position.control || {})[id] || (here[0] && here[0].owner);
+        const owner = position.control[id] || (here[0] && here[0].owner);
         const cls = ["sh-cell", removed ? "removed" : hidden ? "hidden" : "",
           owner ? `owner-${owner === "D" ? "D" : "A"}` : "", targets.has(id) ? "hint-target" : ""];
         return el("td", {class: cls.join(" ")},
@@ -872,12 +890,14 @@ function renderStronghold(board) {
                       text: removed ? "removed" : hidden ? "not revealed" : owner || "nobody"}),
           el("div", {}, here.map((u) => unitEl(u, plan))));
       }))));
-  const base = units.filter((u) => !u.loc || u.loc === "base");
+  const base = units.filter((u) => u.loc === "base");
   const owners = [...new Set(base.map((u) => u.owner))];
   board.append(grid, el("section", {class: "sh-base"}, el("h3", {text: "Base"}),
     owners.length ? owners.map((owner) => el("p", {}, el("b", {text: `${owner}: `}),
       base.filter((u) => u.owner === owner).map((u) => unitEl(u, plan))))
-      : el("p", {text: "nobody"})));
+      : el("p", {text: "nobody"})),
+  el("details", {class: "picture", open: true}, el("summary", {text: "as text"}),
+    el("pre", {"data-testid": "picture", text: state.view.picture})));
 }
 
 function unitEl(unit, plan) {
@@ -894,7 +914,7 @@ function unitEl(unit, plan) {
 
 function renderStrongholdHint(plan, status, more) {
   const moves = Object.entries(plan.moves || {});
-  const mover = strongholdFacts(state.view.position).mover;
+  const mover = strongholdFacts(JSON.parse(state.view.positionJson)).mover;
   $("hint-move").textContent = status === "STATUS_UNKNOWN" ? "unknown: the budget ran out"
     : moves.length ? `${mover} moves: ${moves.map(([u, to]) => `${u} → ${to}`).join(", ")}`
       : `${mover} stays put`;
@@ -950,7 +970,7 @@ function init() {
     event.preventDefault();
     loadDeal();
   });
-  $("load-pasted").addEventListener("click", loadPasted);
+  $("load-pasted").addEventListener("click", () => loadPosition($("position-text").value));
   $("load-example").addEventListener("click", loadExample);
   $("hint").addEventListener("click", hint);
   $("solve").addEventListener("click", solve);

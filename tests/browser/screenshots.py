@@ -5,7 +5,8 @@ its own:
 
 (--url: a server already running, with --http-port, instead of one of its own)
 
-- beleaguered-mid-solution.png: deal 2 after Solve and 30 Next clicks, with a hint shown;
+- beleaguered-mid-solution.png: deal 2 after Solve and 30 Next clicks, with a hint shown
+  and a card selected, its targets coloured by the server's grading;
 - duel-hint.png: a Fortress Fight Kingdom game (seed 3) after one hinted action and the
   bot's reply, with the next hint and its runners-up.
 """
@@ -22,6 +23,7 @@ from tests.browser.server import ROOT, SKIP_REASON, launch_chromium, running_ser
 OUT = ROOT / "docs" / "screenshots"
 VIEWPORT = {"width": 1280, "height": 860}
 FFK_SEED = "3"
+SELECTED_CARD = "TH"  # after 30 moves: wins in 36 to the foundations (the hint), 37 on a pile
 
 
 def beleaguered(page, url: str) -> Path:
@@ -34,6 +36,8 @@ def beleaguered(page, url: str) -> Path:
     page.get_by_test_id("status").filter(has_text="playing: 30 moves made").wait_for()
     page.get_by_test_id("hint").click()
     page.get_by_test_id("moves-left").filter(has_text="36").wait_for()
+    page.locator(f'[data-card="{SELECTED_CARD}"]').click()
+    page.locator('[data-testid="target-grade"][data-outcome="wins"]').nth(1).wait_for()
     return shoot(page, "beleaguered-mid-solution.png")
 
 

@@ -1,7 +1,8 @@
 """The playground page (service/playground/) in headless Chromium against a real server:
-it loads cleanly, its hints are the command line's, Solve / Next / Previous / Play walk
-deal 2's optimal line to the win, a refused move shows the server's reason, and the duels
-and Stronghold answer through it.
+it loads cleanly, its hints are the command line's, a selected card's targets are coloured
+by the command line's grading of their moves, Solve / Next / Previous / Play walk deal 2's
+optimal line to the win, a refused move shows the server's reason, the duels answer
+through it, and Stronghold positions are drawn and checked by the server on load.
 
 Skipped, with the reason in the run's summary, without /usr/bin/chromium or playwright.
 """
@@ -24,10 +25,14 @@ from playwright.sync_api import expect  # noqa: E402
 DEAL_2_LENGTH = 66  # the optimal solution's moves (docs, `fortress-solver solve --deal 2`)
 
 
-def cli(*args: str) -> dict:
-    done = subprocess.run([command(), *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, check=True)
-    return json.loads(done.stdout)
+def run_cli(*args: str, stdin: str | None = None,
+            check: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([command(), *args], cwd=ROOT, input=stdin, capture_output=True,
+                          text=True, timeout=120, check=check)
+
+
+def cli(*args: str, stdin: str | None = None) -> dict:
+    return json.loads(run_cli(*args, stdin=stdin).stdout)
 
 
 @pytest.fixture(scope="module")
@@ -158,6 +163,66 @@ def test_a_refused_move_shows_the_servers_reason(tab):
     assert all("400" in message for message in tab.console_errors)
 
 
+# deal 2 after this move: some moves still win (in different numbers of moves), some lose
+GRADED_AFTER = "TS tableau:5 tableau:1"
+GRADED_CARDS = [("3H", "reserve:0"), ("AH", "tableau:0"), ("5H", "reserve:4"),
+                ("TH", "reserve:10")]
+
+
+def grading_requests(page) -> list[dict]:
+    """The bodies of the page's Hint calls that grade every move, as they are sent."""
+    sent: list[dict] = []
+
+    def on_request(request) -> None:
+        if request.url.endswith(".Solver/Hint") and "allMoves" in (request.post_data or ""):
+            sent.append(request.post_data_json)
+
+    page.on("request", on_request)
+    return sent
+
+
+def shown_grades(page) -> dict[str, tuple[str, str | None]]:
+    shown = page.get_by_test_id("target-grade").evaluate_all(
+        "ns => ns.map(n => [n.dataset.move, n.dataset.outcome, n.dataset.movesLeft ?? null])")
+    return {move: (outcome, moves_left) for move, outcome, moves_left in shown}
+
+
+def test_targets_are_coloured_by_the_servers_grading(tab):
+    page = tab.page
+    sent = grading_requests(page)
+    position = run_cli("apply", "--deal", "2", GRADED_AFTER, "--json").stdout
+    expected = {f'{g["move"]["card"]} {g["move"]["from"]} {g["move"]["to"]}':
+                (g["outcome"], None if g.get("moves_left") is None else str(g["moves_left"]))
+                for g in cli("hint", "-", "--all-moves", "--json", stdin=position)["all_moves"]}
+    played, _, target = GRADED_AFTER.split()
+    click_card(page, played)
+    click_pile(page, int(target.split(":")[1]))
+    expect(status(page)).to_have_text("playing: 1 move made")
+    expect(page.get_by_test_id("legend")).to_contain_text("wins in N moves")
+
+    outcomes = set()
+    for name, place in GRADED_CARDS:
+        page.keyboard.press("Escape")
+        click_card(page, name)
+        wanted = {move: grade for move, grade in expected.items()
+                  if move.startswith(f"{name} {place} ")}
+        expect(page.get_by_test_id("target-grade")).to_have_count(len(wanted))
+        assert shown_grades(page) == wanted, name
+        outcomes |= {outcome for outcome, _ in wanted.values()}
+        for move, (outcome, moves_left) in wanted.items():
+            node = page.locator(f'[data-move="{move}"]')
+            expect(node).to_have_attribute(
+                "title", f"{move}: {f'wins in {moves_left}' if moves_left else outcome}")
+            expect(node.locator(".grade-badge")).to_have_text(moves_left or "✕")
+    assert outcomes == {"wins", "loses"}
+    assert len({moves_left for _, moves_left in expected.values()} - {None}) > 1
+    expect(page.get_by_test_id("grading")).to_have_count(0)  # nothing pending or failed
+    # asked once per position: deal 2's (on the first selection), then the one after the move
+    assert len(sent) == 2 and sent[0]["position"] != sent[1]["position"]
+    assert all(body["beleaguered"] == {"allMoves": True} for body in sent)
+    assert_clean(tab)
+
+
 # ============================================================================ the duels
 
 
@@ -206,7 +271,48 @@ def test_stronghold_example_plan_is_the_command_lines(tab, tmp_path):
     example = tmp_path / "example.json"
     example.write_text(page.get_by_test_id("position").input_value())
     plan = cli("stronghold", "plan", str(example), "--json")
+    picture = page.get_by_test_id("picture")
+    expect(picture).to_be_visible()
+    assert picture.inner_text() == run_cli("show", str(example)).stdout.rstrip("\n")
     page.get_by_test_id("hint").click()
     moves = ", ".join(f"{unit} → {to}" for unit, to in plan["moves"].items())
     expect(page.get_by_test_id("hint-move")).to_have_text(f"A1 moves: {moves}")
     assert_clean(tab)
+
+
+def test_a_bad_stronghold_position_shows_the_servers_faults_on_load(tab, tmp_path):
+    page = tab.page
+    calls: list[str] = []
+    page.on("request", lambda request: calls.append(request.url.rsplit("/", 1)[1]))
+    page.get_by_test_id("game").select_option("stronghold")
+    expect(page.get_by_test_id("picture")).to_be_visible()
+    example = page.get_by_test_id("position").input_value()
+    bad = (example.replace('"might": 4', '"might": -4')
+           .replace('"defender_score": 0', '"defender_score": -1'))
+    assert bad.count("-") == 2
+    path = tmp_path / "bad.json"
+    path.write_text(bad)
+    refused = run_cli("show", str(path), check=False)
+    assert refused.returncode != 0
+    faults = refused.stderr.strip().removeprefix("fortress-solver: ")
+    assert "units[0].might" in faults and "defender_score" in faults
+
+    error = page.get_by_test_id("error")
+    page.get_by_test_id("position").fill(bad)
+    page.get_by_test_id("load-position").click()
+    expect(error).to_have_text(faults)
+    # back to the example, then to another game and here again with the bad one pasted:
+    # nothing is drawn, and there is nothing to hint
+    page.get_by_test_id("load-example").click()
+    expect(error).to_be_hidden()
+    page.get_by_test_id("position").fill(bad)
+    page.get_by_test_id("game").select_option("beleaguered-fortress")
+    expect(status(page)).to_have_text("playing: 0 moves made")
+    page.get_by_test_id("game").select_option("stronghold")
+    expect(error).to_have_text(faults)
+    expect(status(page)).to_have_text("no game loaded")
+    expect(page.get_by_test_id("grid")).to_have_count(0)
+    expect(page.get_by_test_id("hint")).to_be_disabled()
+    assert "Hint" not in calls and "Solve" not in calls
+    assert tab.page_errors == []
+    assert all("400" in message for message in tab.console_errors)

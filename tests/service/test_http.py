@@ -254,3 +254,20 @@ def test_deal_and_play_answer_over_grpc_too(server):
         error = rpc_error(stub.Deal, pb.DealRequest(game="stronghold", seed=1))
         assert error.code() is grpc.StatusCode.INVALID_ARGUMENT
         assert error.details() == "stronghold deals no games: send its position"
+
+
+def test_play_with_no_moves_shows_any_games_position_as_show_draws_it(server, tmp_path):
+    position = {"game": "stronghold", "units": [{"id": "a", "owner": "A1", "might": 2}]}
+    (tmp_path / "stronghold.json").write_text(json.dumps(position))
+    shown = subprocess.run([sys.executable, "-m", "service.cli", "show",
+                            str(tmp_path / "stronghold.json")], capture_output=True, text=True,
+                           timeout=60, check=True).stdout
+    status, view = post(server, "Play", {"position": {"json": json.dumps(position)}})
+    assert status == 200 and view["game"] == "stronghold"
+    assert view["picture"] + "\n" == shown
+    status, body = post(server, "Play", {"position": {"json": json.dumps(position)},
+                                         "moves": ["attack"]})
+    assert (status, body["message"]) == (400, "stronghold takes no moves here")
+    bad = {**position, "units": [{"id": "a", "owner": "A9", "might": -2}]}
+    status, body = post(server, "Play", {"position": {"json": json.dumps(bad)}})
+    assert status == 400 and body["code"] == "invalid_argument" and "units[0]" in body["message"]
