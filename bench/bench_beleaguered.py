@@ -30,8 +30,9 @@ from typing import Any
 from solver.beleaguered import Algorithm, Engine, Mode, deal, solve
 from solver.budget import Budget, Status
 
-# service.cli and tqdm are imported where they are used: a spawned worker re-imports this
-# module, and service.cli's imports alone would add some 70 MiB to each worker's RSS.
+# service.cli and service.arguments (and tqdm) are imported where they are used: a spawned
+# worker re-imports this module, and service.cli's imports alone would add some 70 MiB to
+# each worker's RSS.
 
 Record = dict[str, Any]
 Run = dict[str, Any]        # one engine's phase: its records and its worker's RSS
@@ -99,13 +100,16 @@ class Worker:
 
 
 def run_phase(name: str, numbers: Sequence[int], mode: Mode, algorithm: Algorithm,
-              budget: Budget, engines: Sequence[Engine], chunk: int) -> dict[Engine, Run]:
-    """Each engine's records in deal order, and its worker's RSS before solving and at peak."""
-    from tqdm import tqdm
+              budget: Budget, engines: Sequence[Engine], chunk: int,
+              progress: bool = False) -> dict[Engine, Run]:
+    """Each engine's records in deal order, and its worker's RSS before solving and at peak;
+    a bar on stderr when it is a terminal or `progress` (--progress) asks for one."""
+    from service.arguments import progress_bar
 
     workers = {engine: Worker(engine) for engine in engines}
     records: dict[Engine, list[Record]] = {engine: [] for engine in engines}
-    with tqdm(desc=name, total=len(numbers) * len(engines), unit="solve") as bar:
+    with progress_bar(desc=name, total=len(numbers) * len(engines), unit="solve",
+                      forced=progress) as bar:
         for k, start in enumerate(range(0, len(numbers), chunk)):
             part = numbers[start:start + chunk]
             for engine in engines if k % 2 == 0 else engines[::-1]:
@@ -269,6 +273,7 @@ def engine_list(text: str) -> tuple[Engine, ...]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    from service.arguments import add_progress
     from service.beleaguered_cli import deal_range
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -281,6 +286,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="deals per turn of a worker (default 25)")
     parser.add_argument("--skip-idastar", action="store_true")
     parser.add_argument("--json", metavar="FILE", help="also write per-deal figures here")
+    add_progress(parser)
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.table_entries <= 0 or args.chunk <= 0:
         parser.error("--seconds, --table-entries and --chunk must be positive")
@@ -298,7 +304,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     summaries: dict[str, dict[Engine, Summary]] = {}
     tables: list[str] = []
     for name, mode, algorithm, budget in plan:
-        results[name] = run_phase(name, deals, mode, algorithm, budget, engines, args.chunk)
+        results[name] = run_phase(name, deals, mode, algorithm, budget, engines, args.chunk,
+                                  args.progress)
         summaries[name] = {engine: summarise(run) for engine, run in results[name].items()}
         scope = "every deal of the range" if name == "any" else "the deals `any` solved"
         tables.append(render(f"{name}: {scope} ({len(deals)})", ["", *engines, "python/native"],

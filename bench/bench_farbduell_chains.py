@@ -13,6 +13,7 @@ import argparse
 import random
 import statistics
 
+from service.arguments import add_progress, progress_bar
 from solver.budget import Budget
 from solver.farbduell.chains import KEEPERS, best_chain
 from solver.farbduell.state import State
@@ -25,6 +26,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=50, help="per kind of hand")
     parser.add_argument("--seconds", type=float, default=10.0, help="budget per chain")
+    add_progress(parser)
     args = parser.parse_args()
     tables = {name: table for name, table in load_tables().items() if not table.double_faced}
     budget = Budget(seconds=args.seconds)
@@ -35,7 +37,9 @@ def main() -> None:
         states = [position(tables[name], rng, kind) for name in sorted(tables)
                   for _ in range(args.positions // len(tables))]
         for objective in ("cards", "points"):
-            chains = [best_chain(state, objective, budget) for state in states]
+            chains = [best_chain(state, objective, budget) for state in progress_bar(
+                states, total=len(states), desc=f"{kind} {objective}", unit="chain",
+                forced=args.progress)]
             times = sorted(chain.stats.seconds for chain in chains)
             print(f"{kind:8} {size:>4} {objective:9} {len(chains):>3} "
                   f"{statistics.median(times):>9.4f} {times[int(0.9 * (len(times) - 1))]:>7.4f} "

@@ -13,6 +13,7 @@ import statistics
 from collections import Counter
 from pathlib import Path
 
+from service.arguments import add_progress, progress_bar
 from solver.budget import Budget
 from solver.ffkingdom import Rules, apply, load, load_rules, new_game
 from solver.ffkingdom.policies import greedy_action
@@ -26,10 +27,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--games", type=int, default=2, help="self-play games for positions")
     parser.add_argument("--seconds", type=float, default=5.0, help="budget per forced win")
+    add_progress(parser)
     args = parser.parse_args()
     rules = load_rules()
     hand_made(rules, args.repeat)
-    real_positions(rules, args.games, args.seconds)
+    real_positions(rules, args.games, args.seconds, args.progress)
 
 
 def hand_made(rules: Rules, repeat: int) -> None:
@@ -49,7 +51,7 @@ def hand_made(rules: Rules, repeat: int) -> None:
           f"slowest {max(medians):.4f} s (each the median of {repeat} runs)")
 
 
-def real_positions(rules: Rules, games: int, seconds: float) -> None:
+def real_positions(rules: Rules, games: int, seconds: float, progress: bool) -> None:
     positions = []
     for seed in range(1, games + 1):
         state = new_game(rules, seed)
@@ -62,7 +64,9 @@ def real_positions(rules: Rules, games: int, seconds: float) -> None:
     print(f"\n{len(positions)} turn starts of {games} greedy games (9 cards in hand)")
     for turns, budget in ((1, Budget(seconds=60, table_entries=None)),
                           (2, Budget(seconds=seconds, table_entries=None))):
-        answers = [solve_puzzle(state, turns, budget) for state in positions]
+        answers = [solve_puzzle(state, turns, budget) for state in progress_bar(
+            positions, total=len(positions), desc=f"within {turns}", unit="puzzle",
+            forced=progress)]
         times = sorted(answer.stats.seconds for answer in answers)
         verdicts = Counter(answer.status.value for answer in answers)
         print(f"within {turns} turn{'s' * (turns > 1)}: "

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import grpc
-from tqdm import tqdm
 
 from bench.bench_beleaguered import nearest_rank, render
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
+from service.arguments import add_progress, progress_bar
 from service.beleaguered_cli import deal_range
 from service.server import RunningServer, ServerConfig
 from solver.beleaguered import Algorithm, Mode, deal, solve
@@ -43,8 +43,10 @@ class Phase:
     refused: int  # RESOURCE_EXHAUSTED
 
 
-def drive(name: str, call: Callable[[int], Any], deals: Sequence[int], clients: int) -> Phase:
-    """call(deal) for every deal, from `clients` threads taking deals from one queue."""
+def drive(name: str, call: Callable[[int], Any], deals: Sequence[int], clients: int,
+          progress: bool = False) -> Phase:
+    """call(deal) for every deal, from `clients` threads taking deals from one queue; a bar
+    on stderr when it is a terminal or `progress` (--progress) asks for one."""
     work: queue.SimpleQueue[int] = queue.SimpleQueue()
     for number in deals:
         work.put(number)
@@ -75,7 +77,8 @@ def drive(name: str, call: Callable[[int], Any], deals: Sequence[int], clients: 
             bar.update()
 
     started = time.perf_counter()
-    with tqdm(total=len(deals), desc=name, unit="call") as bar, ThreadPoolExecutor(clients) as pool:
+    with progress_bar(total=len(deals), desc=name, unit="call", forced=progress) as bar, \
+            ThreadPoolExecutor(clients) as pool:
         for future in [pool.submit(client) for _ in range(clients)]:
             future.result()
     return Phase(time.perf_counter() - started, latencies, answers, refused)
@@ -98,6 +101,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="server worker processes")
     parser.add_argument("--seconds", type=float, default=30.0, help="budget per call")
+    add_progress(parser)
     args = parser.parse_args(argv)
     if args.workers < 1 or args.seconds <= 0:
         parser.error("--workers and --seconds must be positive")
@@ -119,15 +123,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         return stub.Solve(request, timeout=timeout)
 
     try:
-        cold = drive("Hint, cold", hint, deals, 1)
-        warm = drive("Hint, warm", hint, deals, 1)
-        solves = {n: drive(f"Solve any, {n} clients", solve_any, deals, n) for n in CLIENTS}
+        cold = drive("Hint, cold", hint, deals, 1, args.progress)
+        warm = drive("Hint, warm", hint, deals, 1, args.progress)
+        solves = {n: drive(f"Solve any, {n} clients", solve_any, deals, n, args.progress)
+                  for n in CLIENTS}
     finally:
         channel.close()
         server.stop()
     local = Budget(seconds=args.seconds)
     bare = drive("solve() in-process", lambda n: solve(deal(n), Mode.ANY, Algorithm.ASTAR, local),
-                 deals, 1)
+                 deals, 1, args.progress)
 
     rows = [row(name, phase, cached=str(sum(a.cached for a in phase.answers)))
             for name, phase in [("Hint (optimal), cold, 1 client", cold),

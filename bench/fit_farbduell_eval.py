@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.fitting import accuracy_and_log_loss, fit_logistic
+from service.arguments import add_progress, progress_bar
 from solver.farbduell.evaluate import FEATURES, side_features
 from solver.farbduell.hints import hint
 from solver.farbduell.policies import greedy_action
@@ -60,10 +61,13 @@ def main() -> None:
     parser.add_argument("--policy", choices=("greedy", "hint"), default="greedy")
     parser.add_argument("--games", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=200_000)
+    add_progress(parser)
     args = parser.parse_args()
     with Pool() as pool:
-        games = pool.map(partial(game_rows, args.policy),
-                         range(args.seed, args.seed + args.games), chunksize=20)
+        games = list(progress_bar(
+            pool.imap(partial(game_rows, args.policy),
+                      range(args.seed, args.seed + args.games), chunksize=20),
+            total=args.games, unit="game", forced=args.progress))
     held_out = len(games) // 5
 
     def stack(part: list) -> tuple[np.ndarray, np.ndarray]:

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.fitting import accuracy_and_log_loss, fit_logistic
+from service.arguments import add_progress, progress_bar
 from solver.ffkingdom import apply, load_rules, new_game
 from solver.ffkingdom.evaluate import FEATURES, side_features
 from solver.ffkingdom.policies import greedy_action
@@ -44,9 +45,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=100_000)
+    add_progress(parser)
     args = parser.parse_args()
     with Pool() as pool:
-        games = pool.map(game_rows, range(args.seed, args.seed + args.games), chunksize=20)
+        games = list(progress_bar(
+            pool.imap(game_rows, range(args.seed, args.seed + args.games), chunksize=20),
+            total=args.games, unit="game", forced=args.progress))
     held_out = len(games) // 5
     def stack(part):
         return (np.array([r for rows, _ in part for r in rows], dtype=float),

@@ -29,8 +29,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
+from service.arguments import add_progress, progress_bar
 from service.cli import main
 
 # The commands of each game, with budgets small enough for thousands of runs.
@@ -165,6 +164,7 @@ def main_(arguments: list[str] | None = None) -> int:
                         help="comma-separated games (default: all)")
     parser.add_argument("--server", metavar="HOST:PORT",
                         help="run the client commands against this server (default: local)")
+    add_progress(parser)
     args = parser.parse_args(arguments)
     rng = random.Random(args.seed)
     games = args.games.split(",")
@@ -172,7 +172,8 @@ def main_(arguments: list[str] | None = None) -> int:
     tally: Counter[tuple[str, str]] = Counter()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "position.json"
-        for k in tqdm(range(args.inputs), unit="input", file=sys.stderr):
+        for k in progress_bar(range(args.inputs), total=args.inputs, unit="input",
+                              forced=args.progress):
             game = games[k % len(games)]
             data = rng.choice(positions[game])
             for _ in range(rng.choice([1, 1, 2, 3])):

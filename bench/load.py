@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
-from tqdm import tqdm
 
 from bench.bench_beleaguered import nearest_rank, render
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
+from service.arguments import add_progress, progress_bar
 
 DEADLINE = 5.0  # seconds, every call
 SAMPLE_EVERY = 5  # seconds between RSS samples
@@ -116,6 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=200, help="concurrent client threads")
     parser.add_argument("--server", metavar="HOST:PORT",
                         help="load this server instead of starting one (no RSS figures then)")
+    add_progress(parser)
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.clients < 1:
         parser.error("--seconds and --clients must be positive")
@@ -133,8 +134,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 futures = [pool.submit(client, address, f"{args.seed}:{k}", stop, totals, lock)
                            for k in range(args.clients)]
                 started = time.perf_counter()
-                for at in tqdm(range(0, int(args.seconds) + 1, SAMPLE_EVERY), "load",
-                               unit="sample"):
+                samples_at = range(0, int(args.seconds) + 1, SAMPLE_EVERY)
+                for at in progress_bar(samples_at, total=len(samples_at), desc="load",
+                                       unit="sample", forced=args.progress):
                     time.sleep(max(0.0, started + at - time.perf_counter()))
                     if server:
                         workers = sum(rss_mib(pid) for pid in children(server.pid))

@@ -1,20 +1,65 @@
-"""What every game's commands share: number arguments, budgets and reading a position."""
+"""What every game's commands share: help layout, number arguments, budgets, progress
+bars and reading a position."""
 
 from __future__ import annotations
 
 import argparse
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from solver.budget import Budget
 from solver.errors import InvalidInput
-from solver.games import Game
 from solver.reading import MAX_BYTES
 
+if TYPE_CHECKING:
+    from tqdm import tqdm
+
+    from solver.games import Game
+
 N = TypeVar("N", int, float)
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter,
+                    argparse.RawDescriptionHelpFormatter):
+    """Every option's default after its help, and the epilogs' examples as written."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        """No "(default: None)": a required option has no default, an option that is off,
+        absent or empty unless given says in its help what that means."""
+        empty = action.default is None or action.default is False or action.default == []
+        return action.help if action.required or empty else super()._get_help_string(action)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        """Each line of prose wrapped as a paragraph; indented lines (an epilog's example
+        commands) kept as they are written, to be copied."""
+        as_written = super()._fill_text  # RawDescriptionHelpFormatter's
+        return "\n".join(as_written(line, width, indent) if line[:1] in ("", " ")
+                         else argparse.HelpFormatter._fill_text(self, line, width, indent)
+                         for line in text.splitlines())
+
+
+class Shortfall(Exception):
+    """A command ran to its end with less than it was asked for: exit 1."""
+
+
+class Version(argparse.Action):
+    """--version, which looks the version up only when asked: the command line itself
+    needs no importlib.metadata (some 40 ms to import; pydantic's plugin loader still
+    imports it for now)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 help: str = "print the version and exit") -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> NoReturn:
+        from importlib.metadata import version
+
+        print(f"{parser.prog} {version('fortress-solver')}")
+        parser.exit()
 
 
 def positive(kind: type[N]) -> Callable[[str], N]:
@@ -33,10 +78,29 @@ def positive(kind: type[N]) -> Callable[[str], N]:
 def add_budget(parser: argparse.ArgumentParser, seconds: float) -> None:
     """--seconds, --nodes and --table-entries."""
     parser.add_argument("--seconds", type=positive(float), default=seconds,
-                        help=f"time budget (default {seconds:g})")
-    parser.add_argument("--nodes", type=positive(int), help="node budget (default none)")
+                        help="time budget in seconds")
+    parser.add_argument("--nodes", type=positive(int),
+                        help="node budget: the search nodes to stop after (no limit when "
+                             "not given)")
     parser.add_argument("--table-entries", type=positive(int), default=Budget().table_entries,
-                        help="transposition table cap (default %(default)s)")
+                        help="transposition table cap")
+
+
+def add_progress(parser: argparse.ArgumentParser) -> None:
+    """--progress, for a command that shows a progress bar."""
+    parser.add_argument("--progress", action="store_true",
+                        help="show a progress bar even when stderr is not a terminal")
+
+
+def progress_bar(iterable: Iterable[Any] | None = None, *, total: int, unit: str,
+                 forced: bool, desc: str | None = None) -> tqdm[Any]:
+    """A progress bar on stderr, the one rule of every command: shown when stderr is a
+    terminal, or when `forced` (--progress); a log or a pipe gets no bar otherwise.
+    Wrap `iterable`, or call update() on the bar."""
+    from tqdm import tqdm  # only the commands that show a bar pay for its import
+
+    return tqdm(iterable, total=total, unit=unit, desc=desc, file=sys.stderr,
+                disable=False if forced else None)  # None: off when not a terminal
 
 
 def budget_of(args: argparse.Namespace) -> Budget:

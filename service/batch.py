@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -12,11 +11,10 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any, TextIO
 
-from tqdm import tqdm
-
-from service.arguments import quiet_on_interrupt
+from service.arguments import progress_bar, quiet_on_interrupt
 from solver.beleaguered import Algorithm, Engine, Mode, Solution, deal, solve
 from solver.budget import Budget
+from solver.errors import InvalidInput
 from solver.intervals import wilson_interval
 
 
@@ -51,11 +49,36 @@ def solve_locally(mode: Mode, algorithm: Algorithm, budget: Budget, jobs: int,
 
 
 def done_deals(path: Path | None) -> dict[int, dict[str, Any]]:
-    """Lines already in the output file, by deal, so a rerun skips them."""
+    """Lines already in the output file, by deal, so a rerun skips them. A last line
+    without its newline (a run killed mid-write) is cut from the file: its deal is run
+    again, and the lines appended start on a line of their own."""
     if path is None or not path.exists():
         return {}
-    lines = (line for line in path.read_text().splitlines() if line.strip())
-    return {record["deal"]: record for record in map(json.loads, lines)}
+    raw = path.read_bytes()
+    whole = raw.rfind(b"\n") + 1
+    records: dict[int, dict[str, Any]] = {}
+    for number, line in enumerate(raw[:whole].splitlines(), 1):
+        if line.strip():
+            record = _result(line)
+            if record is None:  # not a file of ours: refused before anything is cut
+                raise InvalidInput(f"{path} line {number} is not a batch result: "
+                                   f"{line[:60].decode(errors='replace')!r}")
+            records[record["deal"]] = record
+    if whole < len(raw):
+        with path.open("r+b") as file:
+            file.truncate(whole)
+    return records
+
+
+def _result(line: bytes) -> dict[str, Any] | None:
+    """The record of one line of the output file, None when it holds none."""
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    if isinstance(record, dict) and type(record.get("deal")) is int and "status" in record:
+        return record
+    return None
 
 
 @dataclass(frozen=True)
@@ -89,13 +112,15 @@ def run_batch(
     solve_many: Callable[[list[int]], Iterator[dict[str, Any]]],
     out: TextIO,
     out_path: Path | None = None,
+    progress: bool = False,
 ) -> Summary:
-    """Solve the deals not yet in `out_path`, write a line each, summarise them all."""
+    """Solve the deals not yet in `out_path`, write a line each, summarise them all; a bar
+    on stderr when it is a terminal or `progress` (--progress) asks for one."""
     wanted = list(deals)
     records = done_deals(out_path)
     todo = [number for number in wanted if number not in records]
     started = time.perf_counter()
-    with tqdm(total=len(todo), file=sys.stderr, unit="deal") as bar:
+    with progress_bar(total=len(todo), unit="deal", forced=progress) as bar:
         for line in solve_many(todo):
             out.write(json.dumps(line) + "\n")
             out.flush()

@@ -11,9 +11,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from service.arguments import add_budget, budget_of, positive, read_position, source_name
-from service.batch import Records, record, run_batch, solve_locally
-from service.convert import beleaguered as convert
+from service.arguments import (
+    Shortfall,
+    add_budget,
+    add_progress,
+    budget_of,
+    positive,
+    progress_bar,
+    read_position,
+    source_name,
+)
 from solver.beleaguered import (
     Algorithm,
     Engine,
@@ -32,7 +39,11 @@ from solver.beleaguered.game import GAME
 from solver.beleaguered.grading import Graded, grade_moves
 
 if TYPE_CHECKING:
+    from service.batch import Records
     from service.client import Client
+
+# service.batch and service.convert are imported by the commands that use them: `deal`,
+# `solve` and `hint` start sooner without them.
 
 
 def deal_number(text: str) -> int:
@@ -53,22 +64,45 @@ def deal_range(text: str) -> range:
     return range(low, high + 1)
 
 
+_SERVER = "--server 127.0.0.1:50051"  # the examples' server, as `serve` starts it
+
+
 def add_commands(commands: Any) -> None:
-    show = commands.add_parser("deal", help="the position of deal N")
-    show.add_argument("number", type=deal_number)
-    show.add_argument("--json", action="store_true")
+    show = commands.add_parser(
+        "deal", help="the position of deal N",
+        description="Print the starting position of Beleaguered Fortress deal N, laid out "
+                    "for reading or as JSON.",
+        epilog="examples:\n  fortress-solver deal 1\n  fortress-solver deal 1 --json")
+    show.add_argument("number", type=deal_number, help=f"the deal number, 1 to {MAX_DEAL}")
+    show.add_argument("--json", action="store_true", help="print the position as JSON")
     show.set_defaults(run=_deal)
     _add_solving_commands(commands, server=False)
 
 
 def add_client_commands(commands: Any) -> None:
     _add_solving_commands(commands, server=True)
-    generate = commands.add_parser("generate", help="winnable deals, one JSON line each")
-    generate.add_argument("--server", required=True, metavar="HOST:PORT")
-    generate.add_argument("--count", type=positive(int), required=True)
-    generate.add_argument("--min-length", type=positive(int))
-    generate.add_argument("--max-length", type=positive(int))
+    generate = commands.add_parser(
+        "generate", help="winnable deals, one JSON line each",
+        description="Ask the server for COUNT winnable Beleaguered Fortress deals, each "
+                    "solved optimally within the budget (and within the band of optimal "
+                    "lengths, if given), trying the deal numbers of --deals in order. When "
+                    "the range is spent first, it says how many it found and exits 1.",
+        epilog="example:\n  fortress-solver client generate "
+               f"{_SERVER} --count 3 --min-length 75 --deals 1-500")
+    generate.add_argument("--server", required=True, metavar="HOST:PORT",
+                          help="the server to ask")
+    generate.add_argument("--count", type=positive(int), required=True,
+                          help="deals to find (exit 1 when the range yields fewer)")
+    generate.add_argument("--min-length", type=positive(int),
+                          help="only deals whose optimal solution has at least this many "
+                               "moves (no minimum when not given)")
+    generate.add_argument("--max-length", type=positive(int),
+                          help="only deals whose optimal solution has at most this many "
+                               "moves (no maximum when not given)")
+    generate.add_argument("--deals", type=deal_range, default=f"1-{MAX_DEAL}", metavar="A-B",
+                          help="the deal numbers to try, in order")
     add_budget(generate, seconds=30)
+    add_progress(generate)
     generate.add_argument("--json", action="store_true", help="(the output is always JSON)")
     generate.set_defaults(run_remote=_generate)
 
@@ -81,47 +115,60 @@ def _add_position(parser: argparse.ArgumentParser) -> None:
 
 def _add_solving_commands(commands: Any, server: bool) -> None:
     """solve, hint and batch; the client's take --server as well, the local ones --engine."""
-    def command(name: str, help: str, local: Any, remote: Any) -> argparse.ArgumentParser:
-        parser: argparse.ArgumentParser = commands.add_parser(name, help=help)
+    def command(name: str, help: str, local: Any, remote: Any,
+                example: str) -> argparse.ArgumentParser:
+        where = f"client {name} {_SERVER}" if server else name
+        parser: argparse.ArgumentParser = commands.add_parser(
+            name, help=help, description=f"Beleaguered Fortress: {help}.",
+            epilog=f"example:\n  fortress-solver {where} {example}")
         if server:
-            parser.add_argument("--server", required=True, metavar="HOST:PORT")
+            parser.add_argument("--server", required=True, metavar="HOST:PORT",
+                                help="the server to ask")
             parser.set_defaults(run_remote=remote)
         else:
             parser.add_argument("--engine", choices=[e.value for e in Engine], default="native",
-                                help="the compiled kernel, or the Python reference "
-                                     "(default %(default)s)")
+                                help="the compiled kernel, or the Python reference")
             parser.set_defaults(run=local)
         return parser
 
-    solve_cmd = command("solve", "solve a position", _solve, _solve_remote)
+    solve_cmd = command("solve", "solve a position", _solve, _solve_remote, "--deal 2 --steps")
     _add_position(solve_cmd)
-    solve_cmd.add_argument("--mode", choices=[m.value for m in Mode], default="optimal")
-    solve_cmd.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar")
+    solve_cmd.add_argument("--mode", choices=[m.value for m in Mode], default="optimal",
+                           help="optimal: a shortest solution, proven; any: the fastest "
+                                "verdict, any length")
+    solve_cmd.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar",
+                           help="the optimal search (any mode always takes the greedy route)")
     add_budget(solve_cmd, seconds=60)
-    solve_cmd.add_argument("--json", action="store_true")
+    solve_cmd.add_argument("--json", action="store_true", help="print one JSON object")
     solve_cmd.add_argument("--steps", action="store_true",
                            help="also the board at the start and after every move "
                                 "(in the JSON, `steps`: the position after each move)")
 
-    hint_cmd = command("hint", "the next move of an optimal solution", _hint, _hint_remote)
+    hint_cmd = command("hint", "the next move of an optimal solution", _hint, _hint_remote,
+                       "--deal 2 --all-moves")
     _add_position(hint_cmd)
     add_budget(hint_cmd, seconds=60)
-    hint_cmd.add_argument("--json", action="store_true")
+    hint_cmd.add_argument("--json", action="store_true", help="print one JSON object")
     hint_cmd.add_argument("--all-moves", action="store_true",
                           help="grade every legal move too: wins in N moves (counting it), "
                                "loses (proven) or unknown, best first; the moves share the "
                                "budget's seconds")
 
     batch = command("batch", "solvability of a range of deals, as JSON lines",
-                    _batch, _batch_remote)
-    batch.add_argument("--deals", type=deal_range, required=True, metavar="A-B")
-    batch.add_argument("--mode", choices=[m.value for m in Mode], default="any")
-    batch.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar")
+                    _batch, _batch_remote, "--deals 1-100 --out results.jsonl")
+    batch.add_argument("--deals", type=deal_range, required=True, metavar="A-B",
+                       help="the deal numbers to solve, A to B (or one number)")
+    batch.add_argument("--mode", choices=[m.value for m in Mode], default="any",
+                       help="any: the fastest verdict; optimal: a shortest solution, proven")
+    batch.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar",
+                       help="the optimal search (any mode always takes the greedy route)")
     batch.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1,
-                       help="worker processes (local runs only)")
+                       help="worker processes, by default one per core (local runs only)")
     batch.add_argument("--out", type=Path, metavar="FILE.jsonl",
-                       help="append results here; deals already in it are skipped")
+                       help="append results here, not to standard output; deals already "
+                            "in it are skipped, so a run started again resumes")
     add_budget(batch, seconds=30)
+    add_progress(batch)
 
 
 def _read(args: argparse.Namespace) -> tuple[str, Position]:
@@ -215,6 +262,8 @@ def _hint(args: argparse.Namespace) -> None:
 
 def _remote_source(args: argparse.Namespace) -> tuple[str, Any]:
     """The position's name and its PositionSource: a deal goes as its number."""
+    from service.convert import beleaguered as convert
+
     if args.deal is not None:
         return f"deal {args.deal}", convert.deal_source(args.deal)
     name, position = _read(args)
@@ -222,6 +271,8 @@ def _remote_source(args: argparse.Namespace) -> tuple[str, Any]:
 
 
 def _solve_remote(args: argparse.Namespace, client: Client) -> None:
+    from service.convert import beleaguered as convert
+
     name, source = _remote_source(args)
     request = convert.solve_request(source, Mode(args.mode), Algorithm(args.algorithm),
                                     budget_of(args))
@@ -230,6 +281,8 @@ def _solve_remote(args: argparse.Namespace, client: Client) -> None:
 
 
 def _hint_remote(args: argparse.Namespace, client: Client) -> None:
+    from service.convert import beleaguered as convert
+
     name, source = _remote_source(args)
     request = convert.hint_request(source, budget_of(args), args.all_moves)
     response = client.hint(request)
@@ -239,20 +292,27 @@ def _hint_remote(args: argparse.Namespace, client: Client) -> None:
 
 
 def _run_batch(args: argparse.Namespace, solve_many: Any) -> None:
+    from service.batch import run_batch
+
     if args.out is None:
-        summary = run_batch(args.deals, solve_many, sys.stdout)
+        summary = run_batch(args.deals, solve_many, sys.stdout, progress=args.progress)
     else:
         with args.out.open("a") as out:
-            summary = run_batch(args.deals, solve_many, out, args.out)
+            summary = run_batch(args.deals, solve_many, out, args.out, args.progress)
     print(summary, file=sys.stderr)
 
 
 def _batch(args: argparse.Namespace) -> None:
+    from service.batch import solve_locally
+
     _run_batch(args, solve_locally(Mode(args.mode), Algorithm(args.algorithm), budget_of(args),
                                    args.jobs, Engine(args.engine)))
 
 
 def _batch_remote(args: argparse.Namespace, client: Client) -> None:
+    from service.batch import record
+    from service.convert import beleaguered as convert
+
     def solve_many(todo: list[int]) -> Records:
         request = convert.batch_request(todo, Mode(args.mode), Algorithm(args.algorithm),
                                         budget_of(args))
@@ -262,10 +322,24 @@ def _batch_remote(args: argparse.Namespace, client: Client) -> None:
 
 
 def _generate(args: argparse.Namespace, client: Client) -> None:
+    """Prints each deal as it arrives; the stream ends early when the server has tried
+    every deal of the range, which is a Shortfall."""
+    from service.convert import beleaguered as convert
+
     request = convert.generate_request(args.count, args.min_length, args.max_length,
                                        budget_of(args))
-    found: Iterator[Any] = client.generate_deals(request)
-    for deal_found in found:
-        position = convert.position_from_proto(deal_found.position)
-        _print_json({"deal": deal_found.deal, "position": position.to_json(),
-                     "length": deal_found.length})
+    request.first_deal, request.last_deal = args.deals.start, args.deals.stop - 1
+    stream: Iterator[Any] = client.generate_deals(request)
+    found = 0
+    with progress_bar(total=args.count, unit="deal", forced=args.progress) as bar:
+        for deal_found in stream:
+            position = convert.position_from_proto(deal_found.position)
+            _print_json({"deal": deal_found.deal, "position": position.to_json(),
+                         "length": deal_found.length})
+            found += 1
+            bar.update()
+    if found < args.count:
+        band = "" if args.min_length is None and args.max_length is None else \
+            f" within {args.min_length or '...'}-{args.max_length or '...'} moves"
+        raise Shortfall(f"deals {request.first_deal}-{request.last_deal} spent: {found} of "
+                        f"{args.count} deals found{band}")

@@ -85,22 +85,22 @@ def build_parser() -> argparse.ArgumentParser:
         description="Serve the Solver RPCs over gRPC and, with --http-port, over HTTP/1.1 "
                     "in the Connect protocol (JSON bodies, for browsers and curl) beside "
                     "the playground page at /.",
-        epilog=f"example: {PROG} serve --port 50051 --http-port 8080 "
+        epilog=f"example:\n  {PROG} serve --port 50051 --http-port 8080 "
                "--cors-origin http://localhost:5173")
     serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default %(default)s)")
+                       help="address to listen on")
     serve.add_argument("--port", type=int, default=50051,
-                       help="gRPC port, 0 for any free one (default %(default)s)")
+                       help="gRPC port, 0 for any free one")
     serve.add_argument("--http-port", type=int, metavar="PORT",
                        help="also serve the Connect face and the playground on this port "
-                            "(default: none)")
+                            "(none unless given)")
     serve.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
                        help="an origin whose pages may call the HTTP face, such as "
-                            "https://example.org; repeat for more (default: none)")
+                            "https://example.org; repeat for more (none unless given)")
     serve.add_argument("--workers", type=positive(int), default=os.cpu_count() or 1,
-                       help="search processes (default: one per core)")
+                       help="search processes (default: one per core, here %(default)s)")
     serve.add_argument("--queue", type=positive(int), default=16,
-                       help="calls that may wait for a worker (default %(default)s)")
+                       help="calls that may wait for a worker")
     serve.set_defaults(run=_serve)
 
     client = commands.add_parser(

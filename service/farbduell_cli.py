@@ -12,7 +12,6 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from service.arguments import positive, read_position, seconds_of
-from service.convert import farbduell as convert
 from service.selfplay_cli import add_selfplay, play_all, read_bots, report
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
@@ -37,76 +36,100 @@ from solver.selfplay import seatings
 if TYPE_CHECKING:
     from service.client import Client
 
+# service.convert is imported by the client commands that use it.
+
+_DEALT = "fortress-solver farbduell deal --seed 3 | "  # the examples' position, on stdin
+_SERVER = "--server 127.0.0.1:50051"
+
 
 def add_commands(commands: Any) -> None:
     """The `farbduell` command and its subcommands."""
-    game = commands.add_parser("farbduell", help="Farbduell: chains, puzzles, hints, self-play")
+    game = commands.add_parser(
+        "farbduell", help="Farbduell: chains, puzzles, hints, self-play",
+        description="Farbduell, the colour-and-number shedding game: shuffled starts, "
+                    "go-out chains, puzzles, hints and self-play.",
+        epilog=f"example:\n  {_DEALT}fortress-solver farbduell chain -")
     sub = game.add_subparsers(dest="farbduell_command", required=True,
-                              parser_class=type(game))
+                              parser_class=type(game),
+                              help="what to do (each has its own --help)")
     tables = sorted(default_tables())
 
-    deal = sub.add_parser("deal", help="the starting position of a shuffled game, as JSON")
-    deal.add_argument("--table", choices=tables, default="classic",
-                      help="the table to deal (default %(default)s)")
-    deal.add_argument("--players", type=positive(int), default=2,
-                      help="seats (default %(default)s)")
-    deal.add_argument("--seed", type=int, default=1, help="the shuffle (default %(default)s)")
+    deal = sub.add_parser(
+        "deal", help="the starting position of a shuffled game, as JSON",
+        description="Print the starting position of a shuffled game, as JSON.",
+        epilog="example:\n  fortress-solver farbduell deal --table belagerung --players 3 "
+               "--seed 7")
+    deal.add_argument("--table", choices=tables, default="classic", help="the table to deal")
+    deal.add_argument("--players", type=positive(int), default=2, help="seats")
+    deal.add_argument("--seed", type=int, default=1, help="the shuffle")
     deal.set_defaults(run=_deal)
 
-    chain, puzzle, advice = _add_searches(sub)
+    chain, puzzle, advice = _add_searches(sub, server=False)
     chain.set_defaults(run=_chain)
     puzzle.set_defaults(run=_puzzle)
     advice.set_defaults(run=_hint)
 
-    selfplay = add_selfplay(sub, positive, BOTS)
+    selfplay = add_selfplay(sub, positive, BOTS, "fortress-solver farbduell selfplay "
+                            "--table classic --bots hint,greedy --games 100 --seed 1")
     selfplay.add_argument("--table", choices=tables, default="classic",
-                          help="the table to play on (default %(default)s)")
-    selfplay.add_argument("--players", type=positive(int), default=2,
-                          help="seats (default %(default)s)")
+                          help="the table to play on")
+    selfplay.add_argument("--players", type=positive(int), default=2, help="seats")
     selfplay.set_defaults(run=_selfplay)
 
 
 def add_client_commands(commands: Any) -> None:
     """`client farbduell chain|puzzle|hint`: the local commands' arguments and the server
     to ask."""
-    game = commands.add_parser("farbduell", help="Farbduell chains, puzzles and hints")
+    game = commands.add_parser(
+        "farbduell", help="Farbduell chains, puzzles and hints",
+        description="Farbduell chains, puzzles and hints, answered by a server.",
+        epilog=f"example:\n  {_DEALT}fortress-solver client farbduell chain - {_SERVER}")
     sub = game.add_subparsers(dest="farbduell_command", required=True,
-                              parser_class=type(game))
-    chain, puzzle, advice = _add_searches(sub)
+                              parser_class=type(game),
+                              help="what to ask (each has its own --help)")
+    chain, puzzle, advice = _add_searches(sub, server=True)
     chain.set_defaults(run_remote=_chain_remote)
     puzzle.set_defaults(run_remote=_puzzle_remote)
     advice.set_defaults(run_remote=_hint_remote)
     for command in (chain, puzzle, advice):
-        command.add_argument("--server", required=True, metavar="HOST:PORT")
+        command.add_argument("--server", required=True, metavar="HOST:PORT",
+                             help="the server to ask")
 
 
-def _add_searches(sub: Any) -> tuple[argparse.ArgumentParser, ...]:
-    """chain, puzzle and hint."""
-    chain = sub.add_parser("chain", help=CHAIN.summary)
-    chain.add_argument("file", help="position JSON file, or - for standard input")
+def _add_searches(sub: Any, server: bool) -> tuple[argparse.ArgumentParser, ...]:
+    """chain, puzzle and hint; each help's example asks about a dealt position, of a
+    server when `server`."""
+    def add(name: str, summary: str) -> argparse.ArgumentParser:
+        asked = f"client farbduell {name} - {_SERVER}" if server else f"farbduell {name} -"
+        parser: argparse.ArgumentParser = sub.add_parser(
+            name, help=summary, description=f"Farbduell: {summary}.",
+            epilog=f"example:\n  {_DEALT}fortress-solver {asked}")
+        parser.add_argument("file", help="position JSON file, or - for standard input")
+        return parser
+
+    chain = add("chain", CHAIN.summary)
     chain.add_argument("--objective", choices=OBJECTIVES, default="cards",
                        help="what the longest chain maximises when going out is impossible")
     chain.add_argument("--seconds", type=positive(float), default=10.0,
-                       help="time budget (default %(default)s)")
+                       help="time budget in seconds")
     chain.add_argument("--json", action="store_true", help="print one JSON object")
 
-    puzzle = sub.add_parser("puzzle", help=PUZZLE.summary)
-    puzzle.add_argument("file", help="position JSON file, or - for standard input")
+    puzzle = add("puzzle", PUZZLE.summary)
     puzzle.add_argument("--turns", type=positive(int), default=1,
-                        help="own turns to win within (default %(default)s)")
+                        help="own turns to win within")
     puzzle.add_argument("--seconds", type=positive(float), default=60.0,
-                        help="time budget (default %(default)s)")
-    puzzle.add_argument("--nodes", type=positive(int), help="node budget (default none)")
+                        help="time budget in seconds")
+    puzzle.add_argument("--nodes", type=positive(int),
+                        help="node budget: the search nodes to stop after (no limit when "
+                             "not given)")
     puzzle.add_argument("--json", action="store_true", help="print one JSON object")
 
-    advice = sub.add_parser("hint", help=HINT.summary)
-    advice.add_argument("file", help="position JSON file, or - for standard input")
+    advice = add("hint", HINT.summary)
     advice.add_argument("--seconds", type=positive(float), default=HINT_BUDGET.seconds,
-                        help="time budget (default %(default)s)")
+                        help="time budget in seconds")
     advice.add_argument("--worlds", type=positive(int), default=HintOptions().worlds,
-                        help="samples of the unseen cards (default %(default)s)")
-    advice.add_argument("--seed", type=int, default=0,
-                        help="the samples' seed (default %(default)s)")
+                        help="samples of the unseen cards")
+    advice.add_argument("--seed", type=int, default=0, help="the samples' seed")
     advice.add_argument("--json", action="store_true", help="print one JSON object")
     return chain, puzzle, advice
 
@@ -128,6 +151,8 @@ def _chain(args: argparse.Namespace) -> None:
 
 
 def _chain_remote(args: argparse.Namespace, client: Client) -> None:
+    from service.convert import farbduell as convert
+
     state = read_position(GAME, args.file)
     request = convert.solve_request(state, ChainOptions(args.objective), seconds_of(args))
     _print_chain(convert.chain_from_proto(client.solve(request), state.table), args.json)
@@ -160,6 +185,8 @@ def _puzzle(args: argparse.Namespace) -> None:
 
 
 def _puzzle_remote(args: argparse.Namespace, client: Client) -> None:
+    from service.convert import farbduell as convert
+
     state = read_position(GAME, args.file)
     request = convert.solve_request(state, PuzzleOptions(args.turns), _puzzle_budget(args))
     answer = convert.puzzle_from_proto(client.solve(request), state.table)
@@ -192,6 +219,8 @@ def _hint(args: argparse.Namespace) -> None:
 
 
 def _hint_remote(args: argparse.Namespace, client: Client) -> None:
+    from service.convert import farbduell as convert
+
     state = read_position(GAME, args.file)
     if args.seed < 0:  # the request's seed is unsigned
         raise InvalidInput(f"--seed must be 0 or more for a server, not {args.seed}")
@@ -222,7 +251,7 @@ def _selfplay(args: argparse.Namespace) -> None:
     if not config.min_players <= args.players <= config.max_players:
         raise InvalidInput(f"--players must be {config.min_players} to {config.max_players}")
     games = seatings(bots, args.games, args.seed, args.players)
-    results = play_all(partial(_play, table=table), games, args.jobs)
+    results = play_all(partial(_play, table=table), games, args.jobs, args.progress)
     report(bots, results, args.seed, args.json,
            about={"table": args.table, "players": args.players})
 

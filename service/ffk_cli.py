@@ -11,7 +11,6 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from service.arguments import positive, read_position, seconds_of
-from service.convert import ffkingdom as convert
 from service.selfplay_cli import add_selfplay, play_all, read_bots, report
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
@@ -25,57 +24,92 @@ from solver.ffkingdom.rules import shipped_rules
 if TYPE_CHECKING:
     from service.client import Client
 
+# service.convert is imported by the client commands that use it.
+
+_DEALT = "fortress-solver ffk deal --seed 7 | "  # the examples' position, on standard input
+_SERVER = "--server 127.0.0.1:50051"
+
 
 def add_commands(commands: Any) -> None:
     """The `ffk` command and its subcommands."""
-    ffk = commands.add_parser("ffk", help="Fortress Fight Kingdom: puzzles, hints, self-play")
-    sub = ffk.add_subparsers(dest="ffk_command", required=True, parser_class=type(ffk))
+    ffk = commands.add_parser(
+        "ffk", help="Fortress Fight Kingdom: puzzles, hints, self-play",
+        description="Fortress Fight Kingdom, the two-player card duel: shuffled starts, "
+                    "exact puzzles, hints and self-play.",
+        epilog=f"example:\n  {_DEALT}fortress-solver ffk hint -")
+    sub = ffk.add_subparsers(dest="ffk_command", required=True, parser_class=type(ffk),
+                             help="what to do (each has its own --help)")
 
-    deal = sub.add_parser("deal", help="the starting position of a shuffled game, as JSON")
-    deal.add_argument("--seed", type=int, default=1, help="the shuffle (default %(default)s)")
-    deal.add_argument("--first", type=int, choices=(0, 1), help="first player (default: drawn)")
+    deal = sub.add_parser(
+        "deal", help="the starting position of a shuffled game, as JSON",
+        description="Print the starting position of a shuffled game, as JSON.",
+        epilog="example:\n  fortress-solver ffk deal --seed 7 --first 0 --leaders haendler,")
+    deal.add_argument("--seed", type=int, default=1, help="the shuffle")
+    deal.add_argument("--first", type=int, choices=(0, 1),
+                      help="first player (drawn when not given)")
     deal.add_argument("--leaders", default="", metavar="A,B",
-                      help="leaders of players 0 and 1, e.g. haendler,festungsherr")
+                      help="leaders of players 0 and 1, e.g. haendler,festungsherr; either "
+                           "may be left empty")
     deal.set_defaults(run=_deal)
 
-    _add_puzzle(sub).set_defaults(run=_puzzle)
-    _add_hint(sub).set_defaults(run=_hint)
-    add_selfplay(sub, positive, BOTS).set_defaults(run=_selfplay)
+    _add_puzzle(sub, server=False).set_defaults(run=_puzzle)
+    _add_hint(sub, server=False).set_defaults(run=_hint)
+    add_selfplay(sub, positive, BOTS, "fortress-solver ffk selfplay --bots hint,greedy "
+                 "--games 100 --seed 1").set_defaults(run=_selfplay)
 
 
 def add_client_commands(commands: Any) -> None:
     """`client ffk puzzle|hint`: the local commands' arguments and the server to ask."""
-    ffk = commands.add_parser("ffk", help="Fortress Fight Kingdom puzzles and hints")
-    sub = ffk.add_subparsers(dest="ffk_command", required=True, parser_class=type(ffk))
-    for command, remote in ((_add_puzzle(sub), _puzzle_remote), (_add_hint(sub), _hint_remote)):
-        command.add_argument("--server", required=True, metavar="HOST:PORT")
+    ffk = commands.add_parser(
+        "ffk", help="Fortress Fight Kingdom puzzles and hints",
+        description="Fortress Fight Kingdom puzzles and hints, answered by a server.",
+        epilog=f"example:\n  {_DEALT}fortress-solver client ffk hint - {_SERVER}")
+    sub = ffk.add_subparsers(dest="ffk_command", required=True, parser_class=type(ffk),
+                             help="what to ask (each has its own --help)")
+    for command, remote in ((_add_puzzle(sub, server=True), _puzzle_remote),
+                            (_add_hint(sub, server=True), _hint_remote)):
+        command.add_argument("--server", required=True, metavar="HOST:PORT",
+                             help="the server to ask")
         command.set_defaults(run_remote=remote)
 
 
-def _add_puzzle(sub: Any) -> argparse.ArgumentParser:
+def _example(command: str, server: bool) -> str:
+    """The epilog of `ffk COMMAND` or `client ffk COMMAND`: a dealt position asked about."""
+    asked = f"client ffk {command} - {_SERVER}" if server else f"ffk {command} -"
+    return f"example:\n  {_DEALT}fortress-solver {asked}"
+
+
+def _add_puzzle(sub: Any, server: bool) -> argparse.ArgumentParser:
     puzzle: argparse.ArgumentParser = sub.add_parser(
-        "puzzle", help="win this turn, or within N turns (exact)")
+        "puzzle", help="win this turn, or within N turns (exact)",
+        description="The fewest actions that win this turn, or a forced win within N own "
+                    "turns, searched exactly.",
+        epilog=_example("puzzle", server))
     puzzle.add_argument("file", help="position JSON file, or - for standard input")
     puzzle.add_argument("--turns", type=positive(int), default=1,
                         help="own turns to win within (above 1 needs the opponent's hand "
                              "and the deck order)")
     puzzle.add_argument("--seconds", type=positive(float), default=60.0,
-                        help="time budget (default %(default)s)")
-    puzzle.add_argument("--nodes", type=positive(int), help="node budget (default none)")
+                        help="time budget in seconds")
+    puzzle.add_argument("--nodes", type=positive(int),
+                        help="node budget: the search nodes to stop after (no limit when "
+                             "not given)")
     puzzle.add_argument("--json", action="store_true", help="print one JSON object")
     return puzzle
 
 
-def _add_hint(sub: Any) -> argparse.ArgumentParser:
+def _add_hint(sub: Any, server: bool) -> argparse.ArgumentParser:
     advice: argparse.ArgumentParser = sub.add_parser(
-        "hint", help="the best action from what the player to move sees")
+        "hint", help="the best action from what the player to move sees",
+        description="The best action for the player to move, from what that player sees: "
+                    "expectimax over samples of the cards it cannot see.",
+        epilog=_example("hint", server))
     advice.add_argument("file", help="position JSON file, or - for standard input")
     advice.add_argument("--seconds", type=positive(float), default=HINT_BUDGET.seconds,
-                        help="time budget (default %(default)s)")
+                        help="time budget in seconds")
     advice.add_argument("--worlds", type=positive(int), default=HintOptions().worlds,
-                        help="samples of the unseen cards (default %(default)s)")
-    advice.add_argument("--seed", type=int, default=0,
-                        help="seeds the sampling (default %(default)s)")
+                        help="samples of the unseen cards")
+    advice.add_argument("--seed", type=int, default=0, help="seeds the sampling")
     advice.add_argument("--json", action="store_true", help="print one JSON object")
     return advice
 
@@ -109,6 +143,8 @@ def _puzzle(args: argparse.Namespace) -> None:
 
 
 def _puzzle_remote(args: argparse.Namespace, client: Client) -> None:
+    from service.convert import ffkingdom as convert
+
     position, options, budget = _read_puzzle(args)
     response = client.solve(convert.solve_request(position, options, budget))
     _print_puzzle(args, convert.puzzle_from_proto(response), position)
@@ -147,6 +183,8 @@ def _hint(args: argparse.Namespace) -> None:
 
 
 def _hint_remote(args: argparse.Namespace, client: Client) -> None:
+    from service.convert import ffkingdom as convert
+
     position, options, budget = _read_hint(args)
     if options.seed < 0:  # the request's seed is unsigned
         raise InvalidInput(f"--seed must be 0 or more for a server, not {options.seed}")
@@ -173,7 +211,7 @@ def _print_hint(args: argparse.Namespace, advice: Hint) -> None:
 def _selfplay(args: argparse.Namespace) -> None:
     bots = read_bots(args.bots, BOTS)
     games = pairing_games(bots, args.games, args.seed)
-    results = play_all(_play, games, args.jobs)
+    results = play_all(_play, games, args.jobs, args.progress)
     report(bots, results, args.seed, args.json, about={})
 
 

@@ -6,14 +6,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from collections.abc import Callable, Sequence
-from multiprocessing import Pool
 from typing import Any, Protocol, TypeVar
 
-from tqdm import tqdm
-
-from service.arguments import quiet_on_interrupt
+from service.arguments import add_progress, progress_bar, quiet_on_interrupt
 from solver.errors import InvalidInput
 from solver.intervals import wilson_interval
 from solver.selfplay import tally
@@ -34,15 +30,25 @@ class Result(Protocol):
 
 def add_selfplay(commands: argparse._SubParsersAction[argparse.ArgumentParser],
                  positive: Callable[[type[int]], Callable[[str], int]],
-                 bots: Sequence[str]) -> argparse.ArgumentParser:
-    """The `selfplay` subcommand with the arguments every game takes."""
-    selfplay = commands.add_parser("selfplay", help="win rates of two bots over many games")
+                 bots: Sequence[str], example: str) -> argparse.ArgumentParser:
+    """The `selfplay` subcommand with the arguments every game takes; `example` is the
+    command its help ends with."""
+    selfplay = commands.add_parser(
+        "selfplay", help="win rates of two bots over many games",
+        description="Play GAMES games between two bots, seats alternating, on every core, "
+                    "and print each bot's wins with a 95 % interval.",
+        epilog=f"example:\n  {example}")
     selfplay.add_argument("--bots", required=True, metavar="A,B",
                           help=f"two of {', '.join(bots)}, e.g. hint,greedy")
-    selfplay.add_argument("--games", type=positive(int), required=True)
-    selfplay.add_argument("--seed", type=int, default=1)
-    selfplay.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1)
-    selfplay.add_argument("--json", action="store_true")
+    selfplay.add_argument("--games", type=positive(int), required=True,
+                          help="games to play")
+    selfplay.add_argument("--seed", type=int, default=1,
+                          help="the first deal's seed; each pair of games plays one deal, "
+                               "seats swapped")
+    selfplay.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1,
+                          help="worker processes, by default one per core")
+    selfplay.add_argument("--json", action="store_true", help="print one JSON object")
+    add_progress(selfplay)
     return selfplay
 
 
@@ -54,11 +60,15 @@ def read_bots(text: str, known: Sequence[str]) -> tuple[str, str]:
     return bots
 
 
-def play_all(play: Callable[[G], Result], games: list[G], jobs: int) -> list[Result]:
-    """Every game in a pool of `jobs` processes, results in the order of `games`."""
+def play_all(play: Callable[[G], Result], games: list[G], jobs: int,
+             progress: bool = False) -> list[Result]:
+    """Every game in a pool of `jobs` processes, results in the order of `games`; a bar
+    on stderr when it is a terminal or `progress` (--progress) asks for one."""
+    from multiprocessing import Pool  # only self-play pays for it, not every command
+
     with Pool(jobs, initializer=quiet_on_interrupt) as pool:
-        return list(tqdm(pool.imap(play, games), total=len(games), unit="game",
-                         disable=None, file=sys.stderr))
+        return list(progress_bar(pool.imap(play, games), total=len(games), unit="game",
+                                 forced=progress))
 
 
 def report(bots: tuple[str, str], results: list[Result], seed: int, as_json: bool,

@@ -13,7 +13,6 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from service.arguments import positive, read_position, seconds_of
-from service.convert import stronghold as convert
 from solver.errors import InvalidInput
 from solver.stronghold.answers import Outcome, Plan, Race
 from solver.stronghold.drawing import picture
@@ -28,12 +27,27 @@ if TYPE_CHECKING:
 
 _MAX_UINT32 = 2**32 - 1  # the request's max_turns
 
+# service.convert is imported by the client commands that use it.
+
+# The examples' siege, on standard input: three attackers in base, one defender unit.
+_SIEGE = "echo '{}' | ".format(json.dumps({"mode": "1v3", "turn": 2, "units": [
+    {"id": "a1", "owner": "A1", "might": 3}, {"id": "a2", "owner": "A2", "might": 2},
+    {"id": "a3", "owner": "A3", "might": 2}, {"id": "d1", "owner": "D", "might": 2,
+                                             "loc": "O1"}]}))
+_SERVER = "--server 127.0.0.1:50051"
+
 
 def add_commands(commands: Any) -> None:
-    game = commands.add_parser("stronghold", help="Stronghold: plan, clear, race (CP-SAT)")
+    game = commands.add_parser(
+        "stronghold", help="Stronghold: plan, clear, race (CP-SAT)",
+        description="Stronghold, the 3-4 player siege: the attacker's best assignment this "
+                    "turn, the fewest turns to clear all nine battlefields, and the "
+                    "defender's race.",
+        epilog=f"example:\n  {_SIEGE}fortress-solver stronghold clear -")
     sub = game.add_subparsers(dest="stronghold_command", required=True,
-                              parser_class=type(game))
-    plan, clear, race = _add_searches(sub)
+                              parser_class=type(game),
+                              help="what to ask (each has its own --help)")
+    plan, clear, race = _add_searches(sub, server=False)
     plan.set_defaults(run=_plan)
     clear.set_defaults(run=_clear)
     race.set_defaults(run=_race)
@@ -42,10 +56,14 @@ def add_commands(commands: Any) -> None:
 def add_client_commands(commands: Any) -> None:
     """`client stronghold plan|clear|race`: the local commands' arguments and the server
     to ask."""
-    game = commands.add_parser("stronghold", help="Stronghold plans, clears and races")
+    game = commands.add_parser(
+        "stronghold", help="Stronghold plans, clears and races",
+        description="Stronghold plans, clears and races, answered by a server.",
+        epilog=f"example:\n  {_SIEGE}fortress-solver client stronghold clear - {_SERVER}")
     sub = game.add_subparsers(dest="stronghold_command", required=True,
-                              parser_class=type(game))
-    plan, clear, race = _add_searches(sub)
+                              parser_class=type(game),
+                              help="what to ask (each has its own --help)")
+    plan, clear, race = _add_searches(sub, server=True)
     for command, remote in ((plan, _plan_remote), (clear, _clear_remote),
                             (race, _race_remote)):
         command.add_argument("--server", required=True, metavar="HOST:PORT",
@@ -53,29 +71,36 @@ def add_client_commands(commands: Any) -> None:
         command.set_defaults(run_remote=remote)
 
 
-def _add_searches(sub: Any) -> list[argparse.ArgumentParser]:
-    """plan, clear and race."""
-    plan = sub.add_parser("plan", help="the attacker to move: best assignment this turn")
-    plan.add_argument("file", help="position JSON file (comments allowed), or -")
+def _add_searches(sub: Any, server: bool) -> list[argparse.ArgumentParser]:
+    """plan, clear and race; each help's example asks about a siege, of a server when
+    `server`."""
+    def add(name: str, summary: str) -> argparse.ArgumentParser:
+        asked = f"client stronghold {name} - {_SERVER}" if server else f"stronghold {name} -"
+        parser: argparse.ArgumentParser = sub.add_parser(
+            name, help=summary, description=f"Stronghold: {summary}.",
+            epilog=f"example:\n  {_SIEGE}fortress-solver {asked}")
+        parser.add_argument("file", help="position JSON file (comments allowed), or -")
+        return parser
+
+    plan = add("plan", "the attacker to move: best assignment this turn")
     plan.add_argument("--exact", action="store_true",
                       help="guarantee removals against the defender's best reply (D.2)")
     plan.add_argument("--seconds", type=positive(float), default=60.0,
-                      help="time budget (default %(default)s)")
+                      help="time budget in seconds")
     plan.add_argument("--json", action="store_true", help="print the answer as JSON")
     commands = [plan]
     for name, text in (("clear", "fewest turns for the attackers to clear all nine"),
                        ("race", "does the defender reach its target first, and when")):
-        command = sub.add_parser(name, help=text)
-        command.add_argument("file", help="position JSON file (comments allowed), or -")
+        command = add(name, text)
         command.add_argument("--defender", choices=sorted(POLICIES), default="passive",
-                             help="the defender's policy (default %(default)s)")
+                             help="the defender's policy")
         command.add_argument("--method", choices=METHODS, default="cpsat",
                              help="cpsat: the time-expanded model (passive defender; the "
                              "greedy one is always searched); search: exhaustive search")
         command.add_argument("--seconds", type=positive(float), default=60.0,
-                             help="time budget (default %(default)s)")
+                             help="time budget in seconds")
         command.add_argument("--max-turns", type=positive(int), default=MAX_TURNS,
-                             help="global turns to look at (default %(default)s)")
+                             help="global turns to look at")
         command.add_argument("--json", action="store_true", help="print the answer as JSON")
         commands.append(command)
     return commands
@@ -109,6 +134,8 @@ def _plan(args: argparse.Namespace) -> None:
 
 
 def _plan_remote(args: argparse.Namespace, client: Client) -> None:
+    from service.convert import stronghold as convert
+
     position = _read(args.file)
     request = convert.plan_request(position, PlanOptions(args.exact), seconds_of(args))
     _print_plan(args, started(position), convert.plan_from_proto(client.hint(request)))
@@ -139,6 +166,8 @@ def _clear(args: argparse.Namespace) -> None:
 
 
 def _clear_remote(args: argparse.Namespace, client: Client) -> None:
+    from service.convert import stronghold as convert
+
     position = _read(args.file)
     request = convert.clear_request(position, "clear", _clear_options_to_send(args),
                                     seconds_of(args))
@@ -163,6 +192,8 @@ def _race(args: argparse.Namespace) -> None:
 
 
 def _race_remote(args: argparse.Namespace, client: Client) -> None:
+    from service.convert import stronghold as convert
+
     position = _read(args.file)
     request = convert.clear_request(position, "race", _clear_options_to_send(args),
                                     seconds_of(args))

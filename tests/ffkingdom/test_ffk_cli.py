@@ -135,6 +135,15 @@ def test_selfplay_json_counts_wins_of_both_bots(capsys):
     assert (data["seconds_per_hint"], data["draws"], data["seed"]) == (0.0, 0, 3)
 
 
+def test_selfplay_shows_its_bar_on_a_non_terminal_stderr_only_with_progress(capsys):
+    games = ["ffk", "selfplay", "--bots", "greedy,random", "--games", "4", "--jobs", "1",
+             "--json"]
+    code, _, err = run(capsys, *games)
+    assert (code, err) == (0, "")
+    code, _, err = run(capsys, *games, "--progress")
+    assert code == 0 and "4/4" in err and "game/s" in err
+
+
 def test_selfplay_refuses_an_unknown_bot(capsys):
     assert_one_line_error(*run(capsys, "ffk", "selfplay", "--bots", "hint,nobody",
                                "--games", "2"),

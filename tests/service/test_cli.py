@@ -21,6 +21,7 @@ import pytest
 
 from service.cli import main
 from solver.beleaguered import Move, Position, apply, deal, legal_moves, replay
+from tests.service.conftest import address
 
 from ..cli import assert_one_line_error, keep_sigpipe, run, run_json  # noqa: F401
 
@@ -486,7 +487,7 @@ def _check_summary(match: re.Match, records: list[dict], processed: int) -> None
 def test_batch_writes_and_resumes(capsys, tmp_path):
     out_path = tmp_path / "results.jsonl"
     code, out, err = run(capsys, "batch", "--deals", "1-20", "--jobs", "2",
-                         "--out", str(out_path))
+                         "--out", str(out_path), "--progress")
     assert code == 0, err
     assert out == ""
     first_text = out_path.read_text()
@@ -537,6 +538,39 @@ def test_batch_writes_and_resumes(capsys, tmp_path):
     _check_summary(match, [r for r in all_records if 3 <= r["deal"] <= 7], processed=0)
 
 
+def test_batch_shows_no_bar_when_stderr_is_not_a_terminal(capsys):
+    """Without --progress, a log or a pipe gets the summary line only."""
+    assert not sys.stderr.isatty()
+    code, out, err = run(capsys, "batch", "--deals", "1-4", "--jobs", "1")
+    assert code == 0, err
+    assert len(err.splitlines()) == 1 and "\r" not in err and "it/s" not in err
+    _check_summary(_summary(err), _records(out), processed=4)
+
+
+def test_batch_drops_a_partial_last_line_and_runs_its_deal_again(capsys, tmp_path):
+    """A run killed mid-write leaves a line without its newline: the rerun cuts it and
+    appends whole lines, each deal once."""
+    out_path = tmp_path / "results.jsonl"
+    assert run(capsys, "batch", "--deals", "1-3", "--jobs", "1", "--out", str(out_path))[0] == 0
+    whole = out_path.read_text()
+    out_path.write_text(whole + '{"deal": 4, "status": "uns')
+    code, _, err = run(capsys, "batch", "--deals", "1-6", "--jobs", "1", "--out", str(out_path))
+    assert code == 0, err
+    text = out_path.read_text()
+    assert text.startswith(whole) and text.endswith("\n")
+    assert sorted(r["deal"] for r in _records(text)) == [1, 2, 3, 4, 5, 6]
+    _check_summary(_summary(err), _records(text), processed=3)
+
+
+@pytest.mark.parametrize("text", ["not json\n", '{"deal": 1}\n', '[1]\n{"deal": 2, "st'])
+def test_batch_refuses_an_out_file_that_is_not_batch_lines(capsys, tmp_path, text):
+    """One line naming the file and the line, and the file left as it was."""
+    out_path = write_position(tmp_path, text, "results.jsonl")
+    code, out, err = run(capsys, "batch", "--deals", "1-3", "--out", str(out_path))
+    assert_one_line_error(code, out, err, f"{out_path} line 1 is not a batch result")
+    assert out_path.read_text() == text
+
+
 def test_batch_to_stdout(capsys):
     code, out, err = run(capsys, "batch", "--deals", "1-4", "--jobs", "1")
     assert code == 0, err
@@ -579,6 +613,7 @@ def test_ctrl_c_in_a_batch_is_one_line_exit_130_and_the_batch_resumes(tmp_path):
     _, err = batch.communicate(timeout=60)
     assert batch.returncode == 130
     assert err.splitlines()[-1] == "fortress-solver: interrupted"
+    assert err == "fortress-solver: interrupted\n"  # one line: no bar on a pipe either
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     done = {json.loads(line)["deal"] for line in out.read_text().splitlines()}
     assert 10 <= len(done) < 300
@@ -586,6 +621,59 @@ def test_ctrl_c_in_a_batch_is_one_line_exit_130_and_the_batch_resumes(tmp_path):
     assert rerun.returncode == 0, rerun.stderr
     lines = [json.loads(line)["deal"] for line in out.read_text().splitlines()]
     assert sorted(lines) == list(range(1, 301))
+
+
+def test_sigint_to_a_batch_alone_is_one_line_exit_130_and_a_rerun_fills_the_file(tmp_path):
+    """SIGINT to the command only (as `kill -INT` sends it), not its workers: one line on
+    stderr, exit 130; the rerun appends what is left, every deal exactly once."""
+    out = tmp_path / "results.jsonl"
+    command = [str(SCRIPT), "batch", "--deals", "1-200", "--mode", "optimal", "--jobs", "2",
+               "--out", str(out)]
+    batch = subprocess.Popen([*command, "--engine", "python"], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while (not out.exists() or len(out.read_text().splitlines()) < 5) \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)
+    batch.send_signal(signal.SIGINT)
+    _, err = batch.communicate(timeout=60)
+    assert (batch.returncode, err) == (130, "fortress-solver: interrupted\n")
+    done = [json.loads(line)["deal"] for line in out.read_text().splitlines()]
+    assert 5 <= len(done) < 200 and len(set(done)) == len(done)
+    rerun = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    assert len(rerun.stderr.splitlines()) == 1  # the summary alone
+    _check_summary(_summary(rerun.stderr), _records(out.read_text()),
+                   processed=200 - len(done))
+    lines = [json.loads(line)["deal"] for line in out.read_text().splitlines()]
+    assert sorted(lines) == list(range(1, 201))
+
+
+# ----------------------------------------------------------------------------- generate
+
+
+def test_client_generate_finds_the_deals_of_a_band(capsys, solver_server):
+    code, out, err = run(capsys, "client", "generate", "--server", address(solver_server),
+                         "--count", "2", "--min-length", "60", "--max-length", "70",
+                         "--deals", "1-20")
+    assert (code, err) == (0, "")
+    found = sorted((r["deal"], r["length"]) for r in _records(out))
+    assert found == [(2, 66), (13, 69)]
+
+
+def test_client_generate_says_when_the_range_is_spent_and_exits_1(capsys, solver_server):
+    """A band no deal of the range meets: the stream ends with what it found, and the
+    command says so in one line."""
+    code, out, err = run(capsys, "client", "generate", "--server", address(solver_server),
+                         "--count", "5", "--min-length", "200", "--deals", "1-30")
+    assert (code, out) == (1, "")
+    assert err == ("fortress-solver: deals 1-30 spent: 0 of 5 deals found within "
+                   "200-... moves\n")
+    code, out, err = run(capsys, "client", "generate", "--server", address(solver_server),
+                         "--count", "3", "--min-length", "60", "--max-length", "70",
+                         "--deals", "1-20")
+    assert code == 1 and len(_records(out)) == 2
+    assert err == "fortress-solver: deals 1-20 spent: 2 of 3 deals found within 60-70 moves\n"
 
 
 def test_solve_steps_draws_the_board_after_every_move_to_the_win(capsys):

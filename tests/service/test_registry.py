@@ -154,7 +154,8 @@ def test_a_job_that_cannot_start_is_unknown_of_its_own_answer_type(coins):
         pool.close()
 
 
-SHARED = ("service/servicer.py", "service/pool.py", "service/client.py", "service/cli.py")
+SHARED = ("service/servicer.py", "service/pool.py", "service/client.py", "service/cli.py",
+          "service/arguments.py")
 
 
 @pytest.mark.parametrize("path", SHARED)
