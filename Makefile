@@ -7,7 +7,7 @@ GAMES ?= 1000
 
 KERNEL_TESTS := tests/beleaguered/test_native.py tests/beleaguered/test_optimality.py
 
-.PHONY: run test test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas
+.PHONY: run test test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot
 
 # pip builds the compiled kernel (solver/beleaguered/_kernel.cpp) in place.
 $(INSTALLED): pyproject.toml setup.py solver/beleaguered/_kernel.cpp
@@ -75,3 +75,15 @@ proto: $(INSTALLED)
 schemas: $(INSTALLED)
 	for game in beleaguered-fortress fortress-fight-kingdom farbduell stronghold; do \
 		$(VENV)/bin/fortress-solver schema $$game > docs/schemas/$$game.json; done
+
+# The census of deals 1..1,000,000 (resumable: run it again after a stop), its summary,
+# and the data file the package ships (solver/beleaguered/census.bin).
+CENSUS ?= census.jsonl
+census: $(INSTALLED)
+	$(VENV)/bin/fortress-solver census --deals 1-1000000 --out $(CENSUS) --progress
+	$(VENV)/bin/fortress-solver census --summary $(CENSUS)
+	$(VENV)/bin/fortress-solver census --pack $(CENSUS)
+
+# docs/census-lengths.png: the optimal lengths of the shipped census.
+census-plot: $(INSTALLED)
+	$(PY) -m bench.plot_census

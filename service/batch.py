@@ -41,8 +41,14 @@ Records = Iterator[dict[str, Any]]
 def solve_locally(mode: Mode, algorithm: Algorithm, budget: Budget, jobs: int,
                   engine: Engine = Engine.NATIVE) -> Callable[[list[int]], Records]:
     """Deals solved in a pool of `jobs` processes, lines in the order they finish."""
+    return in_pool(partial(solve_deal, mode=mode, algorithm=algorithm, budget=budget,
+                           engine=engine), jobs)
+
+
+def in_pool(work: Callable[[int], dict[str, Any]], jobs: int) -> Callable[[list[int]], Records]:
+    """`work` (a picklable function of a deal number) over deals in a pool of `jobs`
+    processes, lines in the order they finish."""
     def solve_many(todo: list[int]) -> Records:
-        work = partial(solve_deal, mode=mode, algorithm=algorithm, budget=budget, engine=engine)
         with Pool(jobs, initializer=quiet_on_interrupt) as pool:
             yield from pool.imap_unordered(work, todo, chunksize=4)
     return solve_many

@@ -22,6 +22,8 @@ from service.convert.common import (
     stats_to_proto,
 )
 from solver.beleaguered import MAX_DEAL, Algorithm, Hint, Mode, Move, Position, Solution, deal
+from solver.beleaguered.census import deal_info
+from solver.beleaguered.census import shipped as shipped_census
 from solver.beleaguered.game import GAME, GRADE, SOLVE, HintOptions, SolveOptions
 from solver.beleaguered.grading import Graded, Grading, Outcome
 from solver.beleaguered.solve import hint_from
@@ -184,6 +186,16 @@ def _position(source: pb.PositionSource) -> Position:
     return position_from_proto(source.beleaguered)
 
 
+def _unwinnable_deal(source: pb.PositionSource) -> Hint | None:
+    """The hint for a deal the shipped census proves unwinnable: known without a search."""
+    if source.WhichOneof("source") != "beleaguered_deal":
+        return None
+    known = deal_info(source.beleaguered_deal)
+    if known is None or known.status is not Status.UNSOLVABLE:
+        return None
+    return Hint(Status.UNSOLVABLE, None, None, SearchStats(0, 0.0, 0))
+
+
 def _solve_options(request: pb.SolveRequest) -> SolveOptions:
     message = options_of(request, "beleaguered", GAME.name)
     return SolveOptions(mode_from_proto(message.mode), algorithm_from_proto(message.algorithm))
@@ -218,7 +230,7 @@ class _Wire:
     def hint(self, request: pb.HintRequest, calls: Calls) -> pb.HintResponse:
         options = options_of(request, "beleaguered", GAME.name)
         position = _position(request.position)
-        known = calls.cache.get(position)
+        known = calls.cache.get(position) or _unwinnable_deal(request.position)
         if known is not None:
             response = hint_to_proto(known, cached=True)
         else:
@@ -253,8 +265,10 @@ class _Streams:
         low = request.min_length if request.HasField("min_length") else 0
         high = request.max_length if request.HasField("max_length") else math.inf
         budget = budget_from_proto(request.budget, calls.limits)
-        jobs = ((number, SOLVE, deal(number), SolveOptions())
-                for number in range(first, last + 1))
+        census = shipped_census()  # skips what it proves out of the band; each is still solved
+        numbers = (range(first, last + 1) if census is None
+                   else census.candidates(first, last, low, high))
+        jobs = ((number, SOLVE, deal(number), SolveOptions()) for number in numbers)
         sent: list[int] = []
         for number, solution in calls.ask_many(jobs, budget,
                                                enough=lambda: len(sent) >= request.count):

@@ -249,6 +249,8 @@ def test_deep_nesting_is_refused():
     ("quotes", '"\\' * 499_000),
 ])
 def test_a_megabyte_is_read_or_refused_at_once(name, raw):
+    """Linear in the input: well under a second when the machine is idle (a quadratic
+    reader takes minutes); the bound leaves room for a loaded machine."""
     data = raw.encode()
     assert len(data) <= MAX_BYTES, len(data)
     started = time.perf_counter()
@@ -256,7 +258,7 @@ def test_a_megabyte_is_read_or_refused_at_once(name, raw):
         GAME.read(data)
     except InvalidInput:
         pass
-    assert time.perf_counter() - started < 0.8, name
+    assert time.perf_counter() - started < 8, name
 
 
 # ---------------------------------------------------------------- the descriptor
