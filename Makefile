@@ -7,13 +7,13 @@ GAMES ?= 1000
 
 KERNEL_TESTS := tests/beleaguered/test_native.py tests/beleaguered/test_optimality.py
 
-.PHONY: run test test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot
+.PHONY: run test test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale
 
 # pip builds the compiled kernel (solver/beleaguered/_kernel.cpp) in place.
 $(INSTALLED): pyproject.toml setup.py solver/beleaguered/_kernel.cpp
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,dask]'
 	touch $(INSTALLED)
 
 run: $(INSTALLED)
@@ -87,3 +87,10 @@ census: $(INSTALLED)
 # docs/census-lengths.png: the optimal lengths of the shipped census.
 census-plot: $(INSTALLED)
 	$(PY) -m bench.plot_census
+
+# The same batch on 1 and 2 gRPC replicas (round_robin) and 1 and 2 Dask workers, beside
+# the local pool: deals per second and the speed-ups (`make bench-scale SCALE_DEALS=1-5000`
+# for a shorter run).
+SCALE_DEALS ?= 1-20000
+bench-scale: $(INSTALLED)
+	$(PY) -m bench.bench_scale --deals $(SCALE_DEALS)

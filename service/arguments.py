@@ -86,6 +86,16 @@ def add_budget(parser: argparse.ArgumentParser, seconds: float) -> None:
                         help="transposition table cap")
 
 
+def add_server(parser: argparse.ArgumentParser) -> None:
+    """--server of a client command; service.client reads the target when the command
+    runs, so that building the parser imports no grpc."""
+    parser.add_argument("--server", required=True, metavar="TARGET",
+                        help="the server to ask: HOST:PORT, replicas as HOST:PORT,HOST:PORT, "
+                             "or a gRPC target such as dns:///HOST:PORT (every address the "
+                             "name resolves to) or ipv4:ADDR:PORT,ADDR:PORT; the calls are "
+                             "spread over the replicas")
+
+
 def add_progress(parser: argparse.ArgumentParser) -> None:
     """--progress, for a command that shows a progress bar."""
     parser.add_argument("--progress", action="store_true",

@@ -1,5 +1,5 @@
-"""Beleaguered Fortress's commands: `deal`, `solve`, `hint`, `batch`, and under `client`
-the same with `--server` and `generate`."""
+"""Beleaguered Fortress's commands: `deal`, `solve`, `hint`, `batch`, `census`,
+`deal-info`, and under `client` the solving ones with `--server` and `generate`."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,7 @@ from service.arguments import (
     Shortfall,
     add_budget,
     add_progress,
+    add_server,
     budget_of,
     positive,
     progress_bar,
@@ -33,10 +35,13 @@ from solver.beleaguered import (
     hint,
     solve,
 )
+from solver.beleaguered import census as census_data
 from solver.beleaguered.deals import MAX_DEAL
 from solver.beleaguered.drawing import picture
 from solver.beleaguered.game import GAME
 from solver.beleaguered.grading import Graded, grade_moves
+from solver.budget import Status
+from solver.errors import InvalidInput
 
 if TYPE_CHECKING:
     from service.batch import Records
@@ -77,6 +82,52 @@ def add_commands(commands: Any) -> None:
     show.add_argument("--json", action="store_true", help="print the position as JSON")
     show.set_defaults(run=_deal)
     _add_solving_commands(commands, server=False)
+    _add_census_commands(commands)
+
+
+def _add_census_commands(commands: Any) -> None:
+    """census (run, summarise, pack) and deal-info (what the shipped census knows)."""
+    census = commands.add_parser(
+        "census", help="decide every deal of a range and solve each winnable one optimally",
+        description="Run `any` mode on every deal of --deals and optimal A* on every winnable "
+                    "one, one JSON line per deal into --out (resumable, like batch); or "
+                    "summarise such a file (--summary), or pack it into the compact data "
+                    "file the package ships (--pack).",
+        epilog="examples:\n  fortress-solver census --deals 1-1000 --out census.jsonl\n"
+               "  fortress-solver census --summary census.jsonl\n"
+               "  fortress-solver census --pack census.jsonl --to census.bin")
+    what = census.add_mutually_exclusive_group(required=True)
+    what.add_argument("--deals", type=deal_range, metavar="A-B",
+                      help="the deal numbers to decide, A to B (needs --out)")
+    what.add_argument("--summary", type=Path, metavar="FILE.jsonl",
+                      help="print the winnable share with its 95 %% interval, the histogram "
+                           "of optimal lengths and the hardest deals of a census file")
+    what.add_argument("--pack", type=Path, metavar="FILE.jsonl",
+                      help="write a census file's verdicts as the compact data file --to")
+    census.add_argument("--out", type=Path, metavar="FILE.jsonl",
+                        help="with --deals: append the lines here; deals already in it are "
+                             "skipped, so a run started again resumes")
+    census.add_argument("--to", type=Path, default=census_data.PATH, metavar="FILE",
+                        help="with --pack: the data file to write")
+    census.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1,
+                        help="worker processes, by default one per core")
+    census.add_argument("--engine", choices=[e.value for e in Engine], default="native",
+                        help="the compiled kernel, or the Python reference")
+    census.add_argument("--json", action="store_true", help="with --summary: one JSON object")
+    add_budget(census, seconds=30)
+    add_progress(census)
+    census.set_defaults(run=_census)
+
+    info = commands.add_parser(
+        "deal-info", help="a deal's verdict and optimal length, from the shipped census",
+        description="What the census shipped with the package knows of deal N: winnable "
+                    "with its optimal length, unwinnable (proven), or unknown; at once, "
+                    "without a search.",
+        epilog="examples:\n  fortress-solver deal-info 2\n  fortress-solver deal-info 11982 "
+               "--json")
+    info.add_argument("number", type=deal_number, help="the deal number")
+    info.add_argument("--json", action="store_true", help="print one JSON object")
+    info.set_defaults(run=_deal_info)
 
 
 def add_client_commands(commands: Any) -> None:
@@ -89,8 +140,7 @@ def add_client_commands(commands: Any) -> None:
                     "the range is spent first, it says how many it found and exits 1.",
         epilog="example:\n  fortress-solver client generate "
                f"{_SERVER} --count 3 --min-length 75 --deals 1-500")
-    generate.add_argument("--server", required=True, metavar="HOST:PORT",
-                          help="the server to ask")
+    add_server(generate)
     generate.add_argument("--count", type=positive(int), required=True,
                           help="deals to find (exit 1 when the range yields fewer)")
     generate.add_argument("--min-length", type=positive(int),
@@ -122,8 +172,7 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
             name, help=help, description=f"Beleaguered Fortress: {help}.",
             epilog=f"example:\n  fortress-solver {where} {example}")
         if server:
-            parser.add_argument("--server", required=True, metavar="HOST:PORT",
-                                help="the server to ask")
+            add_server(parser)
             parser.set_defaults(run_remote=remote)
         else:
             parser.add_argument("--engine", choices=[e.value for e in Engine], default="native",
@@ -164,11 +213,65 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
                        help="the optimal search (any mode always takes the greedy route)")
     batch.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1,
                        help="worker processes, by default one per core (local runs only)")
+    if not server:
+        batch.add_argument("--dask", metavar="SCHEDULER",
+                           help="solve on a Dask cluster instead: `local` (a LocalCluster of "
+                                "one worker per core) or a scheduler's address such as "
+                                "tcp://scheduler:8786; --jobs does not apply (needs "
+                                "pip install 'fortress-solver[dask]')")
     batch.add_argument("--out", type=Path, metavar="FILE.jsonl",
                        help="append results here, not to standard output; deals already "
                             "in it are skipped, so a run started again resumes")
     add_budget(batch, seconds=30)
     add_progress(batch)
+    if server:
+        batch.add_argument("--chunk", type=positive(int), default=50, metavar="N",
+                           help="deals per call: two calls per replica run at once, and a "
+                                "call cut off by its replica going away is sent again, with "
+                                "the deals it has not answered, to another")
+
+
+def _census(args: argparse.Namespace) -> None:
+    from service import census
+
+    if args.summary is not None:
+        found = census.summary(args.summary)
+        print(json.dumps(found.to_json()) if args.json else found)
+    elif args.pack is not None:
+        packed = census.pack(args.pack, args.to)
+        print(f"{args.to}: deals {packed.first}-{packed.last}", file=sys.stderr)
+    else:
+        if args.out is None:
+            raise InvalidInput("census --deals needs --out FILE.jsonl (it runs for long "
+                               "and resumes from that file)")
+        from service.batch import in_pool, run_batch
+
+        work = partial(census.census_deal, budget=budget_of(args), engine=Engine(args.engine))
+        with args.out.open("a") as out:
+            done = run_batch(args.deals, in_pool(work, args.jobs), out, args.out, args.progress)
+        print(done, file=sys.stderr)
+
+
+def _deal_info(args: argparse.Namespace) -> None:
+    info = census_data.deal_info(args.number)
+    if info is None:
+        raise InvalidInput(f"deal {args.number} is not in the shipped census "
+                           f"({_census_range()})")
+    if args.json:
+        _print_json(info.to_json())
+    elif info.status is Status.SOLVED:
+        length = "its optimal length unknown" if info.length is None else \
+            f"in {info.length} moves (optimal)"
+        print(f"deal {args.number}: winnable {length}")
+    elif info.status is Status.UNSOLVABLE:
+        print(f"deal {args.number}: not winnable (proven)")
+    else:
+        print(f"deal {args.number}: unknown (the census's budget ran out)")
+
+
+def _census_range() -> str:
+    shipped = census_data.shipped()
+    return "none is shipped" if shipped is None else f"deals {shipped.first}-{shipped.last}"
 
 
 def _read(args: argparse.Namespace) -> tuple[str, Position]:
@@ -303,21 +406,30 @@ def _run_batch(args: argparse.Namespace, solve_many: Any) -> None:
 
 
 def _batch(args: argparse.Namespace) -> None:
+    mode, algorithm, budget, engine = (Mode(args.mode), Algorithm(args.algorithm),
+                                       budget_of(args), Engine(args.engine))
+    if args.dask is not None:
+        from service.dask_batch import solve_on_dask  # Dask is optional: only for --dask
+
+        _run_batch(args, solve_on_dask(args.dask, mode, algorithm, budget, engine))
+        return
     from service.batch import solve_locally
 
-    _run_batch(args, solve_locally(Mode(args.mode), Algorithm(args.algorithm), budget_of(args),
-                                   args.jobs, Engine(args.engine)))
+    _run_batch(args, solve_locally(mode, algorithm, budget, args.jobs, engine))
 
 
 def _batch_remote(args: argparse.Namespace, client: Client) -> None:
     from service.batch import record
     from service.convert import beleaguered as convert
 
-    def solve_many(todo: list[int]) -> Records:
+    def solve_chunk(todo: list[int]) -> Iterator[tuple[int, dict[str, Any]]]:
         request = convert.batch_request(todo, Mode(args.mode), Algorithm(args.algorithm),
                                         budget_of(args))
         for result in client.solve_batch(request):
-            yield record(result.deal, convert.solution_from_proto(result.result))
+            yield result.deal, record(result.deal, convert.solution_from_proto(result.result))
+
+    def solve_many(todo: list[int]) -> Records:
+        return client.in_chunks(todo, args.chunk, solve_chunk)
     _run_batch(args, solve_many)
 
 

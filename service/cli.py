@@ -105,7 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     client = commands.add_parser(
         "client", help="the same commands, answered by a server",
-        description="The solving commands, each sent to a running `serve` with --server.",
+        description="The solving commands, each sent to a running `serve` with --server, or "
+                    "spread over several replicas of it (a list of them, or a DNS name "
+                    "that resolves to them all).",
         epilog=f"example:\n  {PROG} client hint --server 127.0.0.1:50051 --deal 2")
     remote = client.add_subparsers(dest="remote", required=True, parser_class=_Parser,
                                    help="the command to send (each has its own --help)")

@@ -11,7 +11,7 @@ import json
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from service.arguments import positive, read_position, seconds_of
+from service.arguments import add_server, positive, read_position, seconds_of
 from service.selfplay_cli import add_selfplay, play_all, read_bots, report
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
@@ -92,8 +92,7 @@ def add_client_commands(commands: Any) -> None:
     puzzle.set_defaults(run_remote=_puzzle_remote)
     advice.set_defaults(run_remote=_hint_remote)
     for command in (chain, puzzle, advice):
-        command.add_argument("--server", required=True, metavar="HOST:PORT",
-                             help="the server to ask")
+        add_server(command)
 
 
 def _add_searches(sub: Any, server: bool) -> tuple[argparse.ArgumentParser, ...]:

@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from service.arguments import positive, read_position, seconds_of
+from service.arguments import add_server, positive, read_position, seconds_of
 from service.selfplay_cli import add_selfplay, play_all, read_bots, report
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
@@ -68,8 +68,7 @@ def add_client_commands(commands: Any) -> None:
                              help="what to ask (each has its own --help)")
     for command, remote in ((_add_puzzle(sub, server=True), _puzzle_remote),
                             (_add_hint(sub, server=True), _hint_remote)):
-        command.add_argument("--server", required=True, metavar="HOST:PORT",
-                             help="the server to ask")
+        add_server(command)
         command.set_defaults(run_remote=remote)
 
 

@@ -12,7 +12,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from service.arguments import positive, read_position, seconds_of
+from service.arguments import add_server, positive, read_position, seconds_of
 from solver.errors import InvalidInput
 from solver.stronghold.answers import Outcome, Plan, Race
 from solver.stronghold.drawing import picture
@@ -66,8 +66,7 @@ def add_client_commands(commands: Any) -> None:
     plan, clear, race = _add_searches(sub, server=True)
     for command, remote in ((plan, _plan_remote), (clear, _clear_remote),
                             (race, _race_remote)):
-        command.add_argument("--server", required=True, metavar="HOST:PORT",
-                             help="the server to ask")
+        add_server(command)
         command.set_defaults(run_remote=remote)
 
 

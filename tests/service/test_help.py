@@ -17,7 +17,7 @@ import pytest
 from service.cli import PROG, build_parser
 
 BIN = Path(sys.executable).parent
-SLOW = {"selfplay", "batch"}  # examples that run for long (or many processes)
+SLOW = {"selfplay", "batch", "census"}  # examples that run for long, or on files of each other
 
 
 def commands(parser: argparse.ArgumentParser,

@@ -1,0 +1,197 @@
+"""Several replicas behind one --server: real `fortress-solver serve` processes on
+127.0.0.1, each with one worker, and the client commands run against them.
+
+Each server logs one JSON line per call on stderr, kept in a file: the tests count a
+server's SolveBatch calls there. Every server runs in a process group of its own (its
+worker with it), stopped in teardown.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from service.client import channel_target
+from tests.service.test_cli import _check_summary, _records, _summary
+
+from ..cli import assert_one_line_error, keep_sigpipe, run  # noqa: F401
+
+SCRIPT = Path(sys.executable).parent / "fortress-solver"
+
+
+class Replica:
+    """`fortress-solver serve --port 0 --workers 1` (port 0: a free one, read from its
+    first log line)."""
+
+    def __init__(self, log: Path) -> None:
+        self.log = log
+        with log.open("w") as stderr:
+            self.process = subprocess.Popen(
+                [str(SCRIPT), "serve", "--port", "0", "--workers", "1"],
+                stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True)
+        self.port = 0
+
+    def wait_serving(self) -> None:
+        deadline = time.monotonic() + 60
+        while not (found := re.search(r"serving gRPC on 127\.0\.0\.1:(\d+)",
+                                      self.log.read_text())):
+            assert self.process.poll() is None, self.log.read_text()
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        self.port = int(found[1])
+
+    def calls(self) -> int:
+        """The SolveBatch calls it has finished (and logged)."""
+        return sum(json.loads(line)["method"] == "SolveBatch"
+                   for line in self.log.read_text().splitlines() if line.startswith("{"))
+
+    def kill(self) -> None:
+        """SIGKILL, to the server and its worker: no goodbye to the streams in flight."""
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)  # anything of it still there
+        except ProcessLookupError:
+            pass
+        self.process.wait(timeout=30)
+
+
+def started(folder: Path, count: int) -> list[Replica]:
+    """`count` servers, started side by side."""
+    replicas: list[Replica] = []
+    try:
+        for number in range(count):
+            replicas.append(Replica(folder / f"replica-{number}.log"))
+        for replica in replicas:
+            replica.wait_serving()
+    except BaseException:
+        for replica in replicas:
+            replica.stop()
+        raise
+    return replicas
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory) -> Iterator[list[Replica]]:
+    replicas = started(tmp_path_factory.mktemp("pair"), 2)
+    yield replicas
+    for replica in replicas:
+        replica.stop()
+
+
+def new_calls(replicas: list[Replica], before: list[int], total: int) -> list[int]:
+    """Each replica's calls since `before`, once `total` have been logged (a call's
+    line may come a moment after the client has its last answer)."""
+    deadline = time.monotonic() + 10
+    while True:
+        calls = [replica.calls() - was for replica, was in zip(replicas, before, strict=True)]
+        if sum(calls) >= total or time.monotonic() > deadline:
+            return calls
+        time.sleep(0.02)
+
+
+def deals_of(path: Path) -> list[int]:
+    return [record["deal"] for record in _records(path.read_text())]
+
+
+def verdicts(records: list[dict]) -> dict[int, tuple]:
+    return {r["deal"]: (r["status"], r["optimal"], r["length"]) for r in records}
+
+
+@pytest.mark.parametrize("form", ["ipv4", "list"])
+def test_one_batch_spreads_its_calls_over_both_replicas_and_resumes(capsys, tmp_path, pair,
+                                                                     form):
+    """An ipv4: target, or a plain list of HOST:PORT (resolved to the same ipv4: target):
+    15 chunks of 10 deals, each a call, on both servers; then a rerun over 1-300 sends
+    only the 150 deals not yet in the file."""
+    first, second = pair
+    target = (f"ipv4:127.0.0.1:{first.port},127.0.0.1:{second.port}" if form == "ipv4"
+              else f"localhost:{first.port},127.0.0.1:{second.port}")
+    assert channel_target(target) == f"ipv4:127.0.0.1:{first.port},127.0.0.1:{second.port}"
+    out = tmp_path / "results.jsonl"
+    for deals, chunks in (("1-150", 15), ("1-300", 15)):
+        before = [replica.calls() for replica in pair]
+        code, stdout, err = run(capsys, "client", "batch", "--server", target, "--deals", deals,
+                                "--chunk", "10", "--out", str(out))
+        assert (code, stdout) == (0, ""), err
+        calls = new_calls(pair, before, chunks)
+        assert sum(calls) == chunks and min(calls) >= 3, calls
+        _check_summary(_summary(err), _records(out.read_text()), processed=150)
+    assert sorted(deals_of(out)) == list(range(1, 301))
+
+
+def test_a_replica_killed_mid_batch_costs_no_deal(capsys, tmp_path, pair):
+    """SIGKILL one of two replicas while its streams are answering: its chunks are sent
+    again, only their deals not yet answered, to the other; the file has every deal
+    exactly once, with the verdicts of the local batch."""
+    [victim] = started(tmp_path, 1)
+    survivor = pair[0]
+    try:
+        out = tmp_path / "results.jsonl"
+        batch = subprocess.Popen(
+            [str(SCRIPT), "client", "batch", "--deals", "1-600", "--chunk", "25", "--out",
+             str(out), "--server", f"127.0.0.1:{victim.port},127.0.0.1:{survivor.port}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while (victim.calls() < 1 or not out.exists() or len(deals_of(out)) < 100) \
+                and batch.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        before = survivor.calls()
+        answered = len(deals_of(out))
+        victim.kill()
+        _, err = batch.communicate(timeout=60)
+    finally:
+        victim.stop()
+    assert batch.returncode == 0, err
+    assert 100 <= answered < 600  # killed mid-batch
+    assert survivor.calls() > before  # what was left went to the other replica
+    records = _records(out.read_text())
+    assert sorted(r["deal"] for r in records) == list(range(1, 601))  # each exactly once
+    _check_summary(_summary(err), records, processed=600)
+    code, local, err = run(capsys, "batch", "--deals", "1-600", "--jobs", "2")
+    assert code == 0, err
+    assert verdicts(records) == verdicts(_records(local))
+
+
+BAD_TARGETS = ["127.0.0.1", "127.0.0.1:port", "ipv4:localhost:50051", "dns:///",
+               "127.0.0.1:50051,,127.0.0.1:50052", "http://127.0.0.1:50051",
+               "no-such-host.invalid:1,127.0.0.1:2"]
+
+
+@pytest.mark.parametrize("target", BAD_TARGETS)
+@pytest.mark.parametrize("command", [["batch", "--deals", "1-3"], ["solve", "--deal", "2"]],
+                         ids=["batch", "solve"])
+def test_a_bad_target_is_refused_in_one_line_naming_it(capsys, target, command):
+    code, out, err = run(capsys, "client", *command, "--server", target)
+    assert_one_line_error(code, out, err, "fortress-solver: bad --server", repr(target))
+
+
+def test_a_dns_target_reaches_a_single_server(capsys, pair):
+    server = pair[1]
+    target = f"dns:///localhost:{server.port}"
+    before = [server.calls()]
+    code, out, err = run(capsys, "client", "batch", "--server", target, "--deals", "1-40",
+                         "--chunk", "10")
+    assert code == 0, err
+    assert sorted(r["deal"] for r in _records(out)) == list(range(1, 41))
+    assert new_calls([server], before, 4) == [4]
+    code, out, err = run(capsys, "client", "solve", "--server", target, "--deal", "2",
+                         "--mode", "any", "--json")
+    assert code == 0 and json.loads(out)["status"] == "solved", err
