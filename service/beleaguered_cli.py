@@ -110,7 +110,10 @@ def _add_census_commands(commands: Any) -> None:
     census.add_argument("--to", type=Path, default=census_data.PATH, metavar="FILE",
                         help="with --pack: the data file to write")
     census.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1,
-                        help="worker processes, by default one per core")
+                        help="worker processes, by default one per core (not with --dask)")
+    census.add_argument("--dask", metavar="SCHEDULER",
+                        help="with --deals: run on a Dask cluster, as `batch --dask` does "
+                             "(`local`, or a scheduler's address)")
     census.add_argument("--engine", choices=[e.value for e in Engine], default="native",
                         help="the compiled kernel, or the Python reference")
     census.add_argument("--json", action="store_true", help="with --summary: one JSON object")
@@ -247,8 +250,14 @@ def _census(args: argparse.Namespace) -> None:
         from service.batch import in_pool, run_batch
 
         work = partial(census.census_deal, budget=budget_of(args), engine=Engine(args.engine))
+        if args.dask is not None:
+            from service.dask_batch import on_dask  # Dask is optional: only for --dask
+
+            solve_many = on_dask(args.dask, work)
+        else:
+            solve_many = in_pool(work, args.jobs)
         with args.out.open("a") as out:
-            done = run_batch(args.deals, in_pool(work, args.jobs), out, args.out, args.progress)
+            done = run_batch(args.deals, solve_many, out, args.out, args.progress)
         print(done, file=sys.stderr)
 
 

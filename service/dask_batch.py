@@ -1,5 +1,6 @@
-"""`batch --dask`: the deals solved on a Dask cluster in chunks, their lines streamed back
-as the chunks finish. Imported only for --dask, since Dask is an optional dependency."""
+"""`batch --dask` and `census --dask`: the deals solved on a Dask cluster in chunks, their
+lines streamed back as the chunks finish. Imported only for --dask, since Dask is an
+optional dependency."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 from service.batch import Records, solve_deal
@@ -24,20 +26,28 @@ CHUNK = 100  # deals a task: Dask's ~5 ms a task is ~5 % of their any-mode work 
 RETRIES = 3  # a task that raises is run again; one whose worker died is rescheduled anyway
 _SILENT = logging.CRITICAL + 1
 
+Work = Callable[[int], dict[str, Any]]
 
-def solve_chunk(numbers: list[int], mode: Mode, algorithm: Algorithm, budget: Budget,
-                engine: Engine) -> list[dict[str, Any]]:
-    """One task: the local pool's lines for up to CHUNK deals. Pure, so that Dask may run
-    it again on another worker when its first one dies."""
-    return [solve_deal(number, mode, algorithm, budget, engine) for number in numbers]
+
+def solve_chunk(numbers: list[int], work: Work) -> list[dict[str, Any]]:
+    """One task: the lines of up to CHUNK deals. Pure, so that Dask may run it again on
+    another worker when its first one dies."""
+    return [work(number) for number in numbers]
 
 
 def solve_on_dask(address: str, mode: Mode, algorithm: Algorithm, budget: Budget,
                   engine: Engine) -> Callable[[list[int]], Records]:
-    """Deals solved on the cluster whose scheduler is at `address` (or on a LocalCluster of
-    one single-threaded worker per core, for "local"), lines in the order chunks finish.
-    Each chunk's future is yielded once, whichever worker ran it in the end, so no deal
-    comes twice; and none is held once yielded, so the workers can drop its lines."""
+    """The batch's deals solved on a Dask cluster (see on_dask)."""
+    return on_dask(address, partial(solve_deal, mode=mode, algorithm=algorithm,
+                                    budget=budget, engine=engine))
+
+
+def on_dask(address: str, work: Work) -> Callable[[list[int]], Records]:
+    """`work` (a picklable function of a deal number) run on the cluster whose scheduler
+    is at `address` (or on a LocalCluster of one single-threaded worker per core, for
+    "local"), lines in the order chunks finish. Each chunk's future is yielded once,
+    whichever worker ran it in the end, so no deal comes twice; and none is held once
+    yielded, so the workers can drop its lines."""
     def solve_many(todo: list[int]) -> Records:
         with _client(address) as client:
             # a short range in smaller chunks, four a worker thread, so that none idles
@@ -46,8 +56,7 @@ def solve_on_dask(address: str, mode: Mode, algorithm: Algorithm, budget: Budget
             chunks = [todo[start:start + size] for start in range(0, len(todo), size)]
             # map, not a submit per chunk: one message to the scheduler, not thousands
             for _, lines in as_completed(
-                    client.map(solve_chunk, chunks, mode=mode, algorithm=algorithm,
-                               budget=budget, engine=engine, pure=True, retries=RETRIES),
+                    client.map(solve_chunk, chunks, work=work, pure=True, retries=RETRIES),
                     with_results=True):
                 yield from lines
     return solve_many

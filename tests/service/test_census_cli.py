@@ -124,3 +124,17 @@ def test_the_service_answers_an_unwinnable_deal_from_the_census_and_generates_fr
         found = list(stub.GenerateDeals(band, timeout=60))
         assert [d.length for d in found] == [SHIPPED.info(d.deal).length for d in found]
         assert all(100 <= d.length <= 120 for d in found) and len(found) == 3
+
+
+def test_a_census_on_a_dask_cluster_equals_the_local_one(tmp_path):
+    pytest.importorskip("distributed")
+    local, on_dask = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
+    assert run("census", "--deals", "1-80", "--out", str(local)).returncode == 0
+    done = run("census", "--deals", "1-80", "--out", str(on_dask), "--dask", "local")
+    assert done.returncode == 0, done.stderr
+
+    def verdicts(path: Path) -> dict[int, tuple]:
+        return {line["deal"]: (line["status"], line["optimal"], line["length"])
+                for line in lines(path)}
+
+    assert verdicts(on_dask) == verdicts(local) and len(verdicts(local)) == 80
