@@ -34,6 +34,18 @@ class ServiceError(Exception):
     """The server could not be reached or failed: exit 1."""
 
 
+def port_number(text: str) -> int:
+    """An argparse `type` for a port: 1..65535, or 0 for any free one."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"port {text!r} is not a number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is not within 1..65535 "
+                                         "(0: any free port)")
+    return port
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG,
                      description="Exact solvers and hints for fortress-and-siege card games.",
@@ -89,9 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
                "--cors-origin http://localhost:5173")
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on")
-    serve.add_argument("--port", type=int, default=50051,
+    serve.add_argument("--port", type=port_number, default=50051,
                        help="gRPC port, 0 for any free one")
-    serve.add_argument("--http-port", type=int, metavar="PORT",
+    serve.add_argument("--http-port", type=port_number, metavar="PORT",
                        help="also serve the Connect face and the playground on this port "
                             "(none unless given)")
     serve.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
@@ -163,10 +175,14 @@ def _schema(args: argparse.Namespace) -> None:
 
 
 def _serve(args: argparse.Namespace) -> None:
-    from service.server import ServerConfig, serve  # grpc only for the commands that use it
+    from service.server import CannotServe, ServerConfig, serve  # grpc only for serve
 
-    serve(ServerConfig(host=args.host, port=args.port, workers=args.workers, queue=args.queue,
-                       http_port=args.http_port, cors_origins=tuple(args.cors_origin)))
+    try:
+        serve(ServerConfig(host=args.host, port=args.port, workers=args.workers,
+                           queue=args.queue, http_port=args.http_port,
+                           cors_origins=tuple(args.cors_origin)))
+    except CannotServe as err:
+        raise ServiceError(str(err)) from None
 
 
 def _client(args: argparse.Namespace) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import socket
 import threading
 from concurrent import futures
 from dataclasses import dataclass
@@ -40,16 +41,39 @@ class ServerConfig:
     cors_origins: tuple[str, ...] = ()  # origins whose pages may call the HTTP face
 
 
+class CannotServe(OSError):
+    """The address cannot be served: a host that does not resolve, a port already taken."""
+
+
+def _check_address(host: str, port: int) -> None:
+    """One line before anything starts: a host that does not resolve, a port taken (tried
+    here first, so that gRPC's own bind error never reaches the log)."""
+    try:
+        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as err:
+        raise CannotServe(f"cannot serve on {host!r}: it does not resolve "
+                          f"({getattr(err, 'strerror', None) or err})") from None
+    if port:
+        try:
+            socket.create_server((host, port)).close()
+        except OSError:
+            raise CannotServe(f"cannot listen on {host}:{port}: the port is taken (or not "
+                              "this user's to take)") from None
+
+
 class RunningServer:
     """A started server; `port` is the one bound, `stop()` drains calls then the pool."""
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
+        _check_address(config.host, config.port)
         # the workers start before gRPC starts threads
         self.pool = WorkerPool(config.workers, config.queue, config.preload)
         threads = config.workers + config.queue + 8  # room for health, info and refusals
+        # the port is ours alone: no second server shares it through SO_REUSEPORT
         self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=threads),
-                                  maximum_concurrent_rpcs=threads)
+                                  maximum_concurrent_rpcs=threads,
+                                  options=[("grpc.so_reuseport", 0)])
         self.servicer = SolverServicer(self.pool, HintCache(config.cache_entries), config.limits)
         pb_grpc.add_SolverServicer_to_server(  # type: ignore[no-untyped-call]
             self.servicer, self.server)
@@ -57,14 +81,25 @@ class RunningServer:
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         reflection.enable_server_reflection(
             (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), self.server)
-        self.port = self.server.add_insecure_port(f"{config.host}:{config.port}")
+        try:
+            self.port = self.server.add_insecure_port(f"{config.host}:{config.port}")
+        except RuntimeError:  # gRPC's word for a port it cannot bind
+            self.port = 0
         if self.port == 0:
-            raise OSError(f"cannot listen on {config.host}:{config.port}")
+            self.pool.close()
+            raise CannotServe(f"cannot listen on {config.host}:{config.port}: the port is "
+                              "taken (or not this user's to take)")
         self.server.start()
         self.http: HttpServer | None = None
         if config.http_port is not None:
-            self.http = HttpServer(self.servicer, config.host, config.http_port,
-                                   config.cors_origins, threads)
+            try:
+                self.http = HttpServer(self.servicer, config.host, config.http_port,
+                                       config.cors_origins, threads)
+            except OSError as err:
+                self.server.stop(None)
+                self.pool.close()
+                raise CannotServe(f"cannot serve HTTP on {config.host}:{config.http_port}: "
+                                  f"{os.strerror(err.errno) if err.errno else err}") from None
         for name in ("", SERVICE_NAME):
             self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
 
