@@ -113,6 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="search processes (default: one per core, here %(default)s)")
     serve.add_argument("--queue", type=positive(int), default=16,
                        help="calls that may wait for a worker")
+    serve.add_argument("--max-request-bytes", type=positive(int), default=1 << 20,
+                       metavar="N", help="larger requests are refused (RESOURCE_EXHAUSTED, "
+                                         "saying so)")
+    serve.add_argument("--grace", type=positive(float), default=30.0, metavar="SECONDS",
+                       help="after SIGTERM or SIGINT, how long calls in flight may take to "
+                            "finish")
     serve.set_defaults(run=_serve)
 
     client = commands.add_parser(
@@ -180,7 +186,8 @@ def _serve(args: argparse.Namespace) -> None:
     try:
         serve(ServerConfig(host=args.host, port=args.port, workers=args.workers,
                            queue=args.queue, http_port=args.http_port,
-                           cors_origins=tuple(args.cors_origin)))
+                           cors_origins=tuple(args.cors_origin), grace_seconds=args.grace,
+                           max_request_bytes=args.max_request_bytes))
     except CannotServe as err:
         raise ServiceError(str(err)) from None
 

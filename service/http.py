@@ -135,13 +135,14 @@ class _Solver:
 
 
 def application(servicer: SolverServicer, cors_origins: Sequence[str] = (),
-                threads: int = 32) -> tuple[Starlette, Callable[[], None]]:
+                threads: int = 32, max_request_bytes: int = 1 << 20
+                ) -> tuple[Starlette, Callable[[], None]]:
     """The ASGI application (the RPCs, the page) and what closes its threads."""
     solver = _Solver(servicer, threads)
     # a field the message does not have is refused, as a typo should be, not dropped
     codecs = [google_protobuf_binary_codec(),
               google_protobuf_json_codec(ignore_unknown_fields=False)]
-    rpcs = SolverASGIApplication(solver, codecs=codecs)
+    rpcs = SolverASGIApplication(solver, codecs=codecs, read_max_bytes=max_request_bytes)
     app = Starlette(
         routes=[Mount(rpcs.path, app=rpcs),
                 Mount("/", app=StaticFiles(packages=[("service", "playground")], html=True))],
@@ -155,10 +156,11 @@ class HttpServer:
     """The HTTP face on its own thread; `port` is the one bound (0 picks a free one)."""
 
     def __init__(self, servicer: SolverServicer, host: str, port: int,
-                 cors_origins: Sequence[str] = (), threads: int = 32) -> None:
+                 cors_origins: Sequence[str] = (), threads: int = 32,
+                 max_request_bytes: int = 1 << 20) -> None:
         self._socket = socket.create_server((host, port), reuse_port=False)
         self.port: int = self._socket.getsockname()[1]
-        app, self._close = application(servicer, cors_origins, threads)
+        app, self._close = application(servicer, cors_origins, threads, max_request_bytes)
         config = uvicorn.Config(app, log_level="warning", lifespan="off",
                                 timeout_graceful_shutdown=5)
         self._server = uvicorn.Server(config)

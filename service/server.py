@@ -35,7 +35,8 @@ class ServerConfig:
     queue: int = 16  # calls that may wait for a worker
     cache_entries: int = 200_000
     limits: Budget = Budget(seconds=60.0, nodes=None, table_entries=5_000_000)
-    grace_seconds: float = 10.0
+    grace_seconds: float = 30.0  # for the calls in flight, after SIGTERM or SIGINT
+    max_request_bytes: int = 1 << 20  # larger requests are refused, saying so
     preload: tuple[str, ...] = ("solver.cpsat",)  # imported by each worker as it starts
     http_port: int | None = None  # the Connect face and the playground; None: none
     cors_origins: tuple[str, ...] = ()  # origins whose pages may call the HTTP face
@@ -73,7 +74,9 @@ class RunningServer:
         # the port is ours alone: no second server shares it through SO_REUSEPORT
         self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=threads),
                                   maximum_concurrent_rpcs=threads,
-                                  options=[("grpc.so_reuseport", 0)])
+                                  options=[("grpc.so_reuseport", 0),
+                                           ("grpc.max_receive_message_length",
+                                            config.max_request_bytes)])
         self.servicer = SolverServicer(self.pool, HintCache(config.cache_entries), config.limits)
         pb_grpc.add_SolverServicer_to_server(  # type: ignore[no-untyped-call]
             self.servicer, self.server)
@@ -94,7 +97,7 @@ class RunningServer:
         if config.http_port is not None:
             try:
                 self.http = HttpServer(self.servicer, config.host, config.http_port,
-                                       config.cors_origins, threads)
+                                       config.cors_origins, threads, config.max_request_bytes)
             except OSError as err:
                 self.server.stop(None)
                 self.pool.close()

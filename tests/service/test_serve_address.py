@@ -49,3 +49,24 @@ def test_a_host_that_does_not_resolve_is_refused_in_one_line():
     assert code == 1 and len(lines) == 1
     assert lines[0].startswith("fortress-solver: cannot serve on '999.1.1.1': it does not "
                                "resolve")
+
+
+def test_a_request_over_the_size_limit_is_refused_saying_so():
+    import grpc
+
+    from service.api import fortress_solver_pb2 as pb
+    from tests.service.conftest import connect, rpc_error
+    from tests.service.test_http import post
+
+    with running_server(workers=1, http_port=0, max_request_bytes=50_000) as server:
+        big = pb.SolveBatchRequest(positions=[pb.BeleagueredPosition(
+            tableau=[pb.Pile(cards=["7H"] * 2000)])] * 10)
+        with connect(server) as stub:
+            error = rpc_error(lambda request, timeout: list(stub.SolveBatch(request,
+                                                                            timeout=timeout)),
+                              big)
+            assert error.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "larger than max" in error.details()
+        status, body = post(server, "Hint", {"position": {"json": "x" * 60_000}})
+        assert status == 429 and body["code"] == "resource_exhausted"
+        assert "exceeds" in body["message"] or "larger" in body["message"]
