@@ -94,6 +94,10 @@ def add_server(parser: argparse.ArgumentParser) -> None:
                              "or a gRPC target such as dns:///HOST:PORT (every address the "
                              "name resolves to) or ipv4:ADDR:PORT,ADDR:PORT; the calls are "
                              "spread over the replicas")
+    parser.add_argument("--deadline", type=positive(float), metavar="SECONDS",
+                        help="the gRPC deadline of each call, apart from the search budget "
+                             "(--seconds): the server answers UNKNOWN before it (by default "
+                             "the budget and 5 seconds of room)")
 
 
 def add_progress(parser: argparse.ArgumentParser) -> None:

@@ -197,7 +197,7 @@ def _client(args: argparse.Namespace) -> None:
 
     from service.client import Client
 
-    client = Client(args.server)
+    client = Client(args.server, args.deadline)
     try:
         args.run_remote(args, client)
     except grpc.RpcError as error:

@@ -43,7 +43,10 @@ T = TypeVar("T")
 
 
 class Client:
-    def __init__(self, server: str) -> None:
+    def __init__(self, server: str, deadline: float | None = None) -> None:
+        """`deadline`: every call's gRPC deadline in seconds (--deadline); by default a
+        call's budget and a little room."""
+        self._deadline = deadline
         self._target = channel_target(server)
         self._channel = grpc.insecure_channel(self._target, options=_OPTIONS)
         self._stub = pb_grpc.SolverStub(self._channel)  # type: ignore[no-untyped-call]
@@ -53,18 +56,26 @@ class Client:
         self._channel.close()
 
     def solve(self, request: pb.SolveRequest) -> pb.SolveResponse:
-        response: pb.SolveResponse = self._stub.Solve(request, timeout=_timeout(request.budget))
+        response: pb.SolveResponse = self._stub.Solve(request, timeout=self._timeout(request))
         return response
 
     def hint(self, request: pb.HintRequest) -> pb.HintResponse:
-        response: pb.HintResponse = self._stub.Hint(request, timeout=_timeout(request.budget))
+        response: pb.HintResponse = self._stub.Hint(request, timeout=self._timeout(request))
         return response
 
     def solve_batch(self, request: pb.SolveBatchRequest) -> Iterator[pb.BatchResult]:
-        yield from self._stub.SolveBatch(request)
+        yield from self._stub.SolveBatch(request, timeout=self._deadline)
 
     def generate_deals(self, request: pb.GenerateDealsRequest) -> Iterator[pb.GeneratedDeal]:
-        yield from self._stub.GenerateDeals(request)
+        yield from self._stub.GenerateDeals(request, timeout=self._deadline)
+
+    def _timeout(self, request: pb.SolveRequest | pb.HintRequest) -> float | None:
+        """The call's deadline: --deadline, else the budget and a little room to send the
+        answer (none for a budget without seconds)."""
+        if self._deadline is not None:
+            return self._deadline
+        seconds = request.budget.seconds
+        return seconds + _ROOM if seconds > 0 else None
 
     def in_chunks(self, items: list[int], chunk: int,
                   call: Callable[[list[int]], Iterable[tuple[int, T]]]) -> Iterator[T]:
@@ -218,7 +229,3 @@ def _addresses(version: int, addresses: list[tuple[str, int]]) -> str:
         return "ipv4:" + ",".join(f"{host}:{port}" for host, port in addresses)
     return "ipv6:" + ",".join(f"[{host}]:{port}" for host, port in addresses)
 
-
-def _timeout(budget: pb.Budget) -> float | None:
-    """The call's deadline: the budget and a little room to send the answer."""
-    return budget.seconds + _ROOM if budget.seconds > 0 else None

@@ -1,0 +1,34 @@
+"""`--deadline` on the client commands: the gRPC deadline apart from the search budget,
+so that the server's promise (UNKNOWN, sent before the deadline) can be checked from the
+command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+from tests.service.conftest import address
+
+CLI = [sys.executable, "-m", "service.cli", "client"]
+# IDA* through a 256-entry table on deal 126 runs for tens of seconds (test_server.py).
+LONG = ["--deal", "126", "--algorithm", "idastar", "--table-entries", "256", "--seconds", "60"]
+
+
+def test_a_deadline_shorter_than_the_budget_gives_unknown_before_it(solver_server):
+    started = time.perf_counter()
+    done = subprocess.run([*CLI, "solve", "--server", address(solver_server), *LONG,
+                           "--deadline", "1.5", "--json"], capture_output=True, text=True,
+                          timeout=60)
+    seconds = time.perf_counter() - started
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["status"] == "unknown"
+    assert seconds < 1.5 + 1.0  # the deadline, and the command's own start-up
+
+
+def test_a_deadline_is_a_positive_number():
+    done = subprocess.run([*CLI, "hint", "--server", "127.0.0.1:1", "--deal", "2",
+                           "--deadline", "0"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--deadline" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
