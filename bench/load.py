@@ -3,19 +3,23 @@
 It exists to check what the unit tests cannot: that a server under sustained overload
 answers each call or refuses it at once (RESOURCE_EXHAUSTED), answers UNKNOWN before a
 client's deadline instead of missing it, and holds its memory flat. The exit status is
-1 when any call ended with another status code.
+1 when any call ended with another status code. With --secure the server it starts
+speaks TLS only (a throwaway CA's certificate) and asks every call for a bearer token:
+the figures then include the handshakes and the token checks.
 
-    .venv/bin/python -m bench.load [--seconds 60] [--seed 1] [--server HOST:PORT]
+    .venv/bin/python -m bench.load [--seconds 60] [--seed 1] [--secure] [--server HOST:PORT]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import secrets as secrets_module
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from array import array
@@ -23,11 +27,13 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import grpc
 
 from bench.bench_beleaguered import nearest_rank, render
+from bench.certs import make_certificates
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.arguments import add_progress, progress_bar
@@ -36,14 +42,19 @@ DEADLINE = 5.0  # seconds, every call
 SAMPLE_EVERY = 5  # seconds between RSS samples
 EXPECTED = ("OK", "RESOURCE_EXHAUSTED")
 SHOWN = (*EXPECTED, "DEADLINE_EXCEEDED")
-Call = Callable[[pb_grpc.SolverStub, pb.PositionSource], Any]
+Metadata = tuple[tuple[str, str], ...]
+Call = Callable[[pb_grpc.SolverStub, pb.PositionSource, Metadata], Any]
 CALLS: dict[str, Call] = {
-    "Hint": lambda stub, source: stub.Hint(pb.HintRequest(position=source), timeout=DEADLINE),
-    "Solve any": lambda stub, source: stub.Solve(
-        pb.SolveRequest(position=source, mode=pb.MODE_ANY), timeout=DEADLINE),
-    "Solve optimal": lambda stub, source: stub.Solve(
-        pb.SolveRequest(position=source, mode=pb.MODE_OPTIMAL), timeout=DEADLINE),
+    "Hint": lambda stub, source, metadata: stub.Hint(
+        pb.HintRequest(position=source), timeout=DEADLINE, metadata=metadata),
+    "Solve any": lambda stub, source, metadata: stub.Solve(
+        pb.SolveRequest(position=source, mode=pb.MODE_ANY), timeout=DEADLINE,
+        metadata=metadata),
+    "Solve optimal": lambda stub, source, metadata: stub.Solve(
+        pb.SolveRequest(position=source, mode=pb.MODE_OPTIMAL), timeout=DEADLINE,
+        metadata=metadata),
 }
+TOKENS = 8  # with --secure: the clients share this many tokens
 
 
 @dataclass
@@ -63,19 +74,39 @@ class Calls:
                 f"{self.codes['OK'] / seconds:.1f}", *ms]
 
 
-def client(address: str, seed: str, stop: threading.Event, totals: dict[str, Calls],
-           lock: threading.Lock) -> None:
-    """One client on a connection of its own: random calls until `stop`."""
+@dataclass(frozen=True)
+class Server:
+    """How the clients reach the server: its address, TLS trust, the tokens to show."""
+
+    address: str
+    ca: bytes | None = None  # PEM: speak TLS, trusting this CA; None: plaintext
+    tokens: tuple[str, ...] = ()  # client k shows token k mod len; none: no token
+
+    def channel(self, own_connection: bool = False) -> grpc.Channel:
+        options = [("grpc.use_local_subchannel_pool", 1)] if own_connection else []
+        if self.ca is None:
+            return grpc.insecure_channel(self.address, options=options)
+        credentials = grpc.ssl_channel_credentials(root_certificates=self.ca)
+        return grpc.secure_channel(self.address, credentials, options=options)
+
+    def metadata(self, k: int) -> tuple[tuple[str, str], ...]:
+        return (("authorization", f"Bearer {self.tokens[k % len(self.tokens)]}"),) \
+            if self.tokens else ()
+
+
+def client(server: Server, k: int, seed: str, stop: threading.Event,
+           totals: dict[str, Calls], lock: threading.Lock) -> None:
+    """Client `k` on a connection of its own: random calls until `stop`."""
     rng, kinds = random.Random(seed), list(CALLS)
-    options = [("grpc.use_local_subchannel_pool", 1)]
-    with grpc.insecure_channel(address, options=options) as channel:
+    metadata = server.metadata(k)
+    with server.channel(own_connection=True) as channel:
         stub = pb_grpc.SolverStub(channel)
         while not stop.is_set():
             kind = rng.choice(kinds)
             source = pb.PositionSource(beleaguered_deal=rng.randint(1, 1000))
             began = time.perf_counter()
             try:
-                answer, code = CALLS[kind](stub, source), "OK"
+                answer, code = CALLS[kind](stub, source, metadata), "OK"
             except grpc.RpcError as error:
                 answer, code = None, error.code().name
             seconds = time.perf_counter() - began
@@ -98,15 +129,23 @@ def children(pid: int) -> list[int]:
         return [int(child) for child in listing.read().split()]
 
 
-def start_server() -> tuple[subprocess.Popen, str]:
+def start_server(secrets: Path | None) -> tuple[subprocess.Popen, Server]:
     """`fortress-solver serve` in a process of its own on a free loopback port, so that
-    the clients' threads do not share the server's interpreter."""
+    the clients' threads do not share the server's interpreter; with `secrets` (a folder
+    for its certificates and tokens), TLS and tokens on."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-                              stderr=subprocess.DEVNULL)
-    return server, f"127.0.0.1:{port}"
+    command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port)]
+    reached = Server(f"127.0.0.1:{port}")
+    if secrets is not None:
+        certs = make_certificates(secrets)
+        tokens = tuple(secrets_module.token_urlsafe(24) for _ in range(TOKENS))
+        (secrets / "tokens").write_text("".join(f"{token}\n" for token in tokens))
+        command += ["--tls-cert", str(certs.server_cert), "--tls-key", str(certs.server_key),
+                    "--token-file", str(secrets / "tokens")]
+        reached = Server(reached.address, certs.ca.read_bytes(), tokens)
+    return subprocess.Popen(command, stderr=subprocess.DEVNULL), reached
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -116,23 +155,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=200, help="concurrent client threads")
     parser.add_argument("--server", metavar="HOST:PORT",
                         help="load this server instead of starting one (no RSS figures then)")
+    parser.add_argument("--secure", action="store_true",
+                        help="the server it starts speaks TLS and asks for tokens")
     add_progress(parser)
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.clients < 1:
         parser.error("--seconds and --clients must be positive")
+    if args.secure and args.server:
+        parser.error("--secure is for the server it starts, not for --server")
+    with tempfile.TemporaryDirectory() as secrets:
+        return load(args, Path(secrets) if args.secure else None)
 
-    server, address = (None, args.server) if args.server else start_server()
+
+def load(args: argparse.Namespace, secrets: Path | None) -> int:
+    server, reached = (None, Server(args.server)) if args.server else start_server(secrets)
     totals = {kind: Calls() for kind in [*CALLS, "all"]}
     samples: list[tuple[int, float, float]] = []  # (seconds in, server, workers) MiB
     stop, lock = threading.Event(), threading.Lock()
     try:
-        with grpc.insecure_channel(address) as channel:  # also fails early on a wrong address
+        with reached.channel() as channel:  # also fails early on a wrong address
             limits = pb_grpc.SolverStub(channel).GetServerInfo(
-                pb.GetServerInfoRequest(), timeout=30, wait_for_ready=server is not None).limits
+                pb.GetServerInfoRequest(), timeout=30, metadata=reached.metadata(0),
+                wait_for_ready=server is not None).limits
         with ThreadPoolExecutor(args.clients) as pool:
             try:
-                futures = [pool.submit(client, address, f"{args.seed}:{k}", stop, totals, lock)
-                           for k in range(args.clients)]
+                futures = [pool.submit(client, reached, k, f"{args.seed}:{k}", stop, totals,
+                                       lock) for k in range(args.clients)]
                 started = time.perf_counter()
                 samples_at = range(0, int(args.seconds) + 1, SAMPLE_EVERY)
                 for at in progress_bar(samples_at, total=len(samples_at), desc="load",
@@ -151,13 +199,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=30)
 
-    print(render(f"Load on {address} ({limits.workers} workers, queue {limits.queue}): "
+    mode = ", TLS and tokens" if secrets is not None else ""
+    print(render(f"Load on {reached.address}{mode} ({limits.workers} workers, queue "
+                 f"{limits.queue}): "
                  f"{args.clients} clients for {args.seconds:g} s, seed {args.seed}, deadline "
                  f"{DEADLINE:g} s, deals 1-1000",
                  ["", "calls", *SHOWN, "other", "OK but UNKNOWN", "OK/s", "OK p50 ms",
                   "OK p99 ms"],
                  [calls.row(kind, args.seconds) for kind, calls in totals.items()]))
-    errors = {code: n for code, n in totals["all"].codes.items() if code not in EXPECTED}
+    every = totals["all"]
+    calls, answered = every.codes.total(), every.codes["OK"]
+    refused = every.codes["RESOURCE_EXHAUSTED"]
+    print(f"answered {answered:,} of {calls:,} calls ({100 * answered / max(calls, 1):.1f} %), "
+          f"refused at once {refused:,}; answered calls' latency p50 "
+          f"{1000 * nearest_rank(every.ok_seconds, 50) if answered else 0:.1f} ms, p99 "
+          f"{1000 * nearest_rank(every.ok_seconds, 99) if answered else 0:.1f} ms")
+    errors = {code: n for code, n in every.codes.items() if code not in EXPECTED}
     print(f"status codes other than {' / '.join(EXPECTED)}: {errors or 'none'}")
     if samples:
         print()

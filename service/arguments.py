@@ -98,6 +98,18 @@ def add_server(parser: argparse.ArgumentParser) -> None:
                         help="the gRPC deadline of each call, apart from the search budget "
                              "(--seconds): the server answers UNKNOWN before it (by default "
                              "the budget and 5 seconds of room)")
+    parser.add_argument("--tls-ca", type=Path, metavar="FILE",
+                        help="speak TLS, trusting server certificates this PEM CA signed "
+                             "(TLS with the system's CAs when only --tls-cert is given)")
+    parser.add_argument("--tls-cert", type=Path, metavar="FILE",
+                        help="this client's PEM certificate, for a server that asks for one "
+                             "(mutual TLS; with --tls-key)")
+    parser.add_argument("--tls-key", type=Path, metavar="FILE",
+                        help="the PEM private key of --tls-cert")
+    parser.add_argument("--token-file", type=Path, metavar="FILE",
+                        help="send the first token of this file as 'authorization: Bearer "
+                             "TOKEN' (else the FORTRESS_SOLVER_TOKEN environment variable's, "
+                             "if set)")
 
 
 def add_progress(parser: argparse.ArgumentParser) -> None:

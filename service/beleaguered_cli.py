@@ -443,8 +443,10 @@ def _batch_remote(args: argparse.Namespace, client: Client) -> None:
 
 
 def _generate(args: argparse.Namespace, client: Client) -> None:
-    """Prints each deal as it arrives; the stream ends early when the server has tried
-    every deal of the range, which is a Shortfall."""
+    """Prints each deal as it arrives; the stream ends early, with OUT_OF_RANGE, when the
+    server has tried every deal of the range, which is a Shortfall."""
+    import grpc
+
     from service.convert import beleaguered as convert
 
     request = convert.generate_request(args.count, args.min_length, args.max_length,
@@ -452,15 +454,20 @@ def _generate(args: argparse.Namespace, client: Client) -> None:
     request.first_deal, request.last_deal = args.deals.start, args.deals.stop - 1
     stream: Iterator[Any] = client.generate_deals(request)
     found = 0
+    spent = f"deals {request.first_deal}-{request.last_deal} spent: "
     with progress_bar(total=args.count, unit="deal", forced=args.progress) as bar:
-        for deal_found in stream:
-            position = convert.position_from_proto(deal_found.position)
-            _print_json({"deal": deal_found.deal, "position": position.to_json(),
-                         "length": deal_found.length})
-            found += 1
-            bar.update()
+        try:
+            for deal_found in stream:
+                position = convert.position_from_proto(deal_found.position)
+                _print_json({"deal": deal_found.deal, "position": position.to_json(),
+                             "length": deal_found.length})
+                found += 1
+                bar.update()
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.OUT_OF_RANGE or \
+                    not (error.details() or "").startswith(spent):
+                raise
     if found < args.count:
         band = "" if args.min_length is None and args.max_length is None else \
             f" within {args.min_length or '...'}-{args.max_length or '...'} moves"
-        raise Shortfall(f"deals {request.first_deal}-{request.last_deal} spent: {found} of "
-                        f"{args.count} deals found{band}")
+        raise Shortfall(f"{spent}{found} of {args.count} deals found{band}")

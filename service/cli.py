@@ -9,9 +9,11 @@ import json
 import os
 import signal
 import sys
+from pathlib import Path
 from typing import Any, NoReturn
 
 from service.arguments import HelpFormatter, Shortfall, Version, positive, read_bytes, source_name
+from service.convert.common import MAX_BATCH
 from service.games import GAMES, find, read_any
 from solver.errors import InvalidInput
 from solver.games import Game
@@ -106,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--http-port", type=port_number, metavar="PORT",
                        help="also serve the Connect face and the playground on this port "
                             "(none unless given)")
+    serve.add_argument("--metrics-port", type=port_number, metavar="PORT",
+                       help="also serve Prometheus metrics at /metrics on this port (none "
+                            "unless given)")
     serve.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
                        help="an origin whose pages may call the HTTP face, such as "
                             "https://example.org; repeat for more (none unless given)")
@@ -116,9 +121,32 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--max-request-bytes", type=positive(int), default=1 << 20,
                        metavar="N", help="larger requests are refused (RESOURCE_EXHAUSTED, "
                                          "saying so)")
+    serve.add_argument("--max-batch", type=positive(int), default=MAX_BATCH, metavar="N",
+                       help="the most deals and positions of one SolveBatch, and the most "
+                            "deals one GenerateDeals may ask for (more: OUT_OF_RANGE, "
+                            "saying so)")
     serve.add_argument("--grace", type=positive(float), default=30.0, metavar="SECONDS",
                        help="after SIGTERM or SIGINT, how long calls in flight may take to "
-                            "finish")
+                            "finish (a second signal stops at once)")
+    secure = serve.add_argument_group(
+        "security", "Off loopback, serve TLS (or say --insecure); with --token-file every "
+                    "Solver call needs a token (health and reflection stay open for probes).")
+    secure.add_argument("--tls-cert", type=Path, metavar="FILE",
+                        help="the server's PEM certificate chain (with --tls-key: TLS on the "
+                             "gRPC and the HTTP port)")
+    secure.add_argument("--tls-key", type=Path, metavar="FILE",
+                        help="the PEM private key of --tls-cert")
+    secure.add_argument("--tls-client-ca", type=Path, metavar="FILE",
+                        help="mutual TLS: every client must show a certificate this PEM CA "
+                             "signed")
+    secure.add_argument("--insecure", action="store_true",
+                        help="serve plaintext on an address other machines can reach")
+    secure.add_argument("--token-file", type=Path, metavar="FILE",
+                        help="bearer tokens, one per line, that calls must show as "
+                             "'authorization: Bearer TOKEN'; reread on SIGHUP")
+    secure.add_argument("--max-calls-per-token", type=positive(int), metavar="N",
+                        help="calls one token may have running at once (RESOURCE_EXHAUSTED "
+                             "past it; no limit unless given)")
     serve.set_defaults(run=_serve)
 
     client = commands.add_parser(
@@ -182,12 +210,24 @@ def _schema(args: argparse.Namespace) -> None:
 
 def _serve(args: argparse.Namespace) -> None:
     from service.server import CannotServe, ServerConfig, serve  # grpc only for serve
+    from service.tls import ServerTls
+
+    if (args.tls_cert is None) != (args.tls_key is None):
+        raise InvalidInput("--tls-cert and --tls-key go together")
+    if args.tls_client_ca is not None and args.tls_cert is None:
+        raise InvalidInput("--tls-client-ca needs --tls-cert and --tls-key: mutual TLS is TLS")
+    tls = None if args.tls_cert is None else ServerTls(args.tls_cert, args.tls_key,
+                                                       args.tls_client_ca)
 
     try:
         serve(ServerConfig(host=args.host, port=args.port, workers=args.workers,
                            queue=args.queue, http_port=args.http_port,
+                           metrics_port=args.metrics_port,
                            cors_origins=tuple(args.cors_origin), grace_seconds=args.grace,
-                           max_request_bytes=args.max_request_bytes))
+                           max_request_bytes=args.max_request_bytes, tls=tls,
+                           max_batch=args.max_batch,
+                           insecure=args.insecure, token_file=args.token_file,
+                           max_calls_per_token=args.max_calls_per_token))
     except CannotServe as err:
         raise ServiceError(str(err)) from None
 
@@ -196,8 +236,12 @@ def _client(args: argparse.Namespace) -> None:
     import grpc
 
     from service.client import Client
+    from service.tls import ClientTls
+    from service.tokens import client_token
 
-    client = Client(args.server, args.deadline)
+    secure = args.tls_ca is not None or args.tls_cert is not None or args.tls_key is not None
+    tls = ClientTls(args.tls_ca, args.tls_cert, args.tls_key) if secure else None
+    client = Client(args.server, args.deadline, tls, client_token(args.token_file))
     try:
         args.run_remote(args, client)
     except grpc.RpcError as error:

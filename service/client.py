@@ -19,6 +19,7 @@ import grpc
 
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
+from service.tls import ClientTls
 from solver.errors import InvalidInput
 
 _ROOM = 5.0  # seconds past the budget for the answer to arrive
@@ -43,12 +44,16 @@ T = TypeVar("T")
 
 
 class Client:
-    def __init__(self, server: str, deadline: float | None = None) -> None:
+    def __init__(self, server: str, deadline: float | None = None, tls: ClientTls | None = None,
+                 token: str | None = None) -> None:
         """`deadline`: every call's gRPC deadline in seconds (--deadline); by default a
-        call's budget and a little room."""
+        call's budget and a little room. `tls`: speak TLS (None: plaintext); `token`: the
+        bearer token every call shows."""
         self._deadline = deadline
         self._target = channel_target(server)
-        self._channel = grpc.insecure_channel(self._target, options=_OPTIONS)
+        self._metadata = () if token is None else (("authorization", f"Bearer {token}"),)
+        self._channel = (grpc.insecure_channel(self._target, options=_OPTIONS) if tls is None
+                         else grpc.secure_channel(self._target, tls.credentials(), _OPTIONS))
         self._stub = pb_grpc.SolverStub(self._channel)  # type: ignore[no-untyped-call]
 
     def close(self) -> None:
@@ -56,18 +61,22 @@ class Client:
         self._channel.close()
 
     def solve(self, request: pb.SolveRequest) -> pb.SolveResponse:
-        response: pb.SolveResponse = self._stub.Solve(request, timeout=self._timeout(request))
+        response: pb.SolveResponse = self._stub.Solve(request, timeout=self._timeout(request),
+                                                         metadata=self._metadata)
         return response
 
     def hint(self, request: pb.HintRequest) -> pb.HintResponse:
-        response: pb.HintResponse = self._stub.Hint(request, timeout=self._timeout(request))
+        response: pb.HintResponse = self._stub.Hint(request, timeout=self._timeout(request),
+                                                       metadata=self._metadata)
         return response
 
     def solve_batch(self, request: pb.SolveBatchRequest) -> Iterator[pb.BatchResult]:
-        yield from self._stub.SolveBatch(request, timeout=self._deadline)
+        yield from self._stub.SolveBatch(request, timeout=self._deadline,
+                                        metadata=self._metadata)
 
     def generate_deals(self, request: pb.GenerateDealsRequest) -> Iterator[pb.GeneratedDeal]:
-        yield from self._stub.GenerateDeals(request, timeout=self._deadline)
+        yield from self._stub.GenerateDeals(request, timeout=self._deadline,
+                                           metadata=self._metadata)
 
     def _timeout(self, request: pb.SolveRequest | pb.HintRequest) -> float | None:
         """The call's deadline: --deadline, else the budget and a little room to send the

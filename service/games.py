@@ -42,10 +42,12 @@ class Commands(Protocol):
 
 class Calls(Protocol):
     """What the servicer lends a converter for one call: the worker pool under the call's
-    budget and deadline, the hint cache, and many jobs at once for the streams."""
+    budget and deadline, the hint cache, and many jobs at once for the streams (at most
+    `max_batch` items a stream)."""
 
     cache: HintCache
     limits: Budget
+    max_batch: int
 
     def ask(self, question: Question[Any, Any, Any], position: Any, options: Any,
             budget: pb.Budget) -> Any:
@@ -112,6 +114,18 @@ GAMES: list[Entry] = [
 def register(entry: Entry) -> None:
     """Offer one more game (a test's, or a plug-in's) after the built-in ones."""
     GAMES.append(entry)
+
+
+# What questions import only when asked, so that the command line starts quickly.
+_ASKED_LATE = ("solver.cpsat", "solver.stronghold.plan", "solver.stronghold.clear_driver")
+
+
+def search_modules() -> tuple[str, ...]:
+    """What a search process imports as it starts, so that no call's deadline pays for
+    an import (CP-SAT's takes half a second, a game's first question some 50 ms): the
+    module of every question of every game, and what they import when asked."""
+    asked = (question.run.__module__ for entry in GAMES for question in entry.game.questions)
+    return tuple(dict.fromkeys((*asked, *_ASKED_LATE)))
 
 
 def read_any(raw: bytes, source: str, game: Game[Any] | None = None) -> tuple[Game[Any], Any]:

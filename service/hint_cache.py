@@ -21,6 +21,8 @@ class HintCache:
         self.capacity = capacity
         self._hints: OrderedDict[str, Hint] = OrderedDict()
         self._lock = threading.Lock()
+        self.hits = 0  # lookups that found a hint, and that did not (for the metrics)
+        self.misses = 0
 
     def __len__(self) -> int:
         return len(self._hints)
@@ -29,7 +31,10 @@ class HintCache:
         key = str(position)
         with self._lock:
             hint = self._hints.get(key)
-            if hint is not None:
+            if hint is None:
+                self.misses += 1
+            else:
+                self.hits += 1
                 self._hints.move_to_end(key)
             return hint
 

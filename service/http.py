@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+import ssl
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Generator, Sequence
@@ -33,6 +34,7 @@ from starlette.staticfiles import StaticFiles
 from service.api import fortress_solver_pb2 as pb
 from service.api.fortress_solver_connect import SolverASGIApplication
 from service.servicer import SolverServicer
+from service.tls import ServerTls
 
 log = logging.getLogger("fortress_solver.http")
 
@@ -40,16 +42,36 @@ T = TypeVar("T")
 
 # What a browser may send and read across origins (the Connect protocol's headers).
 _ALLOWED_HEADERS = ["Content-Type", "Connect-Protocol-Version", "Connect-Timeout-Ms",
-                    "Connect-Accept-Encoding", "Connect-Content-Encoding", "X-User-Agent"]
-_EXPOSED_HEADERS = ["Content-Encoding", "Connect-Content-Encoding"]
+                    "Connect-Accept-Encoding", "Connect-Content-Encoding", "X-User-Agent",
+                    "Authorization", "X-Request-Id"]
+_EXPOSED_HEADERS = ["Content-Encoding", "Connect-Content-Encoding", "X-Request-Id"]
 
 
 class _Context:
     """The part of grpc.ServicerContext the servicer uses, for one HTTP call."""
 
-    def __init__(self, timeout_ms: float | None) -> None:
+    def __init__(self, ctx: RequestContext[Any, Any]) -> None:
         self.hung_up = threading.Event()
+        self._ctx = ctx
+        timeout_ms = ctx.timeout_ms
         self._deadline = None if timeout_ms is None else time.monotonic() + timeout_ms / 1000
+
+    def peer(self) -> str:
+        """The client's address as gRPC writes it ("ipv4:127.0.0.1:53422"), for the log."""
+        address = self._ctx.client_address
+        if address is None:
+            return "http"
+        host, _, port = address.rpartition(":")
+        return f"ipv6:[{host}]:{port}" if ":" in host else f"ipv4:{address}"
+
+    def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
+        """The request's headers as gRPC's metadata: (name in lower case, value) pairs."""
+        return tuple(self._ctx.request_headers.allitems())
+
+    def set_trailing_metadata(self, metadata: tuple[tuple[str, str], ...]) -> None:
+        """Sent as response headers, where an HTTP client looks (errors carry them too)."""
+        for key, value in metadata:
+            self._ctx.response_headers[key] = value
 
     def is_active(self) -> bool:
         return not self.hung_up.is_set()
@@ -103,7 +125,7 @@ class _Solver:
 
     async def _unary(self, method: Callable[[Any, Any], T], request: Any,
                      ctx: RequestContext[Any, Any]) -> T:
-        context = _Context(ctx.timeout_ms)
+        context = _Context(ctx)
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._threads, method, request, context)
@@ -112,7 +134,7 @@ class _Solver:
 
     async def _stream(self, method: Callable[[Any, Any], Generator[T, None, None]], request: Any,
                       ctx: RequestContext[Any, Any]) -> AsyncIterator[T]:
-        context = _Context(ctx.timeout_ms)
+        context = _Context(ctx)
         loop = asyncio.get_running_loop()
         results = method(request, context)
         step = None
@@ -152,17 +174,27 @@ def application(servicer: SolverServicer, cors_origins: Sequence[str] = (),
     return app, solver.close
 
 
+def _uvicorn_tls(tls: ServerTls | None) -> dict[str, Any]:
+    if tls is None:
+        return {}
+    settings: dict[str, Any] = {"ssl_certfile": tls.cert, "ssl_keyfile": tls.key}
+    if tls.client_ca is not None:
+        settings |= {"ssl_ca_certs": str(tls.client_ca), "ssl_cert_reqs": ssl.CERT_REQUIRED}
+    return settings
+
+
 class HttpServer:
     """The HTTP face on its own thread; `port` is the one bound (0 picks a free one)."""
 
     def __init__(self, servicer: SolverServicer, host: str, port: int,
                  cors_origins: Sequence[str] = (), threads: int = 32,
-                 max_request_bytes: int = 1 << 20) -> None:
+                 max_request_bytes: int = 1 << 20, tls: ServerTls | None = None) -> None:
+        """`tls`: serve HTTPS with the gRPC port's certificate (and its client CA)."""
         self._socket = socket.create_server((host, port), reuse_port=False)
         self.port: int = self._socket.getsockname()[1]
         app, self._close = application(servicer, cors_origins, threads, max_request_bytes)
         config = uvicorn.Config(app, log_level="warning", lifespan="off",
-                                timeout_graceful_shutdown=5)
+                                timeout_graceful_shutdown=5, **_uvicorn_tls(tls))
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run,
                                         kwargs={"sockets": [self._socket]},

@@ -11,12 +11,14 @@ every node of a costly search) and ends with UNKNOWN, and the worker takes the n
 from __future__ import annotations
 
 import ctypes
+import gc
 import importlib
 import multiprocessing as mp
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from multiprocessing.synchronize import Event
@@ -56,9 +58,12 @@ class Job:
 
 def _work(connection: Connection, cancel: Event, preload: tuple[str, ...]) -> None:
     """A worker process: import what searches will need, then run each job received
-    until told to stop (None)."""
+    until told to stop (None). What is imported lives as long as the process: the
+    garbage collector leaves it alone, or each full collection would walk all of it
+    (some 40 ms, in the middle of a search or on an answer's way out)."""
     for module in preload:
         importlib.import_module(module)
+    gc.freeze()
     while (job := connection.recv()) is not None:
         try:
             connection.send(job.run(replace(job.budget, stop=cancel.is_set)))
@@ -98,6 +103,28 @@ class WorkerPool:
         for worker in self._all:
             self._idle.put(worker)
         self._admitted = threading.BoundedSemaphore(workers + queue_size)
+        self._waiting = 0
+        self._waiting_lock = threading.Lock()
+
+    @property
+    def busy(self) -> int:
+        """Workers running a job (or being replaced after one): those not idle."""
+        return self.workers - self._idle.qsize()
+
+    @property
+    def waiting(self) -> int:
+        """Jobs waiting for an idle worker: the queue's depth."""
+        return self._waiting
+
+    @contextmanager
+    def _queued(self) -> Iterator[None]:
+        with self._waiting_lock:
+            self._waiting += 1
+        try:
+            yield
+        finally:
+            with self._waiting_lock:
+                self._waiting -= 1
 
     def run(self, job: Job, cancelled: Callable[[], bool], wait: bool = False) -> Any:
         """Run `job` in a worker. With `wait`, queue outside the limit (for streams that
@@ -116,13 +143,14 @@ class WorkerPool:
         started = time.perf_counter()
         deadline = started + (job.budget.seconds or float("inf"))
         worker = None
-        while worker is None:
-            if cancelled() or time.perf_counter() >= deadline:
-                return job.gave_up(time.perf_counter() - started)
-            try:
-                worker = self._idle.get(timeout=_POLL_SECONDS)
-            except queue.Empty:
-                pass
+        with self._queued():
+            while worker is None:
+                if cancelled() or time.perf_counter() >= deadline:
+                    return job.gave_up(time.perf_counter() - started)
+                try:
+                    worker = self._idle.get(timeout=_POLL_SECONDS)
+                except queue.Empty:
+                    pass
         if not worker.process.is_alive():  # died while idle (killed from outside)
             worker = self._replace(worker)
         try:

@@ -10,7 +10,8 @@ import signal
 import socket
 import threading
 from concurrent import futures
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -18,11 +19,17 @@ from grpc_reflection.v1alpha import reflection
 
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
+from service.convert.common import MAX_BATCH
+from service.games import search_modules
 from service.hint_cache import HintCache
 from service.http import HttpServer
+from service.metrics import Metrics
 from service.pool import WorkerPool
-from service.servicer import SolverServicer
+from service.servicer import RefuseUndecodable, SolverServicer
+from service.tls import ServerTls, is_loopback
+from service.tokens import Tokens
 from solver.budget import Budget
+from solver.errors import InvalidInput
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Solver"].full_name
 
@@ -37,13 +44,34 @@ class ServerConfig:
     limits: Budget = Budget(seconds=60.0, nodes=None, table_entries=5_000_000)
     grace_seconds: float = 30.0  # for the calls in flight, after SIGTERM or SIGINT
     max_request_bytes: int = 1 << 20  # larger requests are refused, saying so
-    preload: tuple[str, ...] = ("solver.cpsat",)  # imported by each worker as it starts
+    max_batch: int = MAX_BATCH  # SolveBatch items, GenerateDeals deals (more: OUT_OF_RANGE)
+    # imported by each worker as it starts: every game's questions and what they import
+    preload: tuple[str, ...] = field(default_factory=search_modules)
     http_port: int | None = None  # the Connect face and the playground; None: none
     cors_origins: tuple[str, ...] = ()  # origins whose pages may call the HTTP face
+    metrics_port: int | None = None  # Prometheus metrics at /metrics; None: none served
+    tls: ServerTls | None = None  # None: plaintext, which off loopback needs `insecure`
+    insecure: bool = False  # plaintext on an address other machines can reach
+    token_file: Path | None = None  # the bearer tokens calls must show; None: none needed
+    max_calls_per_token: int | None = None  # calls one token may have running at once
 
 
 class CannotServe(OSError):
     """The address cannot be served: a host that does not resolve, a port already taken."""
+
+
+log = logging.getLogger("fortress_solver")
+
+
+def _check_plaintext(config: ServerConfig) -> None:
+    """Plaintext is served off loopback only when asked for, and then said at start."""
+    if config.tls is not None or is_loopback(config.host):
+        return
+    if not config.insecure:
+        raise InvalidInput(f"{config.host} is reachable from other machines: serve it with "
+                           "--tls-cert and --tls-key, or in plaintext with --insecure")
+    log.warning(f"serving plaintext on {config.host} (--insecure): anyone on the network "
+                "can read the calls" + ("" if config.token_file else " and make them"))
 
 
 def _check_address(host: str, port: int) -> None:
@@ -68,16 +96,26 @@ class RunningServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         _check_address(config.host, config.port)
+        _check_plaintext(config)
+        if config.max_calls_per_token is not None and config.token_file is None:
+            raise InvalidInput("--max-calls-per-token needs --token-file: without tokens "
+                               "there is no one to count calls for")
+        self.tokens = None if config.token_file is None else Tokens(
+            config.token_file, config.max_calls_per_token)
         # the workers start before gRPC starts threads
         self.pool = WorkerPool(config.workers, config.queue, config.preload)
+        cache = HintCache(config.cache_entries)
+        self.metrics = Metrics(self.pool, cache)  # counted always, served on request
+        self.servicer = SolverServicer(self.pool, cache, config.limits, self.tokens,
+                                       self.metrics, config.max_batch)
         threads = config.workers + config.queue + 8  # room for health, info and refusals
         # the port is ours alone: no second server shares it through SO_REUSEPORT
         self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=threads),
+                                  interceptors=[RefuseUndecodable(self.servicer)],
                                   maximum_concurrent_rpcs=threads,
                                   options=[("grpc.so_reuseport", 0),
                                            ("grpc.max_receive_message_length",
                                             config.max_request_bytes)])
-        self.servicer = SolverServicer(self.pool, HintCache(config.cache_entries), config.limits)
         pb_grpc.add_SolverServicer_to_server(  # type: ignore[no-untyped-call]
             self.servicer, self.server)
         self.health = health.HealthServicer()
@@ -85,7 +123,9 @@ class RunningServer:
         reflection.enable_server_reflection(
             (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), self.server)
         try:
-            self.port = self.server.add_insecure_port(f"{config.host}:{config.port}")
+            address = f"{config.host}:{config.port}"
+            self.port = (self.server.add_insecure_port(address) if config.tls is None
+                         else self.server.add_secure_port(address, config.tls.credentials()))
         except RuntimeError:  # gRPC's word for a port it cannot bind
             self.port = 0
         if self.port == 0:
@@ -97,21 +137,59 @@ class RunningServer:
         if config.http_port is not None:
             try:
                 self.http = HttpServer(self.servicer, config.host, config.http_port,
-                                       config.cors_origins, threads, config.max_request_bytes)
+                                       config.cors_origins, threads, config.max_request_bytes,
+                                       config.tls)
             except OSError as err:
                 self.server.stop(None)
                 self.pool.close()
                 raise CannotServe(f"cannot serve HTTP on {config.host}:{config.http_port}: "
                                   f"{os.strerror(err.errno) if err.errno else err}") from None
+        self.metrics_port: int | None = None  # the one bound, with config.metrics_port
+        if config.metrics_port is not None:
+            try:
+                self.metrics_port = self.metrics.serve(config.host, config.metrics_port,
+                                                       config.tls)
+            except OSError as err:
+                if self.http is not None:
+                    self.http.stop()
+                self.server.stop(None)
+                self.pool.close()
+                raise CannotServe(f"cannot serve metrics on {config.host}:"
+                                  f"{config.metrics_port}: "
+                                  f"{os.strerror(err.errno) if err.errno else err}") from None
         for name in ("", SERVICE_NAME):
             self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
 
+        self._hurry = threading.Event()
+
     def stop(self) -> None:
+        """Drain, then stop: health says NOT_SERVING at once and new calls are refused
+        (UNAVAILABLE, so that clients go to another replica) while the calls in flight
+        have the grace to finish; what is left then, or after hurry(), is cancelled."""
         self.health.enter_graceful_shutdown()
+        self.servicer.drain(self.config.grace_seconds, self._hurry)
+        stopped = self.server.stop(0)
         if self.http is not None:
             self.http.stop()
-        self.server.stop(self.config.grace_seconds).wait()
+        stopped.wait()
         self.pool.close()
+        self.metrics.stop()
+
+    def hurry(self) -> None:
+        """Cut a stop's drain short (the second signal): the calls in flight are cancelled."""
+        self._hurry.set()
+
+    def reload_tokens(self) -> None:
+        """Read the token file again (SIGHUP); a fault keeps the tokens before and is logged."""
+        if self.tokens is None:
+            log.info("SIGHUP: no --token-file to reload")
+            return
+        try:
+            self.tokens.reload()
+        except InvalidInput as error:
+            log.warning(f"tokens not reloaded, the {len(self.tokens)} before kept: {error}")
+            return
+        log.info(f"tokens reloaded from {self.tokens.path}: {len(self.tokens)}")
 
 
 def serve(config: ServerConfig) -> None:
@@ -119,10 +197,25 @@ def serve(config: ServerConfig) -> None:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     running = RunningServer(config)
     http = "" if running.http is None else f", HTTP on {config.host}:{running.http.port}"
+    metrics = ("" if running.metrics_port is None
+               else f", metrics on http{'s' * bool(config.tls)}://{config.host}:"
+                    f"{running.metrics_port}/metrics")
     logging.getLogger("fortress_solver").info(
-        f"serving gRPC on {config.host}:{running.port}{http} with {config.workers} workers")
+        f"serving gRPC on {config.host}:{running.port}{http}{metrics} "
+        f"with {config.workers} workers")
     stopping = threading.Event()
+
+    def on_stop(signum: int, _: object) -> None:
+        if stopping.is_set():
+            log.info("second signal: stopping now")
+            running.hurry()
+        else:
+            log.info(f"{signal.Signals(signum).name}: draining, up to {config.grace_seconds:g} s "
+                     "for the calls in flight (signal again to stop now)")
+        stopping.set()
+
     for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: stopping.set())
+        signal.signal(signum, on_stop)
+    signal.signal(signal.SIGHUP, lambda *_: running.reload_tokens())
     stopping.wait()
     running.stop()

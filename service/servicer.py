@@ -1,10 +1,16 @@
 """The Solver RPCs: each request goes to the converter of its position's game (the list
 in service/games.py), which reads it and asks its game's questions through the pool.
 
-Every call logs one JSON line (method, game, status, milliseconds). Bad input is
-INVALID_ARGUMENT with the command line's message, a number out of range (a deal, worlds
-above the limit) OUT_OF_RANGE, a position of no supported game UNIMPLEMENTED, a full
-queue RESOURCE_EXHAUSTED, a search process that died UNAVAILABLE (it is replaced).
+Every call logs one JSON line (method, game, status, milliseconds, the client's address
+and the request id: the client's `x-request-id`, or a fresh one, sent back in the
+trailing metadata) and counts in the server's metrics (service/metrics.py). Bad input is
+INVALID_ARGUMENT with the command line's message (bytes that are not the request message
+too, see RefuseUndecodable), a number out of range (a deal, worlds above the limit, a
+batch or a count over --max-batch) OUT_OF_RANGE, as is a GenerateDeals whose range is
+spent before its count is found (after the deals it found), a position of no supported
+game UNIMPLEMENTED, a full queue or a token's calls at their limit RESOURCE_EXHAUSTED, a
+search process that died UNAVAILABLE (it is replaced), as is a call that arrives while
+the server stops; a call without a token the server accepts is UNAUTHENTICATED.
 """
 
 from __future__ import annotations
@@ -13,42 +19,68 @@ import json
 import logging
 import math
 import time
+import uuid
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from importlib.metadata import version
-from threading import Event
+from threading import Condition, Event
 from typing import Any, TypeVar
 
 import grpc
+from google.protobuf.message import DecodeError
 
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
-from service.convert.common import MAX_WORLDS, budget_from_proto
+from service.convert.common import MAX_BATCH, MAX_WORLDS, budget_from_proto
 from service.games import GAMES, Streams, Wire, find, read_any
 from service.hint_cache import HintCache
+from service.metrics import Metrics
 from service.pool import Job, Overloaded, WorkerLost, WorkerPool
+from service.tokens import TokenBusy, Tokens, Unauthenticated
 from solver.budget import Budget
 from solver.errors import IllegalMove, InvalidInput, OutOfRange
 from solver.games import Game, Question
 
 log = logging.getLogger("fortress_solver.calls")
+_SOLVER = pb.DESCRIPTOR.services_by_name["Solver"].full_name
 
 T = TypeVar("T")
 
-_DEADLINE_MARGIN = 0.1  # seconds kept back to send an UNKNOWN answer before the deadline
+# Kept back from a deadline, so that the UNKNOWN answer is sent before it: a fixed part
+# for the answer's way out (pickled, read by the pool, made a message and sent: some 5
+# ms) and a share for how far a search runs past its seconds (the stretch between two
+# looks at the clock, CP-SAT's start, a model's next step: 5-25 ms measured). A deadline
+# of 50 ms leaves a search 20 ms, one of 0.3 s 220 ms.
+_DEADLINE_MARGIN = 0.02  # seconds
+_DEADLINE_SHARE = 0.2  # of the time remaining
 
 
 class UnsupportedGame(InvalidInput):
     """A position that names no game this server knows."""
 
 
+class ShuttingDown(Exception):
+    """A call that arrives while the server drains the calls in flight."""
+
+
 class SolverServicer(pb_grpc.SolverServicer):
-    def __init__(self, pool: WorkerPool, cache: HintCache, limits: Budget) -> None:
+    def __init__(self, pool: WorkerPool, cache: HintCache, limits: Budget,
+                 tokens: Tokens | None = None, metrics: Metrics | None = None,
+                 max_batch: int = MAX_BATCH) -> None:
+        """`tokens`: the bearer tokens every call must show; None: calls need none.
+        `metrics`: where each finished call is counted; None: nowhere. `max_batch`: the
+        most items of a SolveBatch and deals of a GenerateDeals (more: OUT_OF_RANGE)."""
         self.pool = pool
         self.cache = cache
         self.limits = limits
+        self.max_batch = max_batch
+        self.tokens = tokens
+        self._in_flight = Condition()  # guards the two below
+        self._running = 0  # calls in flight
+        self._draining = False  # no new calls: the server is stopping
+        self.metrics = metrics
         served = [entry for entry in GAMES if entry.wire is not None]
         self._wires: dict[str, tuple[str, Wire]] = {
             source: (entry.game.name, entry.wire)
@@ -59,18 +91,18 @@ class SolverServicer(pb_grpc.SolverServicer):
             (None, None))
 
     def Solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:
-        with _rpc("Solve", context) as call:
+        with self._rpc("Solve", context) as call:
             call.game, wire = self._wire_of(request.position)
             return wire.solve(request, _Calls(self, context))
 
     def Hint(self, request: pb.HintRequest, context: grpc.ServicerContext) -> pb.HintResponse:
-        with _rpc("Hint", context) as call:
+        with self._rpc("Hint", context) as call:
             call.game, wire = self._wire_of(request.position)
             return wire.hint(request, _Calls(self, context))
 
     def GetServerInfo(self, request: pb.GetServerInfoRequest,
                       context: grpc.ServicerContext) -> pb.ServerInfo:
-        with _rpc("GetServerInfo", context):
+        with self._rpc("GetServerInfo", context):
             return pb.ServerInfo(
                 version=version("fortress-solver"),
                 games=self._infos,
@@ -78,13 +110,14 @@ class SolverServicer(pb_grpc.SolverServicer):
                     workers=self.pool.workers, queue=self.pool.queue_size,
                     max_seconds=self.limits.seconds or 0, max_nodes=self.limits.nodes or 0,
                     max_table_entries=self.limits.table_entries or 0,
-                    cache_entries=self.cache.capacity, max_worlds=MAX_WORLDS),
+                    cache_entries=self.cache.capacity, max_worlds=MAX_WORLDS,
+                    max_batch=self.max_batch),
             )
 
     def SolveBatch(self, request: pb.SolveBatchRequest,
                    context: grpc.ServicerContext) -> Generator[pb.BatchResult, None, None]:
         game, streams = self._streams
-        with _rpc("SolveBatch", context, game):
+        with self._rpc("SolveBatch", context, game):
             if streams is None:
                 raise UnsupportedGame("no game of this server numbers its deals")
             yield from streams.solve_batch(request, _Calls(self, context))
@@ -92,13 +125,13 @@ class SolverServicer(pb_grpc.SolverServicer):
     def GenerateDeals(self, request: pb.GenerateDealsRequest,
                       context: grpc.ServicerContext) -> Generator[pb.GeneratedDeal, None, None]:
         game, streams = self._streams
-        with _rpc("GenerateDeals", context, game):
+        with self._rpc("GenerateDeals", context, game):
             if streams is None:
                 raise UnsupportedGame("no game of this server numbers its deals")
             yield from streams.generate_deals(request, _Calls(self, context))
 
     def Deal(self, request: pb.DealRequest, context: grpc.ServicerContext) -> pb.PlayResponse:
-        with _rpc("Deal", context) as call:
+        with self._rpc("Deal", context) as call:
             game, wire = self._served(request.game)
             call.game = game.name
             if game.start is not None:
@@ -110,7 +143,7 @@ class SolverServicer(pb_grpc.SolverServicer):
             return _view(game, wire, position)
 
     def Play(self, request: pb.PlayRequest, context: grpc.ServicerContext) -> pb.PlayResponse:
-        with _rpc("Play", context) as call:
+        with self._rpc("Play", context) as call:
             call.game, wire = self._wire_of(request.position)
             game = find(call.game).game
             position = wire.position(request.position)  # with no moves: only shown
@@ -124,6 +157,40 @@ class SolverServicer(pb_grpc.SolverServicer):
             if request.replies:
                 position, replies = game.replies(position, seat)
             return _view(game, wire, position, replies)
+
+    @contextmanager
+    def _rpc(self, method: str, context: grpc.ServicerContext,
+             game: str | None = None) -> Iterator[_Call]:
+        """The call admitted by its token (when the server asks for one) and counted in
+        flight while the server is not draining, inside the mapping of errors to status
+        codes and the call's log line."""
+        with _rpc(method, context, game, self.metrics) as call:
+            with self._in_flight:
+                if self._draining:
+                    raise ShuttingDown("the server is shutting down: send the call again, "
+                                       "to another replica")
+                self._running += 1
+            try:
+                if self.tokens is None:
+                    yield call
+                else:
+                    with self.tokens.admit(context.invocation_metadata()):
+                        yield call
+            finally:
+                with self._in_flight:
+                    self._running -= 1
+
+    def drain(self, grace: float, hurry: Event) -> None:
+        """Refuse new calls (UNAVAILABLE) and wait up to `grace` seconds for the calls in
+        flight to finish, or until `hurry` is set (a second signal)."""
+        deadline = time.monotonic() + grace
+        with self._in_flight:
+            self._draining = True
+            while self._running and not hurry.is_set():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                self._in_flight.wait(min(left, 0.05))
 
     def _served(self, name: str) -> tuple[Game[Any], Wire]:
         entry = find(name)
@@ -143,6 +210,52 @@ class SolverServicer(pb_grpc.SolverServicer):
             raise UnsupportedGame("position names no game this server supports (set "
                                   f"{', '.join(self._wires)} or json)")
         return self._wires[field]
+
+
+class RefuseUndecodable(grpc.ServerInterceptor):
+    """Bytes that are not a Solver RPC's request message are INVALID_ARGUMENT, refused
+    through the call's own checks and log line: gRPC's own answer would be INTERNAL."""
+
+    def __init__(self, servicer: SolverServicer) -> None:
+        self._servicer = servicer
+
+    def intercept_service(
+            self, continuation: Callable[[grpc.HandlerCallDetails],
+                                         grpc.RpcMethodHandler[Any, Any] | None],
+            handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler[Any, Any] | None:
+        handler = continuation(handler_call_details)
+        service, _, method = handler_call_details.method.rpartition("/")
+        if handler is None or service != f"/{_SOLVER}" or handler.request_deserializer is None:
+            return handler
+        decode, unary, streamed = (handler.request_deserializer, handler.unary_unary,
+                                   handler.unary_stream)
+
+        def read(raw: bytes) -> Any:
+            try:
+                return decode(raw)
+            except DecodeError as error:
+                return error
+
+        def refuse(error: DecodeError, context: grpc.ServicerContext) -> None:
+            with self._servicer._rpc(method, context):
+                raise InvalidInput(f"cannot read the request: {error}")
+
+        if unary is not None:
+            def answer(request: Any, context: grpc.ServicerContext) -> Any:
+                if isinstance(request, DecodeError):
+                    refuse(request, context)
+                return unary(request, context)
+
+            return grpc.unary_unary_rpc_method_handler(answer, read, handler.response_serializer)
+        if streamed is not None:
+            def stream(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+                if isinstance(request, DecodeError):
+                    refuse(request, context)
+                yield from streamed(request, context)
+
+            return grpc.unary_stream_rpc_method_handler(stream, read, handler.response_serializer)
+        return handler
 
 
 def _view(game: Game[Any], wire: Wire, position: Any,
@@ -170,6 +283,7 @@ class _Calls:
         self._context = context
         self.cache = servicer.cache
         self.limits = servicer.limits
+        self.max_batch = servicer.max_batch
 
     def ask(self, question: Question[Any, Any, Any], position: Any, options: Any,
             budget: pb.Budget) -> Any:
@@ -214,7 +328,7 @@ class _Calls:
         remaining = self._context.time_remaining()
         if remaining is None:
             return budget
-        room = max(remaining - max(_DEADLINE_MARGIN, remaining * 0.2), 0.001)
+        room = max(remaining * (1 - _DEADLINE_SHARE) - _DEADLINE_MARGIN, 0.001)
         return replace(budget, seconds=min(budget.seconds or math.inf, room))
 
 
@@ -225,6 +339,9 @@ _CODES: list[tuple[type[Exception], grpc.StatusCode]] = [
     (IllegalMove, grpc.StatusCode.INVALID_ARGUMENT),
     (Overloaded, grpc.StatusCode.RESOURCE_EXHAUSTED),
     (WorkerLost, grpc.StatusCode.UNAVAILABLE),
+    (ShuttingDown, grpc.StatusCode.UNAVAILABLE),
+    (Unauthenticated, grpc.StatusCode.UNAUTHENTICATED),
+    (TokenBusy, grpc.StatusCode.RESOURCE_EXHAUSTED),
 ]
 _HANDLED = tuple(error for error, _ in _CODES)
 MAX_DETAILS = 8_000  # bytes of a status message as sent; gRPC refuses metadata over 16 KiB
@@ -258,12 +375,14 @@ class _Call:
 
 
 @contextmanager
-def _rpc(method: str, context: grpc.ServicerContext,
-         game: str | None = None) -> Iterator[_Call]:
-    """Map solver errors to status codes and log the call's one line."""
+def _rpc(method: str, context: grpc.ServicerContext, game: str | None = None,
+         metrics: Metrics | None = None) -> Iterator[_Call]:
+    """Map solver errors to status codes, log the call's one line and count it."""
     started = time.perf_counter()
     code = grpc.StatusCode.OK
     call = _Call(game)
+    request_id = _request_id(context)
+    context.set_trailing_metadata((("x-request-id", request_id),))
     try:
         yield call
     except _HANDLED as error:
@@ -275,5 +394,16 @@ def _rpc(method: str, context: grpc.ServicerContext,
     finally:
         if code is grpc.StatusCode.OK and not context.is_active():
             code = grpc.StatusCode.CANCELLED
+        seconds = time.perf_counter() - started
         log.info(json.dumps({"method": method, "game": call.game, "status": code.name,
-                             "ms": round((time.perf_counter() - started) * 1000, 3)}))
+                             "ms": round(seconds * 1000, 3), "peer": context.peer(),
+                             "request_id": request_id}))
+        if metrics is not None:
+            metrics.observe(method, call.game, code.name, seconds)
+
+
+def _request_id(context: grpc.ServicerContext) -> str:
+    """The client's `x-request-id`, to find its call in the log, or a fresh one."""
+    sent = next((value for key, value in context.invocation_metadata()
+                 if key == "x-request-id" and value), None)
+    return str(sent) if sent is not None else uuid.uuid4().hex

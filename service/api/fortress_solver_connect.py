@@ -62,14 +62,18 @@ class Solver(Protocol):
     def solve_batch(self, request: SolveBatchRequest, ctx: RequestContext[SolveBatchRequest, BatchResult], /) -> AsyncIterator[BatchResult]:
         """
         Solve many positions; one result per item, streamed as each finishes (not in
-        request order), tagged with the item's index and deal number.
+        request order), tagged with the item's index and deal number. More items than
+        Limits.max_batch are OUT_OF_RANGE, before any is solved.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
     def generate_deals(self, request: GenerateDealsRequest, ctx: RequestContext[GenerateDealsRequest, GeneratedDeal], /) -> AsyncIterator[GeneratedDeal]:
         """
         Winnable deals, each solved optimally and its solution replayed before it is
-        sent, optionally within a band of optimal lengths.
+        sent, optionally within a band of optimal lengths. A count over Limits.max_batch, or
+        an empty band, is OUT_OF_RANGE at once; when the range is spent before `count` deals
+        are found, the stream ends after the deals found with OUT_OF_RANGE saying how many
+        it found (and how many deals' budgets ran out, which a larger budget may settle).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -288,7 +292,8 @@ class SolverClient(ConnectClient):
     ) -> AsyncIterator[BatchResult]:
         """
         Solve many positions; one result per item, streamed as each finishes (not in
-        request order), tagged with the item's index and deal number.
+        request order), tagged with the item's index and deal number. More items than
+        Limits.max_batch are OUT_OF_RANGE, before any is solved.
         """
         return self.execute_server_stream(
             request=request,
@@ -312,7 +317,10 @@ class SolverClient(ConnectClient):
     ) -> AsyncIterator[GeneratedDeal]:
         """
         Winnable deals, each solved optimally and its solution replayed before it is
-        sent, optionally within a band of optimal lengths.
+        sent, optionally within a band of optimal lengths. A count over Limits.max_batch, or
+        an empty band, is OUT_OF_RANGE at once; when the range is spent before `count` deals
+        are found, the stream ends after the deals found with OUT_OF_RANGE saying how many
+        it found (and how many deals' budgets ran out, which a larger budget may settle).
         """
         return self.execute_server_stream(
             request=request,
@@ -426,14 +434,18 @@ class SolverSync(Protocol):
     def solve_batch(self, request: SolveBatchRequest, ctx: RequestContext[SolveBatchRequest, BatchResult], /) -> Iterator[BatchResult]:
         """
         Solve many positions; one result per item, streamed as each finishes (not in
-        request order), tagged with the item's index and deal number.
+        request order), tagged with the item's index and deal number. More items than
+        Limits.max_batch are OUT_OF_RANGE, before any is solved.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
     def generate_deals(self, request: GenerateDealsRequest, ctx: RequestContext[GenerateDealsRequest, GeneratedDeal], /) -> Iterator[GeneratedDeal]:
         """
         Winnable deals, each solved optimally and its solution replayed before it is
-        sent, optionally within a band of optimal lengths.
+        sent, optionally within a band of optimal lengths. A count over Limits.max_batch, or
+        an empty band, is OUT_OF_RANGE at once; when the range is spent before `count` deals
+        are found, the stream ends after the deals found with OUT_OF_RANGE saying how many
+        it found (and how many deals' budgets ran out, which a larger budget may settle).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -650,7 +662,8 @@ class SolverClientSync(ConnectClientSync):
     ) -> Iterator[BatchResult]:
         """
         Solve many positions; one result per item, streamed as each finishes (not in
-        request order), tagged with the item's index and deal number.
+        request order), tagged with the item's index and deal number. More items than
+        Limits.max_batch are OUT_OF_RANGE, before any is solved.
         """
         return self.execute_server_stream(
             request=request,
@@ -674,7 +687,10 @@ class SolverClientSync(ConnectClientSync):
     ) -> Iterator[GeneratedDeal]:
         """
         Winnable deals, each solved optimally and its solution replayed before it is
-        sent, optionally within a band of optimal lengths.
+        sent, optionally within a band of optimal lengths. A count over Limits.max_batch, or
+        an empty band, is OUT_OF_RANGE at once; when the range is spent before `count` deals
+        are found, the stream ends after the deals found with OUT_OF_RANGE saying how many
+        it found (and how many deals' budgets ran out, which a larger budget may settle).
         """
         return self.execute_server_stream(
             request=request,

@@ -876,7 +876,7 @@ class GameInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., modes: _Optional[_Iterable[str]] = ..., algorithms: _Optional[_Iterable[str]] = ..., max_deal: _Optional[int] = ...) -> None: ...
 
 class Limits(_message.Message):
-    __slots__ = ("workers", "queue", "max_seconds", "max_nodes", "max_table_entries", "cache_entries", "max_worlds")
+    __slots__ = ("workers", "queue", "max_seconds", "max_nodes", "max_table_entries", "cache_entries", "max_worlds", "max_batch")
     WORKERS_FIELD_NUMBER: _ClassVar[int]
     QUEUE_FIELD_NUMBER: _ClassVar[int]
     MAX_SECONDS_FIELD_NUMBER: _ClassVar[int]
@@ -884,6 +884,7 @@ class Limits(_message.Message):
     MAX_TABLE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
     CACHE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
     MAX_WORLDS_FIELD_NUMBER: _ClassVar[int]
+    MAX_BATCH_FIELD_NUMBER: _ClassVar[int]
     workers: int
     queue: int
     max_seconds: float
@@ -891,4 +892,5 @@ class Limits(_message.Message):
     max_table_entries: int
     cache_entries: int
     max_worlds: int
-    def __init__(self, workers: _Optional[int] = ..., queue: _Optional[int] = ..., max_seconds: _Optional[float] = ..., max_nodes: _Optional[int] = ..., max_table_entries: _Optional[int] = ..., cache_entries: _Optional[int] = ..., max_worlds: _Optional[int] = ...) -> None: ...
+    max_batch: int
+    def __init__(self, workers: _Optional[int] = ..., queue: _Optional[int] = ..., max_seconds: _Optional[float] = ..., max_nodes: _Optional[int] = ..., max_table_entries: _Optional[int] = ..., cache_entries: _Optional[int] = ..., max_worlds: _Optional[int] = ..., max_batch: _Optional[int] = ...) -> None: ...

@@ -99,7 +99,8 @@ class SolverServicer:
 
     def SolveBatch(self, request, context):
         """Solve many positions; one result per item, streamed as each finishes (not in
-        request order), tagged with the item's index and deal number.
+        request order), tagged with the item's index and deal number. More items than
+        Limits.max_batch are OUT_OF_RANGE, before any is solved.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -107,7 +108,10 @@ class SolverServicer:
 
     def GenerateDeals(self, request, context):
         """Winnable deals, each solved optimally and its solution replayed before it is
-        sent, optionally within a band of optimal lengths.
+        sent, optionally within a band of optimal lengths. A count over Limits.max_batch, or
+        an empty band, is OUT_OF_RANGE at once; when the range is spent before `count` deals
+        are found, the stream ends after the deals found with OUT_OF_RANGE saying how many
+        it found (and how many deals' budgets ran out, which a larger budget may settle).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

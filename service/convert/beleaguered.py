@@ -250,7 +250,7 @@ class _Streams:
                                algorithm_from_proto(request.algorithm))
         budget = budget_from_proto(request.budget, calls.limits)
         jobs = (((index, number), SOLVE, deal(item) if isinstance(item, int) else item, options)
-                for (index, number), item in _batch_items(request))
+                for (index, number), item in _batch_items(request, calls.max_batch))
         for (index, number), solution in calls.ask_many(jobs, budget):
             result = pb.BatchResult(index=index, result=solution_to_proto(solution))
             if number is not None:
@@ -259,34 +259,66 @@ class _Streams:
 
     def generate_deals(self, request: pb.GenerateDealsRequest,
                        calls: Calls) -> Iterator[pb.GeneratedDeal]:
+        """The deals found, then OUT_OF_RANGE if the range was spent first: deals whose
+        budget ran out count as not found, and the message says how many there were."""
+        if request.count > calls.max_batch:
+            raise OutOfRange(f"count {request.count} is more than this server's limit of "
+                             f"{calls.max_batch} deals a call")
         first = request.first_deal if request.HasField("first_deal") else 1
         last = request.last_deal if request.HasField("last_deal") else MAX_DEAL
         _check_range(first, last)
         low = request.min_length if request.HasField("min_length") else 0
         high = request.max_length if request.HasField("max_length") else math.inf
+        if low > high:
+            raise OutOfRange(f"the band {low}-{high} is empty (min_length above max_length): "
+                             "no deal can meet it")
         budget = budget_from_proto(request.budget, calls.limits)
         census = shipped_census()  # skips what it proves out of the band; each is still solved
-        numbers = (range(first, last + 1) if census is None
-                   else census.candidates(first, last, low, high))
+        numbers = iter(range(first, last + 1) if census is None
+                       else census.candidates(first, last, low, high))
         jobs = ((number, SOLVE, deal(number), SolveOptions()) for number in numbers)
         sent: list[int] = []
+        unknown = 0
         for number, solution in calls.ask_many(jobs, budget,
                                                enough=lambda: len(sent) >= request.count):
-            if (solution.status is Status.SOLVED and solution.optimal
-                    and low <= solution.length <= high and len(sent) < request.count):
-                sent.append(number)
-                yield pb.GeneratedDeal(deal=number, position=position_to_proto(deal(number)),
-                                       length=solution.length,
-                                       moves=[move_to_proto(m) for m in solution.moves])
+            if solution.status is Status.SOLVED and solution.optimal:
+                if low <= solution.length <= high and len(sent) < request.count:
+                    sent.append(number)
+                    yield pb.GeneratedDeal(deal=number,
+                                           position=position_to_proto(deal(number)),
+                                           length=solution.length,
+                                           moves=[move_to_proto(m) for m in solution.moves])
+            elif solution.status is not Status.UNSOLVABLE:
+                unknown += 1  # the budget ran out: not proven outside the band
+        if len(sent) < request.count and next(numbers, None) is None:  # else the client left
+            unsettled = "" if not unknown else (
+                f"; {unknown} deal{'s' * (unknown != 1)} unknown (the budget ran out: a "
+                "larger one may find more)")
+            raise OutOfRange(f"deals {first}-{last} spent: {len(sent)} of {request.count} deals "
+                             f"found{_band(request)}{unsettled}")
 
 
-def _batch_items(request: pb.SolveBatchRequest) -> Iterator[tuple[tuple[int, int | None],
-                                                                   int | Position]]:
+def _band(request: pb.GenerateDealsRequest) -> str:
+    """The band of lengths asked for, as `client generate` words it."""
+    if not request.HasField("min_length") and not request.HasField("max_length"):
+        return ""
+    low = request.min_length if request.HasField("min_length") else "..."
+    high = request.max_length if request.HasField("max_length") else "..."
+    return f" within {low}-{high} moves"
+
+
+def _batch_items(request: pb.SolveBatchRequest,
+                 most: int) -> Iterator[tuple[tuple[int, int | None], int | Position]]:
     """Every item as ((index, deal number), the deal number or the position), made as
-    needed; ranges and positions are checked (and refused) before any work starts."""
+    needed; ranges, the count (at most `most`) and positions are checked (and refused)
+    before any work starts."""
     positions = []
     for span in request.deals:
         _check_range(span.first, span.last)
+    items = sum(span.last - span.first + 1 for span in request.deals) + len(request.positions)
+    if items > most:
+        raise OutOfRange(f"the batch holds {items} items, more than this server's limit of "
+                         f"{most} a call: send it in parts")
     for k, message in enumerate(request.positions):
         try:
             positions.append(position_from_proto(message))

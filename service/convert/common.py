@@ -13,6 +13,9 @@ STATUS = {Status.SOLVED: pb.STATUS_SOLVED, Status.UNSOLVABLE: pb.STATUS_UNSOLVAB
 STATUS_BACK = {code: status for status, code in STATUS.items()}
 
 MAX_WORLDS = 1000  # each world is a copy of the position: a cap on one call's memory
+# SolveBatch items and GenerateDeals deals a call, `serve --max-batch`'s default: a few
+# bytes can ask for every deal, two billion solves (`client batch` sends 50 a call)
+MAX_BATCH = 100_000
 
 
 def stats_to_proto(stats: SearchStats) -> pb.SearchStats:
@@ -42,8 +45,9 @@ N = TypeVar("N", int, float)
 
 
 def _capped(asked: N, limit: N | None) -> N | None:
-    """0 (unset) is the limit; anything else at most the limit."""
-    if asked <= 0:
+    """0 (unset) is the limit, as is a negative or NaN one (NaN would outlast any
+    deadline: no clock is ever past it); anything else at most the limit."""
+    if not asked > 0:
         return limit
     return asked if limit is None else min(asked, limit)
 

@@ -61,8 +61,10 @@ def solve_puzzle(state: State, turns: int = 1, budget: Budget = DEFAULT_BUDGET) 
     if found.status is not Status.SOLVED or found.turns != 1:
         return PuzzleAnswer(found.status, found.turns, found.line,
                             found.status is Status.SOLVED, found.stats)
-    # A win this turn: report its fewest actions, which the forced-win line need not be.
-    shortest = win_this_turn(state, budget)
+    # A win this turn: report its fewest actions, which the forced-win line need not be,
+    # in what the forced-win search left of the seconds.
+    left = None if budget.seconds is None else max(budget.seconds - found.stats.seconds, 1e-6)
+    shortest = win_this_turn(state, replace(budget, seconds=left))
     first, then = found.stats, shortest.stats
     return replace(shortest, stats=SearchStats(first.nodes + then.nodes,
                                                first.seconds + then.seconds,
@@ -78,7 +80,9 @@ def check_complete(loaded: Loaded, turns: int, option: str = "turns") -> None:
 
 def win_this_turn(state: State, budget: Budget = DEFAULT_BUDGET) -> PuzzleAnswer:
     """The fewest actions that win before the opponent acts, or a proof that none do."""
-    result = breadth_first(_ThisTurn(state), budget)
+    # a node plays out every action from a position (half a millisecond with a full
+    # hand): the clock is read at each
+    result = breadth_first(_ThisTurn(state), budget, costly_nodes=True)
     line = tuple((state.to_move, action) for action in result.steps)
     solved = result.status is Status.SOLVED
     return PuzzleAnswer(result.status, 1 if solved else None, line, solved, result.stats)

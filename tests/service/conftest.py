@@ -18,26 +18,31 @@ from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc
 from service.convert.beleaguered import position_to_proto
 from service.server import RunningServer, ServerConfig
+from service.tls import ClientTls
 from solver.beleaguered import Move, Position
 
 
 @contextmanager
-def running_server(**settings) -> Iterator[RunningServer]:
-    """A started, warmed-up server with `settings` over ServerConfig's defaults."""
+def running_server(client_tls: ClientTls | None = None, token: str | None = None,
+                   **settings) -> Iterator[RunningServer]:
+    """A started, warmed-up server with `settings` over ServerConfig's defaults; a
+    server with TLS or tokens is warmed up with `client_tls` and `token`."""
     settings.setdefault("grace_seconds", 2.0)
     server = RunningServer(ServerConfig(host="127.0.0.1", port=0, **settings))
     try:
         assert server.port > 0
-        with connect(server) as stub:
-            warm_up(stub, server.config.workers)
+        with connect(server, client_tls) as stub:
+            warm_up(stub, server.config.workers, token)
         yield server
     finally:
         server.stop()
 
 
 @contextmanager
-def connect(server: RunningServer) -> Iterator[fortress_solver_pb2_grpc.SolverStub]:
-    channel = grpc.insecure_channel(address(server))
+def connect(server: RunningServer, tls: ClientTls | None = None
+            ) -> Iterator[fortress_solver_pb2_grpc.SolverStub]:
+    channel = (grpc.insecure_channel(address(server)) if tls is None
+               else grpc.secure_channel(address(server), tls.credentials()))
     try:
         grpc.channel_ready_future(channel).result(timeout=10)
         yield fortress_solver_pb2_grpc.SolverStub(channel)
@@ -49,12 +54,14 @@ def address(server: RunningServer) -> str:
     return f"127.0.0.1:{server.port}"
 
 
-def warm_up(stub: fortress_solver_pb2_grpc.SolverStub, workers: int) -> None:
+def warm_up(stub: fortress_solver_pb2_grpc.SolverStub, workers: int,
+            token: str | None = None) -> None:
     """A batch of `workers` instant deals: the stream hands one job to every worker at
     once, so each spawned process has started and answered before the tests begin."""
     request = pb.SolveBatchRequest(deals=[pb.DealRange(first=1, last=workers)],
                                    mode=pb.MODE_ANY)
-    assert len(list(stub.SolveBatch(request, timeout=30))) == workers
+    metadata = () if token is None else (("authorization", f"Bearer {token}"),)
+    assert len(list(stub.SolveBatch(request, timeout=30, metadata=metadata))) == workers
 
 
 def deal_source(number: int) -> pb.PositionSource:

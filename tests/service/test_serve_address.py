@@ -44,6 +44,12 @@ def test_a_port_out_of_range_is_refused(port):
     assert code == 2 and len(lines) == 1 and "argument --port: port" in lines[0]
 
 
+@pytest.mark.parametrize("count", ["0", "-5", "many"])
+def test_a_max_batch_that_is_not_a_positive_number_is_refused(count):
+    code, lines = refusal("--port", "0", "--max-batch", count)
+    assert code == 2 and len(lines) == 1 and "argument --max-batch" in lines[0]
+
+
 def test_a_host_that_does_not_resolve_is_refused_in_one_line():
     code, lines = refusal("--host", "999.1.1.1", "--port", "0")
     assert code == 1 and len(lines) == 1

@@ -23,11 +23,13 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from service.api import fortress_solver_pb2 as pb
 from service.convert.beleaguered import position_from_proto, position_to_proto
+from service.convert.common import budget_from_proto
 from service.server import SERVICE_NAME
 from solver.beleaguered import MAX_DEAL, Mode, Position, apply, deal, legal_moves, replay, solve
-from solver.budget import Status
+from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from tests.service.conftest import (
+    address,
     connect,
     deal_source,
     moves_from_proto,
@@ -38,6 +40,7 @@ from tests.service.conftest import (
 
 OPTIMAL_LENGTH_DEAL_2 = 66
 HARD_DEAL = 126  # the most nodes of deals 1..1000, still only some 0.1 s of A*
+SLOW_DEAL = 114599  # among the most searched of deals 1..1,000,000: some 3 s of A*
 # A search long enough to cut short: IDA* through a 256-entry table on the hard deal runs
 # for tens of seconds (re-searching what the table cannot hold).
 CRAMPED = pb.Budget(table_entries=256)
@@ -304,6 +307,101 @@ def test_generate_deals_bad_range_is_out_of_range(stub, first, last):
     assert_still_answers(stub)
 
 
+@pytest.mark.parametrize(("rpc", "streamed"), [("Solve", False), ("SolveBatch", True)])
+def test_bytes_that_are_not_the_request_are_invalid_argument(solver_server, stub, rpc, streamed):
+    """gRPC itself answers a request it cannot decode with INTERNAL, as if the server
+    had failed."""
+    with grpc.insecure_channel(address(solver_server)) as channel:
+        make = channel.unary_stream if streamed else channel.unary_unary
+        call = make(f"/{SERVICE_NAME}/{rpc}", request_serializer=None,
+                    response_deserializer=None)
+        error = rpc_error(call, b"\xff\xff\xff", timeout=10)
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.details().startswith("cannot read the request: ")  # protobuf's words next
+    assert f"fortress.solver.v1.{rpc}Request" in error.details()
+    assert_still_answers(stub)
+
+
+def read_to_the_end(stream) -> tuple[list, grpc.RpcError]:
+    """The messages of a stream that must end with an error, and that error."""
+    received = []
+    with pytest.raises(grpc.RpcError) as caught:
+        for message in stream:
+            received.append(message)
+    return received, caught.value
+
+
+def test_generate_deals_ends_out_of_range_after_the_deals_when_the_range_is_spent(stub):
+    request = pb.GenerateDealsRequest(count=3, min_length=60, max_length=70, first_deal=1,
+                                      last_deal=20)
+    generated, error = read_to_the_end(stub.GenerateDeals(request, timeout=30))
+    assert sorted((g.deal, g.length) for g in generated) == [(2, 66), (13, 69)]
+    assert error.code() == grpc.StatusCode.OUT_OF_RANGE
+    assert error.details() == "deals 1-20 spent: 2 of 3 deals found within 60-70 moves"
+
+
+def test_generate_deals_spent_says_how_many_deals_ran_out_of_budget(stub):
+    """Past the census every deal is solved: 100 nodes settle none of them, so the range
+    is spent without a proof that it holds no such deal."""
+    request = pb.GenerateDealsRequest(count=1, first_deal=1_000_010, last_deal=1_000_012,
+                                      budget=pb.Budget(nodes=100))
+    generated, error = read_to_the_end(stub.GenerateDeals(request, timeout=30))
+    assert generated == []
+    assert error.code() == grpc.StatusCode.OUT_OF_RANGE
+    assert error.details() == ("deals 1000010-1000012 spent: 0 of 1 deals found; 3 deals "
+                               "unknown (the budget ran out: a larger one may find more)")
+
+
+def test_generate_deals_with_an_empty_band_is_out_of_range_at_once(stub):
+    request = pb.GenerateDealsRequest(count=1, min_length=80, max_length=70)
+    error, seconds = timed(rpc_error, stub.GenerateDeals, request, timeout=10)
+    assert error.code() == grpc.StatusCode.OUT_OF_RANGE
+    assert error.details() == ("the band 80-70 is empty (min_length above max_length): no "
+                               "deal can meet it")
+    assert seconds < 1
+
+
+@pytest.fixture(scope="module")
+def capped_stub():
+    """A server that takes at most 5 items a batch and 5 deals a GenerateDeals."""
+    with running_server(workers=2, queue=4, max_batch=5) as server, connect(server) as client:
+        yield client
+
+
+def test_max_batch_is_in_the_server_info(stub, capped_stub):
+    assert stub.GetServerInfo(pb.GetServerInfoRequest(), timeout=5).limits.max_batch == 100_000
+    assert capped_stub.GetServerInfo(pb.GetServerInfoRequest(), timeout=5).limits.max_batch == 5
+
+
+def test_a_batch_at_max_batch_is_solved_and_one_over_it_refused(capped_stub):
+    positions = [position_to_proto(deal(2)), position_to_proto(deal(3))]
+    at_cap = pb.SolveBatchRequest(deals=[pb.DealRange(first=1, last=2),
+                                         pb.DealRange(first=9, last=9)],
+                                  positions=positions, mode=pb.MODE_ANY)
+    assert sorted(r.index for r in capped_stub.SolveBatch(at_cap, timeout=30)) == [0, 1, 2, 3, 4]
+    over = pb.SolveBatchRequest(deals=[pb.DealRange(first=1, last=3),
+                                       pb.DealRange(first=9, last=9)], positions=positions)
+    error = rpc_error(capped_stub.SolveBatch, over, timeout=10)
+    assert error.code() == grpc.StatusCode.OUT_OF_RANGE
+    assert error.details() == ("the batch holds 6 items, more than this server's limit of 5 "
+                               "a call: send it in parts")
+    huge = pb.SolveBatchRequest(deals=[pb.DealRange(first=1, last=MAX_DEAL)])
+    error, seconds = timed(rpc_error, capped_stub.SolveBatch, huge, timeout=10)
+    assert error.code() == grpc.StatusCode.OUT_OF_RANGE and seconds < 1
+    assert f"holds {MAX_DEAL} items" in error.details()
+
+
+def test_a_generate_deals_count_over_max_batch_is_refused(capped_stub):
+    at_cap = pb.GenerateDealsRequest(count=5, min_length=60, max_length=70, first_deal=1,
+                                     last_deal=20)
+    generated, error = read_to_the_end(capped_stub.GenerateDeals(at_cap, timeout=30))
+    assert len(generated) == 2 and "spent: 2 of 5 deals" in error.details()
+    over = pb.GenerateDealsRequest(count=6, first_deal=1, last_deal=20)
+    error = rpc_error(capped_stub.GenerateDeals, over, timeout=10)
+    assert error.code() == grpc.StatusCode.OUT_OF_RANGE
+    assert error.details() == "count 6 is more than this server's limit of 5 deals a call"
+
+
 # ============================================================================ deadlines
 
 
@@ -314,13 +412,13 @@ def long_request(budget: pb.Budget = CRAMPED) -> pb.SolveRequest:
 @pytest.mark.parametrize("request_, timeout", [
     (long_request(), 0.3),
     (long_request(pb.Budget()), 0.3),  # IDA* with room enough, still longer than 0.3 s
-    (solve_request(HARD_DEAL), 0.1),  # A* needs some 0.1 s, the deadline leaves 1 ms
+    (solve_request(SLOW_DEAL), 0.1),  # the deadline leaves A* 60 ms
 ], ids=["idastar-cramped", "idastar", "astar"])
 def test_short_deadline_answers_unknown_in_time(stub, request_, timeout):
     started = time.perf_counter()
     response = stub.Solve(request_, timeout=timeout)  # no DEADLINE_EXCEEDED
     elapsed = time.perf_counter() - started
-    print(f"\n[figure] Solve deal {HARD_DEAL} with timeout={timeout}: "
+    print(f"\n[figure] Solve deal {request_.position.beleaguered_deal} with timeout={timeout}: "
           f"{pb.Status.Name(response.status)} after {elapsed * 1000:.0f} ms "
           f"({response.stats.seconds * 1000:.0f} ms searching)")
     assert response.status == pb.UNKNOWN
@@ -331,7 +429,7 @@ def test_short_deadline_answers_unknown_in_time(stub, request_, timeout):
 
 
 def test_short_deadline_hint_makes_no_claim(stub):
-    response = stub.Hint(pb.HintRequest(position=deal_source(29)), timeout=0.1)
+    response = stub.Hint(pb.HintRequest(position=deal_source(SLOW_DEAL)), timeout=0.1)
     assert response.status == pb.UNKNOWN
     assert not response.HasField("move")
     assert not response.HasField("moves_left")
@@ -344,6 +442,14 @@ def test_request_budget_answers_unknown(stub):
     response = stub.Solve(solve_request(HARD_DEAL, budget=budget), timeout=30)
     assert response.status == pb.UNKNOWN
     assert response.stats.nodes <= 500
+
+
+@pytest.mark.parametrize("seconds", [0.0, -1.0, float("nan"), float("inf"), 1e300])
+def test_a_budget_of_any_seconds_stays_within_the_limit(seconds):
+    """NaN seconds once went to the search as they were: no clock is ever past a NaN
+    deadline, so such a call held its worker for as long as the search could run."""
+    limits = Budget(seconds=0.3, nodes=None, table_entries=1_000)
+    assert budget_from_proto(pb.Budget(seconds=seconds), limits).seconds == 0.3
 
 
 # ============================================================================ cancellation

@@ -1,0 +1,73 @@
+"""Stopping a real `serve` process: SIGTERM (or SIGINT) drains, a second signal stops at
+once. While it drains, health says NOT_SERVING, a new call is UNAVAILABLE (a client's
+retry policy sends it to another replica) and the calls in flight finish."""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from service.api import fortress_solver_pb2 as pb
+from service.api import fortress_solver_pb2_grpc as pb_grpc
+from tests.service.conftest import deal_source
+from tests.service.serving import ServeProcess
+
+HINT = pb.HintRequest(position=deal_source(2))
+
+
+def long_solve(seconds: float) -> pb.SolveRequest:
+    """IDA* on a deal it needs minutes for, ending UNKNOWN at its budget of `seconds`."""
+    return pb.SolveRequest(position=deal_source(126), mode=pb.MODE_OPTIMAL,
+                           algorithm=pb.ALGORITHM_IDASTAR,
+                           budget=pb.Budget(seconds=seconds, table_entries=256))
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_drains_the_calls_in_flight_and_refuses_new_ones(tmp_path, signum):
+    server = ServeProcess(tmp_path / "serve.log", "--grace", "20")
+    try:
+        server.wait_serving()
+        with grpc.insecure_channel(server.address) as channel:
+            stub = pb_grpc.SolverStub(channel)
+            health = health_pb2_grpc.HealthStub(channel)
+            assert stub.Hint(HINT, timeout=30).moves_left == 66
+            in_flight = stub.Solve.future(long_solve(3), timeout=30)
+            time.sleep(1)  # for the call to reach the server
+            server.send(signum)
+            server.wait_for("draining")
+            checked = health.Check(health_pb2.HealthCheckRequest(), timeout=10)
+            assert checked.status == health_pb2.HealthCheckResponse.NOT_SERVING
+            with pytest.raises(grpc.RpcError) as refused:
+                stub.Hint(HINT, timeout=10)
+            assert refused.value.code() is grpc.StatusCode.UNAVAILABLE
+            assert "shutting down" in refused.value.details()
+            assert in_flight.result().status == pb.STATUS_UNKNOWN  # OK, at its budget
+        assert server.process.wait(timeout=30) == 0
+    finally:
+        server.stop()
+
+
+def test_a_second_signal_stops_at_once(tmp_path):
+    server = ServeProcess(tmp_path / "serve.log", "--grace", "60")
+    try:
+        server.wait_serving()
+        with grpc.insecure_channel(server.address) as channel:
+            stub = pb_grpc.SolverStub(channel)
+            in_flight = stub.Solve.future(long_solve(50), timeout=60)
+            time.sleep(0.5)
+            server.send(signal.SIGTERM)
+            server.wait_for("draining")
+            signalled = time.monotonic()
+            server.send(signal.SIGTERM)
+            assert server.process.wait(timeout=20) == 0
+            assert time.monotonic() - signalled < 20  # not the 50 s call, nor the 60 s grace
+            with pytest.raises(grpc.RpcError) as cut:
+                in_flight.result()
+            assert cut.value.code() in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE)
+        assert "second signal: stopping now" in server.log.read_text()
+    finally:
+        server.stop()
