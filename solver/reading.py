@@ -104,10 +104,16 @@ def _fault(error: Any) -> str:
 def _shown(value: Any) -> str:
     """A value as JSON writes it, cut short: faults quote what they refuse."""
     try:
-        text = json.dumps(value, ensure_ascii=False)
+        text = _printable(json.dumps(value, ensure_ascii=False))
     except (TypeError, ValueError):
         text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _printable(text: str) -> str:
+    """`text` with what JSON leaves raw but a terminal would not print as one line
+    (U+0085, U+2028, other unprintables) escaped: a fault is one line."""
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
 
 
 def _path(loc: tuple[int | str, ...]) -> str:
@@ -120,6 +126,7 @@ def _path(loc: tuple[int | str, ...]) -> str:
         elif "[" in part or part.startswith(("function-", "json-or-python")):
             continue
         else:
-            name = part if part.isidentifier() else json.dumps(part, ensure_ascii=False)
+            name = part if part.isidentifier() else _printable(json.dumps(part,
+                                                                          ensure_ascii=False))
             text += f".{name}" if text else name
     return text

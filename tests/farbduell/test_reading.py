@@ -211,6 +211,16 @@ def test_faults_found_by_fuzzing_are_named():
         assert any(fault in problem for problem in caught.value.problems), (fields, caught.value)
 
 
+@pytest.mark.parametrize("text", ["\x85", "a\u2028b", "\u2029", "\x1c"])
+def test_a_refused_value_is_quoted_on_one_line(text):
+    """What splitlines() breaks on (U+0085, U+2028...) is escaped in a fault's quote, as
+    it is in a field's name."""
+    with pytest.raises(InvalidInput) as caught:
+        State.from_json({"hands": text, "discard": ["red-9"], text: 1})
+    assert len(str(caught.value).splitlines()) == 1, str(caught.value)
+    assert "hands: must be a list, not \"" in str(caught.value)
+
+
 @pytest.mark.parametrize(("raw", "fault"), [
     (b"\xff\xfe{}", "is not UTF-8 text"),
     (b"{\"hands\": [", "is not JSON"),
