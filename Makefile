@@ -41,8 +41,10 @@ bench: $(INSTALLED)
 bench-service: $(INSTALLED)
 	$(PY) -m bench.bench_service --deals $(DEALS)
 
-# Fortress Fight Kingdom: the hint bot against the random and the greedy bot.
+# Fortress Fight Kingdom: random playouts per second, then the hint bot against the random
+# and the greedy bot.
 bench-ffk: $(INSTALLED)
+	$(PY) -m bench.bench_ffk_playouts
 	$(VENV)/bin/fortress-solver ffk selfplay --bots hint,random --games $(GAMES) --seed 1
 	$(VENV)/bin/fortress-solver ffk selfplay --bots hint,greedy --games $(GAMES) --seed 1
 

@@ -86,10 +86,11 @@ def report(bots: tuple[str, str], results: list[Result], seed: int, as_json: boo
         return
     setting = "".join(f", {value} {key}" for key, value in about.items())
     print(f"{' vs '.join(wins)}: {games} games{setting}, seed {seed}, seats alternating")
+    width = max(8, *map(len, wins))  # the names in a column
     for name, won in wins.items():
         low, high = wilson_interval(won, games)
-        print(f"  {name:8} {won:5} wins  {won / games:6.1%}  "
+        print(f"  {name:{width}} {won:5} wins  {won / games:6.1%}  "
               f"(95 % interval {low:.1%}-{high:.1%})")
-    print(f"  draws    {draws:5}")
+    print(f"  {'draws':{width}} {draws:5}")
     if hints:
         print(f"  {per_hint * 1000:.1f} ms per hint over {hints} hints")

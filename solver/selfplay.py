@@ -35,36 +35,41 @@ def tally(bots: tuple[str, str], winners: list[int | None]) -> dict[str, int]:
 
 
 BOTS = ("random", "greedy", "hint")
+BLIND = "hint-blind"  # a game's hint that forgets what it was shown, beside its hint
 
 
 class Bots(Generic[S, A]):
-    """A game's three bots, choosing for the seat to move, with the hint bot's time kept.
+    """A game's three bots (four with `blind_hint`: BLIND), choosing for the seat to move,
+    with the hint bots' time kept.
 
-    `hint` answers a state and a seed with an action, or None when out of budget (the
-    greedy choice is then played)."""
+    `hint` (and `blind_hint`) answers a state and a seed with an action, or None when out
+    of budget (the greedy choice is then played)."""
 
     def __init__(self, seed: int, random_action: Callable[[S, random.Random], A],
-                 greedy_action: Callable[[S], A], hint: Callable[[S, int], A | None]) -> None:
+                 greedy_action: Callable[[S], A], hint: Callable[[S, int], A | None],
+                 blind_hint: Callable[[S, int], A | None] | None = None) -> None:
         self.rng = random.Random(seed)
         self.random_action = random_action
         self.greedy_action = greedy_action
         self.hint = hint
+        self.blind_hint = blind_hint
         self.hints = 0
         self.hint_seconds = 0.0
 
     @staticmethod
-    def check(seats: Sequence[str]) -> None:
+    def check(seats: Sequence[str], names: Sequence[str] = BOTS) -> None:
         for name in seats:
-            if name not in BOTS:
-                raise ValueError(f"no bot is called {name!r} (bots: {', '.join(BOTS)})")
+            if name not in names:
+                raise ValueError(f"no bot is called {name!r} (bots: {', '.join(names)})")
 
     def choose(self, state: S, name: str) -> A:
         if name == "random":
             return self.random_action(state, self.rng)
         if name == "greedy":
             return self.greedy_action(state)
+        hint = self.blind_hint if name == BLIND and self.blind_hint is not None else self.hint
         started = time.perf_counter()
-        action = self.hint(state, self.rng.getrandbits(32))
+        action = hint(state, self.rng.getrandbits(32))
         self.hints += 1
         self.hint_seconds += time.perf_counter() - started
         return action if action is not None else self.greedy_action(state)

@@ -118,7 +118,7 @@ class FfkPosition(_message.Message):
     def __init__(self, players: _Optional[_Iterable[_Union[FfkPlayer, _Mapping]]] = ..., deck: _Optional[_Union[FfkCards, _Mapping]] = ..., deck_size: _Optional[int] = ..., discard: _Optional[_Iterable[str]] = ..., round: _Optional[int] = ..., to_move: _Optional[int] = ..., first_player: _Optional[int] = ..., actions_left: _Optional[int] = ..., resource_win: _Optional[bool] = ..., winner: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
 
 class FfkPlayer(_message.Message):
-    __slots__ = ("castle", "wall", "bricks", "weapons", "crystals", "gold", "builders", "soldiers", "mages", "markets", "producers_played", "shields", "guards", "double_next", "poison", "heal", "locked", "hand", "hand_size")
+    __slots__ = ("castle", "wall", "bricks", "weapons", "crystals", "gold", "builders", "soldiers", "mages", "markets", "producers_played", "shields", "guards", "double_next", "poison", "heal", "locked", "hand", "hand_size", "knows")
     CASTLE_FIELD_NUMBER: _ClassVar[int]
     WALL_FIELD_NUMBER: _ClassVar[int]
     BRICKS_FIELD_NUMBER: _ClassVar[int]
@@ -138,6 +138,7 @@ class FfkPlayer(_message.Message):
     LOCKED_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
     HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    KNOWS_FIELD_NUMBER: _ClassVar[int]
     castle: int
     wall: int
     bricks: int
@@ -157,7 +158,16 @@ class FfkPlayer(_message.Message):
     locked: str
     hand: FfkCards
     hand_size: int
-    def __init__(self, castle: _Optional[int] = ..., wall: _Optional[int] = ..., bricks: _Optional[int] = ..., weapons: _Optional[int] = ..., crystals: _Optional[int] = ..., gold: _Optional[int] = ..., builders: _Optional[int] = ..., soldiers: _Optional[int] = ..., mages: _Optional[int] = ..., markets: _Optional[int] = ..., producers_played: _Optional[_Union[FfkProducers, _Mapping]] = ..., shields: _Optional[int] = ..., guards: _Optional[int] = ..., double_next: _Optional[bool] = ..., poison: _Optional[_Iterable[_Union[FfkTicks, _Mapping]]] = ..., heal: _Optional[_Iterable[_Union[FfkTicks, _Mapping]]] = ..., locked: _Optional[str] = ..., hand: _Optional[_Union[FfkCards, _Mapping]] = ..., hand_size: _Optional[int] = ...) -> None: ...
+    knows: FfkKnows
+    def __init__(self, castle: _Optional[int] = ..., wall: _Optional[int] = ..., bricks: _Optional[int] = ..., weapons: _Optional[int] = ..., crystals: _Optional[int] = ..., gold: _Optional[int] = ..., builders: _Optional[int] = ..., soldiers: _Optional[int] = ..., mages: _Optional[int] = ..., markets: _Optional[int] = ..., producers_played: _Optional[_Union[FfkProducers, _Mapping]] = ..., shields: _Optional[int] = ..., guards: _Optional[int] = ..., double_next: _Optional[bool] = ..., poison: _Optional[_Iterable[_Union[FfkTicks, _Mapping]]] = ..., heal: _Optional[_Iterable[_Union[FfkTicks, _Mapping]]] = ..., locked: _Optional[str] = ..., hand: _Optional[_Union[FfkCards, _Mapping]] = ..., hand_size: _Optional[int] = ..., knows: _Optional[_Union[FfkKnows, _Mapping]] = ...) -> None: ...
+
+class FfkKnows(_message.Message):
+    __slots__ = ("opponent_hand", "deck_top")
+    OPPONENT_HAND_FIELD_NUMBER: _ClassVar[int]
+    DECK_TOP_FIELD_NUMBER: _ClassVar[int]
+    opponent_hand: _containers.RepeatedScalarFieldContainer[str]
+    deck_top: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, opponent_hand: _Optional[_Iterable[str]] = ..., deck_top: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class FfkCards(_message.Message):
     __slots__ = ("cards",)
@@ -186,7 +196,7 @@ class FfkTicks(_message.Message):
     def __init__(self, per: _Optional[int] = ..., ticks: _Optional[int] = ...) -> None: ...
 
 class FarbduellPosition(_message.Message):
-    __slots__ = ("table", "hands", "draw_pile", "discard", "colour", "to_move", "direction", "pending", "pending_kind", "fuse", "shields", "drawn", "winner", "seed", "side", "clock", "hunt_colour")
+    __slots__ = ("table", "hands", "draw_pile", "discard", "colour", "to_move", "direction", "pending", "pending_kind", "fuse", "shields", "drawn", "winner", "seed", "side", "clock", "hunt_colour", "knows")
     TABLE_FIELD_NUMBER: _ClassVar[int]
     HANDS_FIELD_NUMBER: _ClassVar[int]
     DRAW_PILE_FIELD_NUMBER: _ClassVar[int]
@@ -204,6 +214,7 @@ class FarbduellPosition(_message.Message):
     SIDE_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     HUNT_COLOUR_FIELD_NUMBER: _ClassVar[int]
+    KNOWS_FIELD_NUMBER: _ClassVar[int]
     table: str
     hands: _containers.RepeatedCompositeFieldContainer[FarbduellCards]
     draw_pile: FarbduellCards
@@ -221,7 +232,29 @@ class FarbduellPosition(_message.Message):
     side: str
     clock: FarbduellClock
     hunt_colour: str
-    def __init__(self, table: _Optional[str] = ..., hands: _Optional[_Iterable[_Union[FarbduellCards, _Mapping]]] = ..., draw_pile: _Optional[_Union[FarbduellCards, _Mapping]] = ..., discard: _Optional[_Iterable[str]] = ..., colour: _Optional[str] = ..., to_move: _Optional[int] = ..., direction: _Optional[int] = ..., pending: _Optional[int] = ..., pending_kind: _Optional[str] = ..., fuse: _Optional[_Union[FarbduellFuse, _Mapping]] = ..., shields: _Optional[_Iterable[int]] = ..., drawn: _Optional[str] = ..., winner: _Optional[int] = ..., seed: _Optional[int] = ..., side: _Optional[str] = ..., clock: _Optional[_Union[FarbduellClock, _Mapping]] = ..., hunt_colour: _Optional[str] = ...) -> None: ...
+    knows: _containers.RepeatedCompositeFieldContainer[FarbduellKnows]
+    def __init__(self, table: _Optional[str] = ..., hands: _Optional[_Iterable[_Union[FarbduellCards, _Mapping]]] = ..., draw_pile: _Optional[_Union[FarbduellCards, _Mapping]] = ..., discard: _Optional[_Iterable[str]] = ..., colour: _Optional[str] = ..., to_move: _Optional[int] = ..., direction: _Optional[int] = ..., pending: _Optional[int] = ..., pending_kind: _Optional[str] = ..., fuse: _Optional[_Union[FarbduellFuse, _Mapping]] = ..., shields: _Optional[_Iterable[int]] = ..., drawn: _Optional[str] = ..., winner: _Optional[int] = ..., seed: _Optional[int] = ..., side: _Optional[str] = ..., clock: _Optional[_Union[FarbduellClock, _Mapping]] = ..., hunt_colour: _Optional[str] = ..., knows: _Optional[_Iterable[_Union[FarbduellKnows, _Mapping]]] = ...) -> None: ...
+
+class FarbduellKnows(_message.Message):
+    __slots__ = ("opponent_hand", "deck_top", "deck_bottom", "hands", "own_hand")
+    class HandsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: int
+        value: FarbduellCards
+        def __init__(self, key: _Optional[int] = ..., value: _Optional[_Union[FarbduellCards, _Mapping]] = ...) -> None: ...
+    OPPONENT_HAND_FIELD_NUMBER: _ClassVar[int]
+    DECK_TOP_FIELD_NUMBER: _ClassVar[int]
+    DECK_BOTTOM_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    OWN_HAND_FIELD_NUMBER: _ClassVar[int]
+    opponent_hand: _containers.RepeatedScalarFieldContainer[str]
+    deck_top: _containers.RepeatedScalarFieldContainer[str]
+    deck_bottom: _containers.RepeatedScalarFieldContainer[str]
+    hands: _containers.MessageMap[int, FarbduellCards]
+    own_hand: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, opponent_hand: _Optional[_Iterable[str]] = ..., deck_top: _Optional[_Iterable[str]] = ..., deck_bottom: _Optional[_Iterable[str]] = ..., hands: _Optional[_Mapping[int, FarbduellCards]] = ..., own_hand: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class FarbduellCards(_message.Message):
     __slots__ = ("cards",)

@@ -71,6 +71,23 @@ def position_to_json(message: pb.FarbduellPosition) -> dict[str, Any]:
         data["fuse"] = {"size": fuse.size, "count": fuse.count, "skip_next": fuse.skip_next}
     if message.HasField("clock"):
         data["clock"] = {"count": message.clock.count, "skip_next": message.clock.skip_next}
+    if message.knows:
+        data["knows"] = [_knows_to_json(knows) for knows in message.knows]
+    return data
+
+
+def _knows_to_json(message: pb.FarbduellKnows) -> dict[str, Any]:
+    """One player's knowledge as the JSON writes it: the lists that are not empty beside
+    the two always there."""
+    data: dict[str, Any] = {"opponent_hand": list(message.opponent_hand),
+                            "deck_top": list(message.deck_top)}
+    if message.deck_bottom:
+        data["deck_bottom"] = list(message.deck_bottom)
+    if message.hands:
+        data["hands"] = {str(seat): list(message.hands[seat].cards)
+                         for seat in sorted(message.hands)}
+    if message.own_hand:
+        data["own_hand"] = list(message.own_hand)
     return data
 
 
@@ -93,6 +110,12 @@ def position_from_json(data: dict[str, Any]) -> pb.FarbduellPosition:
         message.fuse.CopyFrom(pb.FarbduellFuse(**data["fuse"]))
     if data.get("clock") is not None:
         message.clock.CopyFrom(pb.FarbduellClock(**data["clock"]))
+    for knows in data.get("knows") or []:
+        message.knows.append(pb.FarbduellKnows(
+            opponent_hand=knows.get("opponent_hand", []), deck_top=knows.get("deck_top", []),
+            deck_bottom=knows.get("deck_bottom", []), own_hand=knows.get("own_hand", []),
+            hands={int(seat): pb.FarbduellCards(cards=cards)
+                   for seat, cards in (knows.get("hands") or {}).items()}))
     return message
 
 

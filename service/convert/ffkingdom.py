@@ -71,6 +71,9 @@ def _player_to_json(message: pb.FfkPlayer) -> dict[str, Any]:
     data["heal"] = [{"per": t.per, "ticks": t.ticks} for t in message.heal]
     if message.HasField("hand"):
         data["hand"] = list(message.hand.cards)
+    if message.HasField("knows"):
+        data["knows"] = {"opponent_hand": list(message.knows.opponent_hand),
+                         "deck_top": list(message.knows.deck_top)}
     return data
 
 
@@ -95,6 +98,11 @@ def _player_from_json(data: dict[str, Any]) -> pb.FfkPlayer:
         **{name: data[key] for name, key in _PLAYER_FIELDS.items() if data.get(key) is not None},
     )
     _set_cards(message.hand, data.get("hand"))
+    knows = data.get("knows")
+    if knows is not None:  # present even when it knows nothing, as the JSON said it
+        message.knows.SetInParent()
+        message.knows.opponent_hand.extend(knows.get("opponent_hand", []))
+        message.knows.deck_top.extend(knows.get("deck_top", []))
     return message
 
 

@@ -33,7 +33,7 @@ class ChainOptions:
 
 @dataclass(frozen=True)
 class HintOptions:
-    worlds: int = Settings().worlds   # samples of the cards the mover cannot see
+    worlds: int = Settings().worlds   # samples of the cards the mover does not know
     seed: int = 0
 
 
@@ -53,7 +53,7 @@ PUZZLE = Question("puzzle", "force a win within N own turns (all cards known)",
                   PuzzleOptions, PuzzleAnswer, run_puzzle)
 CHAIN = Question("chain", "go out before the opponent's turn (CP-SAT)",
                  ChainOptions, Chain, run_chain)
-HINT = Question("hint", "the best play from what the player to move sees",
+HINT = Question("hint", "the best play from what the player to move knows",
                 HintOptions, Hint, run_hint)
 
 def play(state: State, text: str) -> State:

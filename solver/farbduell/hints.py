@@ -1,15 +1,21 @@
-"""Hints in a real game: the best play (or draw) for the player to move, who sees only
-their own hand, the discard pile and how many cards the others hold.
+"""Hints in a real game: the best play (or draw) for the player to move, from what that
+player knows: their own hand, the discard pile, how many cards the others hold, and the
+cards they have seen or deduced (solver/farbduell/knowledge.py: `known`).
 
-Depth-limited expectimax over the unseen cards: the other hands and the draw pile are
-sampled as a multiset from what is not visible; each legal action is played in every
-world, the others answer by the greedy policy until the turn comes back, and the
-position is valued then by its chance of winning (solver/farbduell/evaluate.py: 1 or 0
-when the game is over, else fitted to the hands' features). Every action is valued in
-the same worlds, so actions are compared on equal luck.
+Depth-limited expectimax over the unseen cards: each world keeps every card (or face)
+the mover knows where it is known to be and deals the rest at random from what is left;
+each legal action is played in every world, the others answer by the greedy policy
+until the turn comes back, and the position is valued then by its chance of winning
+(solver/farbduell/evaluate.py: 1 or 0 when the game is over, else fitted to the hands'
+features). Every action is valued in the same worlds, so actions are compared on equal
+luck.
 
-On Tag & Nacht the mover also sees the other faces of the others' hands; the worlds do
-not use that, and they keep the game's pairing of faces, which the mover could not know.
+On Tag & Nacht a world keeps the faces the mover sees (the faces in play of their own
+hand, the other faces of the others' hands and of the pile's top card) and deals the
+faces they do not see afresh, pairing them anew. The knowledge-blind hint
+(`Settings(knowing=False)`, the bot hint-blind) deals everything but the mover's hand
+and the discard pile afresh from the game's own cards, as the hint did before it read
+the mover's knowledge.
 """
 
 from __future__ import annotations
@@ -20,11 +26,13 @@ from typing import Any, Self
 
 from solver.budget import Budget, BudgetExhausted, Meter, SearchStats, Status
 from solver.errors import InvalidInput
-from solver.farbduell.actions import Action
+from solver.farbduell.actions import Action, Play
 from solver.farbduell.evaluate import chance
+from solver.farbduell.knowledge import Slot, View, blind_view, known
 from solver.farbduell.policies import greedy_action
 from solver.farbduell.rules import apply, legal_actions
 from solver.farbduell.state import State
+from solver.farbduell.tables import Card
 from solver.search.expectimax import expectimax
 
 HINT_BUDGET = Budget(seconds=10.0, nodes=None, table_entries=None)
@@ -34,6 +42,7 @@ HINT_BUDGET = Budget(seconds=10.0, nodes=None, table_entries=None)
 class Settings:
     worlds: int = 12      # samples of the unseen cards
     horizon: int = 60     # the others' actions at most before the turn comes back
+    knowing: bool = True  # sample around what the mover knows (False: the hint-blind bot)
 
 
 @dataclass(frozen=True)
@@ -59,7 +68,7 @@ class Hint:
 
 def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settings(),
          seed: int = 0) -> Hint:
-    """The best action for the player to move, from what that player can see."""
+    """The best action for the player to move, from what that player knows."""
     if state.winner is not None:
         raise InvalidInput(f"the game is over: player {state.winner} won")
     meter = Meter(budget, costly_nodes=True)
@@ -68,14 +77,16 @@ def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settin
     actions = legal_actions(state)
     if len(actions) == 1:
         return Hint(Status.SOLVED, actions[0], None, (), meter.stats(0))
+    view = known(state) if settings.knowing else blind_view(state)
     try:
         worlds = []
         for _ in range(settings.worlds):
             meter.tick()
-            worlds.append(sample_world(state, rng))
+            worlds.append(deal(state, view, rng))
 
-        def value(action: Action, world: State) -> float:
-            world = apply(world, action)
+        def value(action: Action, dealt: tuple[State, tuple[Card, ...]]) -> float:
+            world, own = dealt
+            world = apply(world, in_world(action, state, view, own))
             for _ in range(settings.horizon):
                 if world.winner is not None or world.to_move == me:
                     break
@@ -91,16 +102,82 @@ def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settin
                 tuple((r.option, r.value) for r in rest), meter.stats(len(actions)))
 
 
-def sample_world(state: State, rng: random.Random) -> State:
-    """The position with the cards the mover cannot see dealt afresh at random: the
-    game's own cards, but for the mover's hand and the discard pile."""
-    me = state.to_move
-    unseen = [card for seat, hand in enumerate(state.hands) if seat != me for card in hand]
-    unseen = sorted([*unseen, *state.draw_pile])   # no trace of where they were
-    rng.shuffle(unseen)
-    hands = list(state.hands)
-    for seat, hand in enumerate(state.hands):
-        if seat != me:
-            hands[seat], unseen = tuple(sorted(unseen[:len(hand)])), unseen[len(hand):]
-    return replace(state, hands=tuple(hands), draw_pile=tuple(unseen),
-                   seed=rng.getrandbits(62))
+def sample_world(state: State, rng: random.Random, knowing: bool = True) -> State:
+    """The position with what the mover does not know dealt afresh at random and what
+    they know kept where it is (not `knowing`: as if they knew nothing but their hand).
+    A world keeps no knowledge of its own (`knows` None)."""
+    return deal(state, known(state) if knowing else blind_view(state), rng)[0]
+
+
+def deal(state: State, view: View, rng: random.Random) -> tuple[State, tuple[Card, ...]]:
+    """A world of `view`, with the card of each slot of the mover's hand: the pooled
+    cards into unknown slots of the others' hands, then for each part (the whole card,
+    or each side's face) the pool dealt at random into the slots that miss it, first
+    those whose missing face must (not) be a wild."""
+    slots = view.slots
+    missing = view.missing
+    if view.pooled:
+        placed = list(slots)
+        for k, card in zip(rng.sample(view.free, len(view.pooled)), view.pooled, strict=True):
+            placed[k] = Slot((card,))
+        slots = tuple(placed)
+        missing = tuple([k for k, slot in enumerate(slots) if slot.faces[part] is None]
+                        for part in range(len(view.parts)))
+    faces = [list(slot.faces) for slot in slots]
+    for part, pool in enumerate(view.pools):
+        left = list(pool)
+        free = missing[part]
+        for k in free:
+            wild = slots[k].wild
+            if wild is not None:
+                choices = [n for n, face in enumerate(left) if face.wild == wild]
+                faces[k][part] = left.pop(rng.choice(choices) if choices else 0)
+        rng.shuffle(left)
+        rest = iter(left)
+        for k in free:
+            if slots[k].wild is None:
+                faces[k][part] = next(rest)
+    cards = [_card(parts) for parts in faces]
+    hands, start = [], 0
+    for size in view.sizes:
+        hands.append(cards[start:start + size])
+        start += size
+    own = tuple(hands[view.seat])
+    drawn = None if view.drawn is None else own[view.drawn]
+    return replace(state, hands=tuple(tuple(sorted(cards)) for cards in hands),
+                   draw_pile=tuple(cards[start:]), drawn=drawn,
+                   seed=rng.getrandbits(62), knows=None), own
+
+
+def _card(parts: list[Card | None]) -> Card:
+    """A whole card, or a double-faced card of its day and its night face."""
+    if len(parts) == 1:
+        card = parts[0]
+    else:
+        day, night = parts
+        card = None if day is None or night is None else _pair(day, night)
+    if card is None:
+        raise ValueError("a slot was left without its card")
+    return card
+
+
+_PAIRS: dict[tuple[str, str, str, str], Card] = {}
+
+
+def _pair(day: Card, night: Card) -> Card:
+    """The card of two faces, made once (a world makes a hundred)."""
+    key = (day.colour, day.rank, night.colour, night.rank)
+    card = _PAIRS.get(key)
+    if card is None:
+        card = _PAIRS[key] = Card(day.colour, day.rank, night)
+    return card
+
+
+def in_world(action: Action, state: State, view: View, own: tuple[Card, ...]) -> Action:
+    """The action in a world whose mover holds the cards `own`, one per slot of `view`:
+    a card played is the world's card of its slot (Tag & Nacht: the same face in play;
+    elsewhere the same card)."""
+    if not isinstance(action, Play):
+        return action
+    card = own[view.own[state.hands[state.to_move].index(action.card)]]
+    return action if card == action.card else Play(card, action.colour)

@@ -5,7 +5,9 @@ The draw pile may be left out: it is then the cards placed nowhere else, in tabl
 (on a double-faced table the day faces left over paired in table order with the night
 faces left over). A position the reader accepts can be played: every seat it names
 exists, every card is the table's and no more often than its deck holds it, a waiting
-stack is one the table answers, and a drawn card can be played.
+stack is one the table answers, and a drawn card can be played; and what it says a
+player knows is true: a known card is in the hand it is known in, a known top or bottom
+of the draw pile is the pile's.
 """
 
 from __future__ import annotations
@@ -17,9 +19,9 @@ from typing import Any
 
 from solver.errors import InvalidInput
 from solver.farbduell.rules import playable
-from solver.farbduell.state import Clock, Fuse, State
+from solver.farbduell.state import Clock, Fuse, Knows, State
 from solver.farbduell.tables import HUNT, SIDES, Card, Table, default_tables
-from solver.farbduell.wire import PositionWire
+from solver.farbduell.wire import KnowsWire, PositionWire
 from solver.reading import check
 
 _TWO_SIDED_FIELDS = ("side", "clock", "hunt_colour")   # double-faced tables only
@@ -69,6 +71,8 @@ class _Reader:
         self.stack()
         self.seats(seats, hands, drawn)
         shields = (0,) * seats if wire.shields is None else tuple(wire.shields)
+        knows = None if wire.knows is None else self.knows(wire.knows, hands,
+                                                           rest if pile is None else pile)
         if problems:
             raise InvalidInput(problems)
         state = State(
@@ -81,7 +85,7 @@ class _Reader:
             shields=shields, drawn=drawn[0] if drawn else None, winner=wire.winner,
             seed=wire.seed, side=wire.side,
             clock=None if wire.clock is None else Clock(wire.clock.count, wire.clock.skip_next),
-            hunt_colour=wire.hunt_colour, table=table)
+            hunt_colour=wire.hunt_colour, knows=knows, table=table)
         if state.drawn is not None and not (state.colour and playable(state, state.drawn)):
             raise InvalidInput(f"the drawn card {state.drawn} cannot be played now: only a "
                                "playable card drawn waits to be played or kept")
@@ -148,6 +152,84 @@ class _Reader:
         if drawn and wire.to_move <= last and drawn[0] not in hands[wire.to_move]:
             problems.append(f"the drawn card {drawn[0]} is not in the hand of the player "
                             "to move")
+
+    def knows(self, entries: list[KnowsWire], hands: list[list[Card]],
+              pile: list[Card]) -> tuple[Knows, ...] | None:
+        """What each seat knows, one entry per seat; every known card is where it is
+        known to be (a card the opponent does not hold is a fault)."""
+        problems, seats = self.problems, len(hands)
+        if len(entries) != seats:
+            problems.append(f"knows must hold one entry per seat ({seats}), not {len(entries)}")
+            return None
+        found = []
+        for seat, entry in enumerate(entries):
+            where = f"knows[{seat}]"
+            others = [other for other in range(seats) if other != seat]
+            known: list[list[Card]] = [[] for _ in range(seats)]
+            pooled = self.cards(entry.opponent_hand, f"{where}.opponent_hand")
+            if seats == 2:
+                known[others[0]], pooled = pooled, []
+                if entry.hands:
+                    problems.append(f"{where}.hands is for more than two players: the "
+                                    "opponent's known cards are opponent_hand")
+            elif pooled and self.table.double_faced:
+                problems.append(f"{where}.opponent_hand: on {self.table.name} with more than "
+                                "two players every opponent's card shows its other face, so "
+                                "its holder is known: name it in hands")
+            for key, texts in entry.hands.items():
+                holder = int(key) if key.isdigit() else -1
+                if seats > 2 and holder not in others:
+                    problems.append(f"{where}.hands: {key!r} must be the seat of an opponent "
+                                    f"({', '.join(map(str, others))})")
+                elif seats > 2:
+                    known[holder] = self.cards(texts, f"{where}.hands[{key!r}]")
+            if "own_hand" in entry.model_fields_set and not self.table.double_faced:
+                problems.append(f"{where}.own_hand is for double-faced cards (Tag & Nacht): "
+                                f"on the {self.table.name} table one sees all of one's hand")
+            elif self.table.double_faced:
+                known[seat] = self.cards(entry.own_hand, f"{where}.own_hand")
+            for other in range(seats):
+                field = ("own_hand" if other == seat else "opponent_hand" if seats == 2
+                         else f"hands[{str(other)!r}]")
+                self.within(f"{where}.{field}", known[other], hands[other], f"seat {other}")
+            rest = Counter[Card]()
+            for other in others:
+                rest.update(hands[other])
+                rest.subtract(known[other])
+            self.within(f"{where}.opponent_hand", pooled, list((+rest).elements()),
+                        "the opponents (beside the cards known by seat)")
+            top = self.cards(entry.deck_top, f"{where}.deck_top")
+            bottom = self.cards(entry.deck_bottom, f"{where}.deck_bottom")
+            if len(top) + len(bottom) > len(pile):
+                problems.append(f"{where}: deck_top and deck_bottom name "
+                                f"{len(top) + len(bottom)} cards, more than the draw pile's "
+                                f"{len(pile)}")
+            else:
+                if top != pile[:len(top)]:
+                    problems.append(f"{where}.deck_top must be the top of the draw pile: "
+                                    f"{', '.join(map(str, pile[:len(top)]))}")
+                if bottom != pile[len(pile) - len(bottom):]:
+                    problems.append(f"{where}.deck_bottom must be the bottom of the draw pile: "
+                                    f"{', '.join(map(str, pile[len(pile) - len(bottom):]))}")
+            found.append(Knows(hands=tuple(tuple(sorted(cards)) for cards in known),
+                               pooled=tuple(sorted(pooled)), deck_top=tuple(top),
+                               deck_bottom=tuple(bottom)))
+        return tuple(found)
+
+    def within(self, where: str, cards: list[Card], place: list[Card], holder: str) -> None:
+        """Known cards are in the hand they are known in, as often as they are there."""
+        held = Counter(place)
+        for card, count in sorted(Counter(cards).items()):
+            if count > held[card]:
+                one = holder.startswith("seat")
+                holds = (f"hold{'s' if one else ''} it {_times(held[card])}" if held[card]
+                         else f"do{'es' if one else ''} not hold it")
+                self.problems.append(f"{where}: {card} is known {_times(count)}, but "
+                                     f"{holder} {holds}")
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
 def _rest(table: Table, placed: Counter[Card], problems: list[str]) -> list[Card]:

@@ -1,11 +1,12 @@
 """Perfect-information puzzles: with every hand and the draw pile's order known, the
 fewest own turns in which the player to move forces a win against all the others, or a
-proof that none does within N turns."""
+proof that none does within N turns. Nothing is hidden, so nothing is sampled and what
+the players know (`State.knows`) plays no part: the search leaves it out."""
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Self
 
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
@@ -38,7 +39,7 @@ def solve_puzzle(state: State, turns: int = 1, budget: Budget = DEFAULT_BUDGET) 
         raise InvalidInput(f"turns must be at least 1, got {turns}")
     if state.winner is not None:
         raise InvalidInput(f"the game is already over: player {state.winner} won")
-    found = forced_win(_Game(), state, turns, budget)
+    found = forced_win(_Game(), replace(state, knows=None), turns, budget)
     return PuzzleAnswer(found.status, found.turns, found.line, found.stats)
 
 

@@ -11,8 +11,12 @@ Tag & Nacht: the side in play (day or night) is global; a card is matched, playe
 scored by its face on that side. A flip turns the table over: the top card's other face
 becomes the card to match and its action is not executed; when that face is a wild, the
 Tischwende's player names the colour with the play, and after a clock flip the player
-receiving the turn names it first (`Choose`). Who may see which face is not the rules'
-business.
+receiving the turn names it first (`Choose`).
+
+Every rule that shows a card or lets a player deduce one also updates what each player
+knows (`State.knows`, through solver/farbduell/knowledge.py's Tracker): the cards turned
+up before the start card, a card drawn from a known place, the draw pile running out, a
+card played, a table turning over.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from typing import TypeVar
 
 from solver.errors import IllegalMove
 from solver.farbduell.actions import Action, Choose, Draw, Keep, Play
-from solver.farbduell.state import Clock, Fuse, State
+from solver.farbduell.knowledge import Tracker
+from solver.farbduell.state import Clock, Fuse, Knows, State
 from solver.farbduell.tables import HUNT, NUMBERS, PENALTY, Card, Table, other_side
 
 Timer = TypeVar("Timer", Fuse, Clock)
@@ -31,7 +36,8 @@ Timer = TypeVar("Timer", Fuse, Clock)
 
 def new_game(table: Table, players: int, seed: int, first: int | None = None) -> State:
     """Pair the faces (double-faced tables), shuffle, deal seven each, turn up a number
-    card (by its day face) to start on."""
+    card (by its day face) to start on; the cards turned up before it go under the draw
+    pile, seen by all (on Tag & Nacht both faces: the other showed on top of the pile)."""
     config = table.config
     if not config.min_players <= players <= config.max_players:
         raise IllegalMove(f"a table seats {config.min_players} to {config.max_players} "
@@ -46,13 +52,17 @@ def new_game(table: Table, players: int, seed: int, first: int | None = None) ->
     hands = [sorted(deck[k * config.hand_start:(k + 1) * config.hand_start])
              for k in range(players)]
     pile = deck[players * config.hand_start:]
+    turned = 0
     while pile[0].rank not in NUMBERS:   # the first card is always a number card
         pile.append(pile.pop(0))
+        turned += 1
     start = pile.pop(0)
+    bottom = tuple(pile[len(pile) - min(turned, len(pile)):])
     return State(hands=tuple(tuple(h) for h in hands), draw_pile=tuple(pile),
                  discard=(start,), colour=start.colour,
                  to_move=rng.randrange(players) if first is None else first,
-                 shields=(0,) * players, seed=rng.getrandbits(62), table=table)
+                 shields=(0,) * players, seed=rng.getrandbits(62),
+                 knows=(Knows.nothing(players, bottom),) * players, table=table)
 
 
 def playable(state: State, card: Card) -> bool:
@@ -153,6 +163,8 @@ class _Game:
         self.side = state.side
         self.clock = state.clock
         self.hunt_colour = state.hunt_colour
+        self.known = None if state.knows is None else Tracker(state.knows,
+                                                              state.table.double_faced)
 
     def freeze(self) -> State:
         return replace(self.state, hands=tuple(tuple(sorted(h)) for h in self.hands),
@@ -161,7 +173,8 @@ class _Game:
                        pending=self.pending, pending_kind=self.pending_kind, fuse=self.fuse,
                        shields=tuple(self.shields), drawn=self.drawn, winner=self.winner,
                        seed=self.seed, side=self.side, clock=self.clock,
-                       hunt_colour=self.hunt_colour)
+                       hunt_colour=self.hunt_colour,
+                       knows=None if self.known is None else self.known.freeze())
 
     def next(self, seat: int, steps: int = 1) -> int:
         return (seat + steps * self.direction) % len(self.hands)
@@ -198,6 +211,8 @@ class _Game:
         self.drawn = None
         self.hands[me].remove(card)
         self.discard.append(card)
+        if self.known is not None:
+            self.known.played(me, card)
         self.colour = action.colour if face.wild and action.colour else face.colour
         if not self.hands[me]:   # the last card has no effect, and a stack it answered is void
             self.winner, self.pending, self.pending_kind = me, 0, None
@@ -282,6 +297,8 @@ class _Game:
         self.side = other_side(self.side)
         top = self.discard[-1].face(self.side)
         self.colour = (named or "") if top.wild else top.colour
+        if self.known is not None:
+            self.known.flipped(self.hands, self.draw_pile)
 
     # ------------------------------------------------------------ handovers
 
@@ -302,19 +319,28 @@ class _Game:
 
     def take(self, seat: int, count: int) -> list[Card]:
         """Draw cards into a hand, reshuffling the discard pile (all but its top) into
-        the draw pile when it runs out; stops when both are exhausted."""
+        the draw pile when it runs out; stops when both are exhausted. An empty draw
+        pile tells everyone that what they do not see is in the others' hands."""
         taken = []
+        known = self.known
         for _ in range(count):
             if not self.draw_pile:
                 if len(self.discard) < 2:
                     break
+                if known is not None:
+                    known.emptied(self.hands)
                 rest, self.discard = self.discard[:-1], self.discard[-1:]
                 rng = random.Random(self.seed)
                 rng.shuffle(rest)
                 self.seed = rng.getrandbits(62)
                 self.draw_pile = rest
-            taken.append(self.draw_pile.pop(0))
-        self.hands[seat].extend(taken)
+            card = self.draw_pile.pop(0)
+            self.hands[seat].append(card)
+            taken.append(card)
+            if known is not None:
+                known.drawn(seat, card, len(self.draw_pile))
+        if known is not None and not self.draw_pile:
+            known.emptied(self.hands)
         return taken
 
 

@@ -55,10 +55,32 @@ class ClockWire(Wire):
     skip_next: bool = Field(description="the handover ending the winder's play does not count")
 
 
+class KnowsWire(Wire):
+    """What one player knows of the cards hidden from them, seen or deduced: each a
+    sub-multiset of the real cards. Left out: nothing known. The faces a player sees at a
+    glance on Tag & Nacht (the other faces of the others' hands and of the draw pile's
+    top card) are not listed: the rules show them."""
+
+    opponent_hand: Cards = Field(
+        [], description="cards known to be in the opponent's hand; with more than two "
+                        "players, in some opponent's hand, the holder not known")
+    deck_top: Cards = Field([], description="the known cards on top of the draw pile, top "
+                                            "first")
+    deck_bottom: Cards = Field([], description="the known cards at the bottom of the draw "
+                                               "pile, in pile order (the last is the bottom "
+                                               "card): those turned up before the start card")
+    hands: Annotated[dict[Name, Cards], Field(
+        max_length=MAX_SEATS,
+        description='more than two players: by seat ("2"), the cards known to be in that '
+                    "opponent's hand")] = {}
+    own_hand: Cards = Field([], description="Tag & Nacht: the player's own cards whose "
+                                            "other face they have seen")
+
+
 class PositionWire(Wire):
     """A Farbduell position: every hand, the piles, and what waits for the player to move.
     A field left out takes the default shown; `side`, `clock` and `hunt_colour` belong
-    to double-faced tables (Tag & Nacht) only."""
+    to double-faced tables (Tag & Nacht) only, as does `own_hand` in `knows`."""
 
     game: Literal["farbduell"] = "farbduell"
     table: Name = Field("classic", description="a table of tables.toml: classic, belagerung "
@@ -91,6 +113,10 @@ class PositionWire(Wire):
     side: Literal["day", "night"] = Field("day", description="the side in play")
     clock: ClockWire | None = None
     hunt_colour: Name | None = Field(None, description="the colour a waiting hunt draws until")
+    knows: Annotated[list[KnowsWire], Field(
+        max_length=MAX_SEATS,
+        description="what each player knows of the cards hidden from them, one per seat, "
+                    "seat 0 first; left out: not kept (nothing known)")] | None = None
 
 
 def position_schema() -> dict[str, Any]:

@@ -1,7 +1,9 @@
-"""Bots and self-play, to measure the hints: random, greedy (one action ahead) and hint.
+"""Bots and self-play, to measure the hints: random, greedy (one action ahead), hint, and
+hint-blind (the hint that forgets what it was shown or deduced, for comparison).
 
 Every bot acts on what its seat can see: the greedy bot reads the board and its own
-hand, the hint bot resamples everything hidden from it before it searches.
+hand, the hint bots resample everything hidden from them before they search (around
+what the seat knows, solver/ffkingdom/knowledge.py; hint-blind around nothing).
 """
 
 from __future__ import annotations
@@ -9,13 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.ffkingdom.engine import apply, new_game
-from solver.ffkingdom.hints import hint
+from solver.ffkingdom.hints import Settings, hint
 from solver.ffkingdom.policies import greedy_action, random_action
 from solver.ffkingdom.rules import Rules
-from solver.selfplay import BOTS as BOTS  # the game's bots are the shared three
-from solver.selfplay import Bots, seatings
+from solver.selfplay import BLIND, Bots, seatings
+from solver.selfplay import BOTS as SHARED
 from solver.selfplay import tally as count_wins
 
+BOTS = (*SHARED, BLIND)  # the shared three and the knowledge-blind hint
+BLIND_HINT = Settings(knowing=False)
 MAX_ROUNDS = 300  # a game still running then counts as a draw (none has been seen)
 
 
@@ -30,9 +34,10 @@ class GameResult:
 
 def play_game(seats: tuple[str, str], seed: int, rules: Rules) -> GameResult:
     """One game from the deal of `seed`, seat 0 first."""
-    Bots.check(seats)
+    Bots.check(seats, BOTS)
     bots = Bots(seed, random_action, greedy_action,
-                lambda state, seed: hint(state, seed=seed).action)
+                lambda state, seed: hint(state, seed=seed).action,
+                lambda state, seed: hint(state, settings=BLIND_HINT, seed=seed).action)
     state = new_game(rules, seed, first_player=0)
     while state.winner is None and state.round <= MAX_ROUNDS:
         state = apply(state, bots.choose(state, seats[state.to_move]))

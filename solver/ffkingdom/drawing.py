@@ -1,8 +1,10 @@
 """A Fortress Fight Kingdom position as a person reads it: each side's castle, wall,
-stocks and producers, the hand of the player to move, and the piles."""
+stocks and producers, the hand of the player to move and what it knows of the hidden
+cards, and the piles."""
 
 from __future__ import annotations
 
+from solver.ffkingdom.knowledge import known
 from solver.ffkingdom.rules import PRODUCERS, RESOURCES
 from solver.ffkingdom.state import Loaded, Player
 
@@ -18,6 +20,14 @@ def picture(position: Loaded) -> str:
                      + _side(player))
         hand = " ".join(player.hand) if shown else f"{len(player.hand)} cards unseen"
         lines.append(f"  hand: {hand or '(empty)'}")
+    knows = known(state)
+    if knows and not position.opponent_hand_known:
+        facts = []
+        if knows.opponent_hand:
+            facts.append("the opponent holds " + " ".join(knows.opponent_hand))
+        if knows.deck_top:
+            facts.append("the deck's top is " + " ".join(knows.deck_top))
+        lines.append(f"player {state.to_move} knows: " + "; ".join(facts))
     deck = f"{len(state.deck)} cards" + ("" if position.deck_known else " (order unseen)")
     top = state.discard[-1] if state.discard else "(empty)"
     lines.append(f"deck: {deck}; discard: {len(state.discard)} cards, top {top}")

@@ -4,6 +4,9 @@
 hand is refilled, the other player's turn starts (production, war chest, poison, heal)
 and the state waits for that player's first action. All randomness (reshuffles, random
 discards) comes from the state's seed, so a game is a function of its seed and actions.
+What each player knows of the hidden cards is kept as the rules show them (Kundschafter,
+Spitzel, cards leaving a hand, draws from a known deck top, a deck that runs out):
+solver/ffkingdom/knowledge.py says how.
 """
 
 from __future__ import annotations
@@ -17,8 +20,19 @@ from typing import Any
 
 from solver.errors import IllegalMove, InvalidInput
 from solver.ffkingdom.actions import Action, Discard, Play, Timeout
-from solver.ffkingdom.rules import CARD_TYPES, CORE, PRODUCED, PRODUCERS, RESOURCES, Card, Rules
-from solver.ffkingdom.state import SHIELD_CARD, Player, State
+from solver.ffkingdom.knowledge import drawn, left_hand, revealed_top, saw_hand, saw_top
+from solver.ffkingdom.rules import (
+    CARD_TYPES,
+    CORE,
+    PRODUCED,
+    PRODUCERS,
+    RESOURCES,
+    Card,
+    Config,
+    Rules,
+    Terms,
+)
+from solver.ffkingdom.state import SHIELD_CARD, Knowledge, Player, State
 
 
 def new_game(rules: Rules, seed: int, first_player: int | None = None,
@@ -60,14 +74,32 @@ def _starting_player(rules: Rules, leader: str | None, hand: list[str]) -> Playe
 
 def cost(player: Player, card: Card, rules: Rules) -> dict[str, int]:
     """What the card costs this player now: producers cost more for each one played."""
-    config = rules.config
-    extra = 0
-    if card.surcharge:
-        played = player.producers_played
-        count = (sum(played) if config.producer_surcharge_scope == "global"
-                 else played[PRODUCERS.index(card.producer)])
-        extra = config.producer_surcharge_step * count
+    extra = _surcharge(player, rules.terms[card.id], rules.config)
     return {resource: amount + extra for resource, amount in card.cost.items()}
+
+
+def _surcharge(player: Player, terms: Terms, config: Config) -> int:
+    """What each resource of a producer's cost goes up by: the step for every producer
+    card played (of any kind, or of its own kind: the config's scope)."""
+    kind = terms.surcharge_kind
+    if kind is None:
+        return 0
+    played = player.producers_played
+    count = sum(played) if config.producer_surcharge_scope == "global" else played[kind]
+    return config.producer_surcharge_step * count
+
+
+def _playable(player: Player, terms: Terms, config: Config) -> bool:
+    """The rule for a card in the hand: its type is not locked and every stock covers its
+    cost. `plays` asks this alone; `why_not_playable` asks it first and explains a no."""
+    if player.locked == terms.type:
+        return False
+    extra = _surcharge(player, terms, config)
+    stocks = player.stocks
+    for k, amount in terms.cost:
+        if stocks[k] < amount + extra:
+            return False
+    return True
 
 
 def why_not_playable(state: State, card_id: str) -> str | None:
@@ -78,15 +110,15 @@ def why_not_playable(state: State, card_id: str) -> str | None:
         return f"no card is called {card_id!r}"
     if card_id not in player.hand:
         return f"{card_id} is not in the hand"
+    if _playable(player, rules.terms[card_id], rules.config):
+        return None
     card = rules.cards[card_id]
     if player.locked == card.type:
         return f"{card.type} cards are locked this turn"
     short = [f"{amount} {resource} (has {player.stock(resource)})"
              for resource, amount in cost(player, card, rules).items()
              if player.stock(resource) < amount]
-    if short:
-        return f"{card_id} costs " + ", ".join(short)
-    return None
+    return f"{card_id} costs " + ", ".join(short)
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -98,22 +130,38 @@ def legal_actions(state: State) -> list[Action]:
 def plays(state: State) -> list[Play]:
     if state.winner is not None:
         return []
+    player, terms, config = state.mover, state.rules.terms, state.rules.config
     result: list[Play] = []
-    for card_id in dict.fromkeys(state.mover.hand):
-        if why_not_playable(state, card_id) is None:
-            if "lock_type" in state.rules.cards[card_id].effect:
-                result.extend(Play(card_id, kind) for kind in CARD_TYPES)
-            else:
-                result.append(Play(card_id))
+    for card_id in dict.fromkeys(player.hand):
+        card = terms.get(card_id)  # None: no card of this table, never playable
+        if card is not None and _playable(player, card, config):
+            for choice in card.choices:  # each Blockade lock apart
+                result.append(Play(card_id, choice))
     return result
 
 
 def discards(state: State) -> list[Discard]:
     if state.winner is not None:
         return []
-    hand = state.mover.hand
-    return [Discard(cards) for size in range(1, state.rules.config.discard_max + 1)
-            for cards in dict.fromkeys(combinations(hand, size))]
+    hand, made = state.mover.hand, _DISCARDS.__getitem__
+    result: list[Discard] = []
+    for size in range(1, state.rules.config.discard_max + 1):
+        result.extend(map(made, dict.fromkeys(combinations(hand, size))))
+    return result
+
+
+class _Discards(dict[tuple[str, ...], Discard]):
+    """The Discard of each set of cards, made the first time it is asked for. Actions are
+    values, so one serves every position: making a hundred afresh for each position was
+    most of a random playout's time. There are only so many sets of up to discard_max of a
+    card table's cards."""
+
+    def __missing__(self, cards: tuple[str, ...]) -> Discard:
+        discard = self[cards] = Discard(cards)
+        return discard
+
+
+_DISCARDS = _Discards()
 
 
 def waits(state: State) -> list[Timeout]:
@@ -161,12 +209,13 @@ class _Side:
     heal: list[tuple[int, int]]
     locked: str | None
     hand: list[str]
+    knows: Knowledge
 
     @staticmethod
     def of(p: Player) -> _Side:
         return _Side(p.castle, p.wall, list(p.stocks), list(p.producers),
                      list(p.producers_played), p.shields, p.guards, p.double_next,
-                     list(p.poison), list(p.heal), p.locked, list(p.hand))
+                     list(p.poison), list(p.heal), p.locked, list(p.hand), p.knows)
 
     def freeze(self) -> Player:
         return Player(castle=self.castle, wall=self.wall, stocks=_four(self.stocks),
@@ -174,7 +223,7 @@ class _Side:
                       producers_played=_four(self.producers_played), shields=self.shields,
                       guards=self.guards, double_next=self.double_next,
                       poison=tuple(self.poison), heal=tuple(self.heal), locked=self.locked,
-                      hand=tuple(sorted(self.hand)))
+                      hand=tuple(sorted(self.hand)), knows=self.knows)
 
 
 def _four(values: list[int]) -> tuple[int, int, int, int]:
@@ -208,6 +257,7 @@ class _Game:
         return self.sides[1 - self.to_move]
 
     def freeze(self) -> State:
+        self.deduce()
         return replace(self.state, players=(self.sides[0].freeze(), self.sides[1].freeze()),
                        deck=tuple(self.deck), discard=tuple(self.discard_pile),
                        to_move=self.to_move, round=self.round, actions_left=self.actions_left,
@@ -234,6 +284,7 @@ class _Game:
         for resource, amount in cost(self.state.mover, card, self.rules).items():
             me.stocks[RESOURCES.index(resource)] -= amount
         me.hand.remove(card.id)
+        self.seen_leave(self.to_move, (card.id,))  # face up; a Schild is known by its play
         self.actions_left -= 1
         factor = 2 if me.double_next else 1
         me.double_next = False
@@ -254,6 +305,7 @@ class _Game:
         for card_id in cards:
             self.me.hand.remove(card_id)
             self.discard_pile.append(card_id)
+        self.seen_leave(self.to_move, cards)
         self.actions_left -= 1
 
     # ------------------------------------------------------------ effects
@@ -286,6 +338,7 @@ class _Game:
                 rng = self.rng()
                 for _ in range(min(effect["opp_discard_random"], len(them.hand))):
                     self.discard_pile.append(them.hand.pop(rng.randrange(len(them.hand))))
+                    self.seen_leave(1 - self.to_move, self.discard_pile[-1:])
         if "wall" in effect:
             me.wall = max(0, me.wall + effect["wall"] * factor)
         if "castle" in effect:
@@ -301,6 +354,48 @@ class _Game:
             me.heal.append((effect["heal"]["per"] * factor, effect["heal"]["ticks"]))
         if effect.get("double_next"):
             me.double_next = True
+        if "reveal" in effect:
+            self.reveal(effect["reveal"])
+
+    # ------------------------------------------------------------ knowledge
+    # (solver/ffkingdom/knowledge.py: what each rule shows a player)
+
+    def reveal(self, what: str) -> None:
+        """Kundschafter shows the mover the opponent's hand, Spitzel the deck's top cards."""
+        count = revealed_top(what)
+        if count:
+            self.me.knows = saw_top(self.me.knows, self.deck, count)
+        else:
+            self.me.knows = saw_hand(self.me.knows, self.them.hand)
+
+    def seen_leave(self, owner: int, cards: tuple[str, ...] | list[str]) -> None:
+        """Cards left the owner's hand face up: the other player no longer knows them there."""
+        watcher = self.sides[1 - owner]
+        if watcher.knows.opponent_hand:
+            watcher.knows = left_hand(watcher.knows, cards)
+
+    def draw(self) -> None:
+        """The mover draws the deck's top card: off both players' known tops, and known to
+        the opponent when it knew that card."""
+        card = self.deck.pop(0)
+        me, them = self.me, self.them
+        me.hand.append(card)
+        if me.knows.deck_top:
+            me.knows = drawn(me.knows, card, by_opponent=False)
+        if them.knows.deck_top:
+            them.knows = drawn(them.knows, card, by_opponent=True)
+
+    def deduce(self) -> None:
+        """A player who knows every card of the deck (an empty one above all) knows the
+        opponent's whole hand: everything else it cannot see is there."""
+        first, second = self.sides
+        size = len(self.deck)
+        if len(first.knows.deck_top) == size and len(first.knows.opponent_hand) < len(second.hand):
+            first.knows = saw_hand(first.knows, second.hand)
+        if len(second.knows.deck_top) == size and len(second.knows.opponent_hand) < len(first.hand):
+            second.knows = saw_hand(second.knows, first.hand)
+
+    # ------------------------------------------------------------ damage
 
     def lose_shield(self, side: _Side) -> None:
         side.shields -= 1
@@ -350,10 +445,11 @@ class _Game:
             if not self.deck:
                 if not self.discard_pile:
                     break
+                self.deduce()  # before the discard pile becomes the deck (knowledge.py)
                 self.deck = self.discard_pile
                 self.discard_pile = []
                 self.rng().shuffle(self.deck)
-            me.hand.append(self.deck.pop(0))
+            self.draw()
         me.locked = None
         self.to_move = 1 - self.to_move
         if self.to_move == self.state.first_player:

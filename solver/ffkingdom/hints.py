@@ -1,30 +1,41 @@
 """Hints in a real game: the best action for the player to move, who sees only their own
-hand, the discard pile, the board and how many cards the others hold.
+hand, the discard pile, the board and how many cards the others hold, and knows what it
+has been shown or can deduce (solver/ffkingdom/knowledge.py: `known`).
 
 Depth-limited expectimax: every plan for the rest of this turn (plays and discards in
-order) is a choice; the unseen cards (the opponent's hand and the deck order, drawn as
-a multiset from what is not visible) are sampled into worlds; in each world the plan is
-played, the hand refilled, the opponent answers with a greedy turn, and the position is
-evaluated when the turn comes back (fitted weights, hand included). The plan with the
-best mean wins; a turn that wins outright is taken by its fewest actions.
+order) is a choice; the unseen cards (the opponent's hand and the deck order) are
+sampled into worlds that agree with what the player knows: the cards it knows in the
+opponent's hand stay there, the deck top it knows stays on top, and the rest of what it
+cannot see is dealt at random. In each world the plan is played, the hand refilled, the
+opponent answers with a greedy turn, and the position is evaluated when the turn comes
+back (fitted weights, hand included). The plan with the best mean wins; a turn that wins
+outright is taken by its fewest actions.
+
+A card that shows hidden cards (Kundschafter, Spitzel) is worth what the rest of the turn
+gains from what it shows: a plan that begins with one is valued, in each world, by
+playing it, then choosing the rest of the turn as the player then could, by what it now
+knows (a fresh world that agrees with it), and valuing that choice in the world. The
+knowledge-blind hint (`Settings(knowing=False)`, the bot `hint-blind`) deals every unseen
+card at random and values the reveal as nothing, as the hint did before it knew.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter, deque
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
 from solver.budget import Budget, BudgetExhausted, Meter, SearchStats, Status
-from solver.errors import InvalidInput
+from solver.errors import IllegalMove, InvalidInput
 from solver.ffkingdom.actions import Action, Discard
 from solver.ffkingdom.engine import apply, plays, waits
 from solver.ffkingdom.evaluate import FITTED_WEIGHTS, WIN, card_value, evaluate
+from solver.ffkingdom.knowledge import NOTHING, Knowledge, known, unseen
 from solver.ffkingdom.policies import greedy_turn
-from solver.ffkingdom.state import SHIELD_CARD, State
+from solver.ffkingdom.state import State
 from solver.search.expectimax import Ranked, expectimax
 
 HINT_BUDGET = Budget(seconds=10.0, nodes=None, table_entries=None)
@@ -39,6 +50,8 @@ class Settings:
     worlds: int = 8          # samples of the unseen cards
     shortlist: int = 8       # plans valued in every world
     discard_pool: int = 4    # discards are drawn from this many least useful cards
+    knowing: bool = True     # sample around what the player knows, and value reveals
+    replans: int = 4         # after a reveal, the rests of the turn chosen among
 
 
 @dataclass(frozen=True)
@@ -77,11 +90,12 @@ def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settin
     meter = Meter(budget, costly_nodes=True)
     rng = random.Random(seed)
     me = state.to_move
+    knows = known(state) if settings.knowing else NOTHING
     try:
         worlds = []
         for _ in range(settings.worlds):
             meter.tick()
-            worlds.append(sample_world(state, rng))
+            worlds.append(sample_world(state, rng, knows))
         plans = turn_plans(worlds[0], settings.discard_pool, meter)
         wins = [plan for plan, end in plans.items() if end.winner == me]
         if wins:  # won this turn whatever the hidden cards are: take the shortest win
@@ -99,9 +113,74 @@ def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settin
             return evaluate(greedy_turn(world), me, FITTED_WEIGHTS)
 
         ranked = expectimax(list(plans), worlds, value, prior, settings.shortlist, meter)
+        if settings.knowing:
+            imagine = random.Random(rng.getrandbits(62))
+            for reveal, rests in _reveals(worlds[0], ranked, settings.replans).items():
+                ranked.append(_revealing(reveal, rests, worlds, value, imagine, meter))
+            ranked.sort(key=lambda entry: entry.value, reverse=True)
     except BudgetExhausted:
         return Hint(Status.UNKNOWN, None, None, (), (), meter.stats(0))
     return _answer(ranked, meter.stats(len(plans)))
+
+
+def _reveals(state: State, ranked: list[Ranked[Plan]], count: int) -> dict[Action, list[Plan]]:
+    """Each play of a card that shows hidden cards (after which the turn goes on), with
+    the rests of the turn to choose among once it is shown: the best valued plans, less
+    that play when they begin with it, that can follow it (`count` at most)."""
+    me, rules = state.to_move, state.rules
+    reveals: dict[Action, list[Plan]] = {}
+    for action in plays(state):
+        if "reveal" not in rules.cards[action.card].effect:
+            continue
+        shown = apply(state, action)
+        if shown.winner is not None or shown.to_move != me:
+            continue
+        rests: list[Plan] = []
+        for entry in ranked:
+            rest = entry.option[1:] if entry.option[0] == action else entry.option
+            if rest and rest not in rests and _ends_the_turn(shown, rest):
+                rests.append(rest)
+                if len(rests) == count:
+                    break
+        if rests:
+            reveals[action] = rests
+    return reveals
+
+
+def _ends_the_turn(state: State, plan: Plan) -> bool:
+    """The plan is legal from here, action by action, and ends the turn (or the game)."""
+    me = state.to_move
+    for action in plan:
+        if state.winner is not None or state.to_move != me:
+            return False
+        try:
+            state = apply(state, action)
+        except IllegalMove:
+            return False
+    return state.winner is not None or state.to_move != me
+
+
+def _revealing(reveal: Action, rests: list[Plan], worlds: list[State],
+               value: Callable[[Plan, State], float], imagine: random.Random,
+               meter: Meter) -> Ranked[Plan]:
+    """The reveal, then in each world the rest of the turn the player would choose by what
+    it has been shown (its value in a fresh world that agrees with that), valued in the
+    world: its mean, and the plan with the rest chosen most often."""
+    total = 0.0
+    chosen: list[Plan] = []
+    for world in worlds:
+        shown = apply(world, reveal)
+        guess = sample_world(shown, imagine)
+        scores = []
+        for rest in rests:
+            meter.tick()
+            scores.append(value(rest, guess))
+        best = rests[scores.index(max(scores))]
+        chosen.append(best)
+        meter.tick()
+        total += value(best, shown)
+    counts = Counter(chosen)
+    return Ranked((reveal, *max(counts, key=counts.__getitem__)), total / len(worlds))
 
 
 def _answer(ranked: list[Ranked[Plan]], stats: SearchStats) -> Hint:
@@ -114,17 +193,31 @@ def _answer(ranked: list[Ranked[Plan]], stats: SearchStats) -> Hint:
                 tuple(firsts.items()), stats)
 
 
-def sample_world(state: State, rng: random.Random) -> State:
-    """The position with the cards the mover cannot see dealt afresh at random."""
-    mover, opponent = state.mover, state.opponent
-    visible = Counter(mover.hand) + Counter(state.discard)
-    visible[SHIELD_CARD] += mover.shields + opponent.shields
-    unseen = list((Counter(state.rules.deck()) - visible).elements())
-    rng.shuffle(unseen)
-    size = len(opponent.hand)
-    hidden_hand = replace(opponent, hand=tuple(sorted(unseen[:size])))
-    world = state.with_player(1 - state.to_move, hidden_hand)
-    return replace(world, deck=tuple(unseen[size:]), seed=rng.getrandbits(62))
+def sample_world(state: State, rng: random.Random, knows: Knowledge | None = None) -> State:
+    """The position with the cards the mover cannot see dealt afresh around what it
+    knows (`knows`, by default `known(state)`): the cards it knows in the opponent's hand
+    stay there, the deck top it knows stays on top in order, and the rest of what it
+    cannot see is dealt at random (all of it with `knows=NOTHING`, the blind world). The
+    world's mover knows `knows`; the opponent knows of the new deck's top as many cards as
+    it knew of the real one, and of the mover's hand what it knew."""
+    knows = known(state) if knows is None else knows
+    opponent = state.opponent
+    rest = unseen(state)
+    if knows:
+        rest = rest - Counter(knows.opponent_hand) - Counter(knows.deck_top)
+    cards = list(rest.elements())
+    rng.shuffle(cards)
+    free = len(opponent.hand) - len(knows.opponent_hand)
+    hand = tuple(sorted((*knows.opponent_hand, *cards[:free])))
+    deck = (*knows.deck_top, *cards[free:])
+    theirs = opponent.knows
+    if theirs.deck_top:
+        theirs = replace(theirs, deck_top=deck[:len(theirs.deck_top)])
+    players = [state.players[0], state.players[1]]
+    players[state.to_move] = replace(state.mover, knows=knows)
+    players[1 - state.to_move] = replace(opponent, hand=hand, knows=theirs)
+    return replace(state, players=(players[0], players[1]), deck=deck,
+                   seed=rng.getrandbits(62))
 
 
 def turn_plans(state: State, discard_pool: int, meter: Meter) -> dict[Plan, State]:

@@ -22,6 +22,7 @@ from solver.errors import InvalidInput
 from solver.ffkingdom.actions import Action, Discard
 from solver.ffkingdom.engine import apply, discards, plays, waits
 from solver.ffkingdom.evaluate import evaluate
+from solver.ffkingdom.knowledge import forget_all
 from solver.ffkingdom.state import Loaded, State
 from solver.search.andor import forced_win
 from solver.search.bfs import breadth_first
@@ -144,9 +145,12 @@ class _Duel:
         return played + [(action, apply(state, action)) for action in rest]
 
     def key(self, state: State, final_turn: bool) -> Hashable:
-        """In the last turn nothing is drawn before it ends and the opponent's cards
-        cannot help or hinder: the opponent's hand, the deck, the discard pile and the
-        seed (which only picks the opponent's random discards here) drop out of the key."""
+        """What the players know drops out of the key (this search sees every card, and
+        no rule reads knowledge). In the last turn nothing is drawn before it ends and
+        the opponent's cards cannot help or hinder: the opponent's hand, the deck, the
+        discard pile and the seed (which only picks the opponent's random discards here)
+        drop out too."""
+        state = forget_all(state)
         if not final_turn:
             return state
         me = state.to_move

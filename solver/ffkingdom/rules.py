@@ -9,7 +9,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,27 @@ class Card:
 
 
 @dataclass(frozen=True)
+class Terms:
+    """What playing a card takes, in the engine's indices: worked out once per card table
+    (`Rules.terms`), so that finding the legal plays reads no strings or tables."""
+
+    type: str
+    cost: tuple[tuple[int, int], ...]  # (index into RESOURCES, amount) per resource paid
+    surcharge_kind: int | None         # a producer with a surcharge: its index in PRODUCERS
+    choices: tuple[str | None, ...]    # the card types a Blockade locks, else (None,)
+
+    @staticmethod
+    def of(card: Card) -> Terms:
+        return Terms(
+            type=card.type,
+            cost=tuple((RESOURCES.index(resource), amount)
+                       for resource, amount in card.cost.items()),
+            surcharge_kind=(PRODUCERS.index(card.producer)
+                            if card.surcharge and card.producer is not None else None),
+            choices=CARD_TYPES if "lock_type" in card.effect else (None,))
+
+
+@dataclass(frozen=True)
 class Config:
     deck_size: int
     hand_size: int
@@ -110,6 +131,11 @@ class Rules:
     def deck(self) -> tuple[str, ...]:
         """Every card of a full deck, in table order."""
         return tuple(card.id for card in self.cards.values() for _ in range(card.copies))
+
+    @cached_property
+    def terms(self) -> Mapping[str, Terms]:
+        """Each card's terms (see Terms), by id; kept with these rules once worked out."""
+        return {card_id: Terms.of(card) for card_id, card in self.cards.items()}
 
 
 @cache
@@ -214,8 +240,22 @@ def _card(card_id: str, values: dict[str, Any], problems: list[str]) -> Card | N
                         f"not one of {', '.join(PRODUCERS)}")
     if effect.get("lock_type", "choose") != "choose":
         problems.append(f"{what} lock_type must be \"choose\"")
+    if isinstance(effect.get("reveal"), str) and reveal_count(effect["reveal"]) is None:
+        problems.append(f"{what} reveal must be \"opp_hand\" (the opponent's hand) or "
+                        "\"deck_top_N\" (the deck's top N cards, N >= 1)")
     if values.get("surcharge") and "producer" not in effect:
         problems.append(f"{what} has a producer surcharge but produces nothing")
     if len(problems) > before:
         return None
     return Card(id=card_id, **values)
+
+
+def reveal_count(reveal: str) -> int | None:
+    """What a card's `reveal` shows the player: "opp_hand" the opponent's hand (0 deck
+    cards), "deck_top_N" the deck's top N cards; None for anything else."""
+    if reveal == "opp_hand":
+        return 0
+    count = reveal.removeprefix("deck_top_")
+    if count != reveal and count.isdecimal() and count.isascii() and int(count) >= 1:
+        return int(count)
+    return None

@@ -5,11 +5,14 @@ Cards are named by their id in cards.toml; hands are kept sorted (order carries 
 meaning), the deck top first, the discard pile oldest first. Face-down shields are
 counted per player: each is a Schild card, out of the deck until it is used up.
 
-A position read from JSON may leave the opponent's hand or the deck order out (a
-player's view of a real game): the unseen cards are then filled in a fixed order and
-`Loaded` says which parts were known. Reading is the wire schema (solver/ffkingdom/wire.py:
-every type and range) and then the card table's checks here, every fault named at once
-with the path of its field.
+Each player also carries what it knows of the cards it cannot see (`Knowledge`: cards
+known to be in the opponent's hand, the deck's known top cards; how it is kept:
+solver/ffkingdom/knowledge.py). A position read from JSON may leave the opponent's
+hand or the deck order out (a player's view of a real game): the unseen cards are then
+filled in a fixed order around what the players know (known cards where they are known
+to be) and `Loaded` says which parts were known. Reading is the wire schema
+(solver/ffkingdom/wire.py: every type and range) and then the card table's checks here,
+every fault named at once with the path of its field.
 """
 
 from __future__ import annotations
@@ -29,6 +32,26 @@ SHIELD_CARD = "schild"
 
 
 @dataclass(frozen=True)
+class Knowledge:
+    """What one player knows of the cards it cannot see: cards it knows to be in the
+    opponent's hand (a sorted multiset, always part of that hand) and the deck's top cards
+    it knows, in order (always the deck's first cards). Empty: nothing beyond what all
+    see. How it is gained and lost: solver/ffkingdom/knowledge.py."""
+
+    opponent_hand: tuple[str, ...] = ()
+    deck_top: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.opponent_hand or self.deck_top)
+
+    def to_json(self) -> dict[str, list[str]]:
+        return {"opponent_hand": list(self.opponent_hand), "deck_top": list(self.deck_top)}
+
+
+NOTHING = Knowledge()
+
+
+@dataclass(frozen=True)
 class Player:
     castle: int
     wall: int
@@ -42,6 +65,7 @@ class Player:
     heal: tuple[tuple[int, int], ...] = ()    # (wall per tick, ticks left) for this player
     locked: str | None = None                 # card type this player may not play this turn
     hand: tuple[str, ...] = ()
+    knows: Knowledge = NOTHING                # what this player knows of the hidden cards
 
     def stock(self, resource: str) -> int:
         return self.stocks[RESOURCES.index(resource)]
@@ -55,7 +79,7 @@ class Player:
             "shields": self.shields, "guards": self.guards, "double_next": self.double_next,
             "poison": [{"per": per, "ticks": ticks} for per, ticks in self.poison],
             "heal": [{"per": per, "ticks": ticks} for per, ticks in self.heal],
-            "locked": self.locked, "hand": list(self.hand),
+            "locked": self.locked, "hand": list(self.hand), "knows": self.knows.to_json(),
         }
 
 
@@ -174,10 +198,13 @@ def load(data: Any, rules: Rules | None = None) -> Loaded:
     if wire.deck is not None and wire.deck_size not in (None, len(wire.deck)):
         problems.append(f"deck_size: is {wire.deck_size}, but the deck lists "
                         f"{len(wire.deck)} cards")
+    knows = [_knowledge(wire, k, rules, problems) for k in (0, 1)]
+    top, teller = _deck_top(wire, knows, problems)
     if problems:
         raise InvalidInput(problems)
 
-    # Place the unseen cards: what the full deck holds beyond everything visible.
+    # Place the unseen cards: what the full deck holds beyond everything visible, the
+    # cards the players know to be in an unknown hand or on the deck's top first.
     unseen = Counter(rules.deck())
     seen = Counter(wire.discard) + Counter({SHIELD_CARD: sum(p.shields for p in players)})
     for hand in known_hands:
@@ -187,29 +214,47 @@ def load(data: Any, rules: Rules | None = None) -> Loaded:
                 for card in sorted(seen) if seen[card] > unseen[card]]
     if too_many:
         raise InvalidInput(f"position holds {', '.join(too_many)}")
-    pool = sorted((unseen - seen).elements(), key=list(rules.cards).index)
+    rest = unseen - seen
+    placed: list[tuple[str, tuple[str, ...]]] = [
+        (f"players[{k}].knows.opponent_hand", knows[k].opponent_hand)
+        for k in (0, 1) if known_hands[1 - k] is None]
+    if wire.deck is None:
+        placed.append((f"players[{teller}].knows.deck_top", tuple(top)))
+    for what, cards in placed:
+        wanted = Counter(cards)
+        if wanted - rest:
+            problems.append(f"{what}: holds more than the cards unseen (in no given hand "
+                            f"or pile): {_over(wanted, rest, 'unseen')}")
+        rest -= wanted
+    pool = sorted(rest.elements(), key=list(rules.cards).index)
     hands = []
     for k, hand in enumerate(known_hands):
         if hand is None:
             given = wire.players[k].hand_size
             size = config.hand_size if given is None else given
-            if size > len(pool):
+            sure = knows[1 - k].opponent_hand
+            if size < len(sure):
+                problems.append(f"players[{1 - k}].knows.opponent_hand: holds {len(sure)} "
+                                f"cards, more than the {size} in players[{k}]'s hand")
+            elif size - len(sure) > len(pool):
                 problems.append(f"players[{k}].hand_size: {size} is more than the "
-                                f"{len(pool)} cards unseen")
-            hand, pool = pool[:size], pool[size:]
+                                f"{len(pool) + len(sure)} cards unseen")
+            free = max(0, size - len(sure))
+            hand, pool = [*sure, *pool[:free]], pool[free:]
         hands.append(tuple(sorted(hand)))
     deck = wire.deck
     if deck is None:
-        if wire.deck_size not in (None, len(pool)):
-            problems.append(f"deck_size: is {wire.deck_size}, but {len(pool)} cards are "
-                            "unplaced")
-        deck, pool = pool, []
+        if wire.deck_size not in (None, len(top) + len(pool)):
+            problems.append(f"deck_size: is {wire.deck_size}, but {len(top) + len(pool)} "
+                            "cards are unplaced")
+        deck, pool = [*top, *pool], []
     if pool:
         problems.append(f"position places {config.deck_size - len(pool)} of "
                         f"{config.deck_size} cards; missing: {', '.join(pool)}")
     if problems:
         raise InvalidInput(problems)
-    first, second = (replace(p, hand=h) for p, h in zip(players, hands, strict=True))
+    first, second = (replace(p, hand=h, knows=k)
+                     for p, h, k in zip(players, hands, knows, strict=True))
     resource_win = (wire.resource_win if "resource_win" in wire.model_fields_set
                     else config.resource_win_enabled)
     state = State(players=(first, second), deck=tuple(deck), discard=tuple(wire.discard),
@@ -218,6 +263,61 @@ def load(data: Any, rules: Rules | None = None) -> Loaded:
                   winner=wire.winner, seed=wire.seed, rules=rules)
     return Loaded(state, opponent_hand_known=known_hands[1 - wire.to_move] is not None,
                   deck_known=wire.deck is not None)
+
+
+def _knowledge(wire: PositionWire, index: int, rules: Rules,
+               problems: list[str]) -> Knowledge:
+    """What player `index` knows, with the checks against what the position gives: the
+    cards it knows in a given opponent's hand must be there, the known top must be the
+    given deck's top."""
+    what = f"players[{index}].knows"
+    knows = wire.players[index].knows
+    before = len(problems)
+    _known_cards(knows.opponent_hand, f"{what}.opponent_hand", rules, problems)
+    _known_cards(knows.deck_top, f"{what}.deck_top", rules, problems)
+    if len(problems) > before:
+        return NOTHING
+    hand = wire.players[1 - index].hand
+    if hand is not None:
+        sure, held = Counter(knows.opponent_hand), Counter(hand)
+        if sure - held:
+            problems.append(f"{what}.opponent_hand: holds more than players[{1 - index}]."
+                            f"hand: {_over(sure, held, 'it holds')}")
+    if wire.deck is not None:
+        top = knows.deck_top
+        if len(top) > len(wire.deck):
+            problems.append(f"{what}.deck_top: lists {len(top)} cards, more than the "
+                            f"deck's {len(wire.deck)}")
+        elif list(top) != wire.deck[:len(top)]:
+            at = next(n for n, card in enumerate(top) if card != wire.deck[n])
+            problems.append(f"{what}.deck_top: is not the deck's top: card {at} is "
+                            f"{top[at]}, the deck's is {wire.deck[at]}")
+    return Knowledge(tuple(sorted(knows.opponent_hand)), tuple(knows.deck_top))
+
+
+def _deck_top(wire: PositionWire, knows: list[Knowledge],
+              problems: list[str]) -> tuple[list[str], int]:
+    """The deck's top as far as either player knows it (both know the same deck), and
+    the player who knows the longer top."""
+    first, second = knows[0].deck_top, knows[1].deck_top
+    clash = next((n for n, (a, b) in enumerate(zip(first, second, strict=False)) if a != b),
+                 None)
+    if clash is not None:
+        problems.append(f"players[1].knows.deck_top: card {clash} is {second[clash]}, but "
+                        f"players[0].knows.deck_top has {first[clash]} there")
+    if wire.deck is None and wire.deck_size is not None:
+        for k, top in enumerate((first, second)):
+            if len(top) > wire.deck_size:
+                problems.append(f"players[{k}].knows.deck_top: lists {len(top)} cards, "
+                                f"more than the deck_size {wire.deck_size}")
+    teller = int(len(second) > len(first))
+    return list(knows[teller].deck_top), teller
+
+
+def _over(cards: Counter[str], limit: Counter[str], label: str) -> str:
+    """The cards of which there are more than `limit` allows, each with the limit."""
+    return ", ".join(f"{card}{'' if n == 1 else f' {n} times'} ({label} {limit[card]})"
+                     for card, n in sorted(cards.items()) if n > limit[card])
 
 
 def _player(wire: PlayerWire, index: int, rules: Rules, problems: list[str]) -> Player:

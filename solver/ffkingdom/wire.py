@@ -68,6 +68,17 @@ class ProducersPlayedWire(Wire):
     markets: Producers = 0
 
 
+class KnowsWire(Wire):
+    """What the player knows of the cards it cannot see, beyond what both players see
+    (shown or deduced: solver/ffkingdom/knowledge.py); left out: nothing."""
+
+    opponent_hand: Annotated[list[CardId], Field(
+        max_length=MAX_CARDS, description="cards known to be in the opponent's hand (seen "
+                                          "or deduced), in any order")] = []
+    deck_top: Annotated[list[CardId], Field(
+        max_length=MAX_CARDS, description="the deck's top cards it knows, top first")] = []
+
+
 class PlayerWire(Wire):
     """One player; a number left out takes the rules' starting value."""
 
@@ -96,6 +107,7 @@ class PlayerWire(Wire):
                                                  "mover's); the unseen cards fill it")
     hand_size: int | None = Field(None, ge=0, le=MAX_CARDS,
                                   description="with the hand unknown; default a full hand")
+    knows: KnowsWire = KnowsWire()
 
 
 class PositionWire(Wire):

@@ -13,8 +13,8 @@ def result(seats: tuple[str, str], winner: int | None) -> GameResult:
     return GameResult(seats, winner, rounds=20, hints=0, hint_seconds=0.0)
 
 
-def test_the_bots_are_random_greedy_and_hint():
-    assert BOTS == ("random", "greedy", "hint")
+def test_the_bots_are_random_greedy_hint_and_the_blind_hint():
+    assert BOTS == ("random", "greedy", "hint", "hint-blind")
 
 
 @pytest.mark.parametrize("seats", [("greedy", "random"), ("random", "random"),
@@ -71,5 +71,5 @@ def test_greedy_beats_random_in_every_game_of_ten_seeded_deals_from_both_seats()
 
 def test_an_unknown_bot_is_refused():
     with pytest.raises(ValueError, match="no bot is called 'nobody' "
-                                         r"\(bots: random, greedy, hint\)"):
+                                         r"\(bots: random, greedy, hint, hint-blind\)"):
         play_game(("greedy", "nobody"), 1, RULES)

@@ -18,6 +18,7 @@ from solver.errors import InvalidInput
 from solver.ffkingdom import Discard, Play, State, apply, legal_actions, load, new_game
 from solver.ffkingdom.evaluate import WIN
 from solver.ffkingdom.hints import Settings, hint, sample_world
+from solver.ffkingdom.knowledge import NOTHING, known
 from solver.ffkingdom.puzzles import win_this_turn
 
 from .helpers import RULES, playout, position
@@ -42,14 +43,19 @@ def mid_game(seed: int, pick: int, limit: int = 200) -> State:
 
 def redealt(state: State, rng: random.Random) -> State:
     """The same position with the opponent's hand and the deck dealt afresh from the same
-    unseen cards."""
-    opponent = state.opponent
-    unseen = [*opponent.hand, *state.deck]
+    unseen cards, around what the mover knows (its known cards stay in the opponent's
+    hand, its known top on the deck); the opponent knows as many of the new deck's top
+    cards as it knew of the old one's."""
+    opponent, knows = state.opponent, state.mover.knows
+    unseen = list((Counter(opponent.hand) + Counter(state.deck)
+                   - Counter(knows.opponent_hand) - Counter(knows.deck_top)).elements())
     rng.shuffle(unseen)
-    size = len(opponent.hand)
-    hand = tuple(sorted(unseen[:size]))
-    moved = state.with_player(1 - state.to_move, replace(opponent, hand=hand))
-    return replace(moved, deck=tuple(unseen[size:]))
+    free = len(opponent.hand) - len(knows.opponent_hand)
+    hand = tuple(sorted([*knows.opponent_hand, *unseen[:free]]))
+    deck = (*knows.deck_top, *unseen[free:])
+    theirs = replace(opponent.knows, deck_top=deck[:len(opponent.knows.deck_top)])
+    moved = state.with_player(1 - state.to_move, replace(opponent, hand=hand, knows=theirs))
+    return replace(moved, deck=deck)
 
 
 def verdict(answer) -> tuple:
@@ -118,8 +124,9 @@ def test_sample_world_keeps_what_the_mover_sees(seed, pick, world_seed):
     state = mid_game(seed, pick)
     world = sample_world(state, random.Random(world_seed))
     me, them = state.to_move, 1 - state.to_move
-    assert world.players[me] == state.players[me]
-    assert replace(world.players[them], hand=()) == replace(state.players[them], hand=())
+    assert world.players[me] == replace(state.players[me], knows=known(state))
+    assert replace(world.players[them], hand=(), knows=NOTHING) == \
+        replace(state.players[them], hand=(), knows=NOTHING)
     assert len(world.players[them].hand) == len(state.players[them].hand)
     assert world.discard == state.discard
     assert len(world.deck) == len(state.deck)

@@ -112,8 +112,10 @@ def broken(tmp_path: Path, old: str, new: str) -> list[str]:
     ("cost = { G = 6 }", "cost = { X = 6 }", ("doppelzug", "cost", "'X'")),
     ("win_check = \"action_end_only\"", "win_check = \"sometimes\"", ("win_check", "sometimes")),
     ("castle = 60", "castle = -60", ("start castle", "-60")),
+    ("effect = { reveal = \"deck_top_3\" }", "effect = { reveal = \"deck_top_0\" }",
+     ("spitzel", "reveal", "deck_top_N")),
 ], ids=["copies total", "unknown effect", "unknown setting", "rounding", "cost resource",
-        "win_check", "negative start"])
+        "win_check", "negative start", "reveal"])
 def test_broken_table_is_refused_naming_the_problem(tmp_path, old, new, fragments):
     problems = broken(tmp_path, old, new)
     assert any(all(f in p for f in fragments) for p in problems), problems

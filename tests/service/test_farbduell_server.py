@@ -77,6 +77,17 @@ def _empty_pile() -> dict:
     return data
 
 
+def _knowing_three_seats() -> dict:
+    """Three seats, seat 0 knowing a card of seat 1's, one of an opponent's it cannot
+    place, and the draw pile's top and bottom cards."""
+    data = State.from_json({"hands": [["red-1"], ["blue-2", "blue-3"], ["green-4"]],
+                            "discard": ["red-9"]}, TABLES).to_json()
+    pile = data["draw_pile"]
+    data["knows"] = [{"opponent_hand": ["green-4"], "hands": {"1": ["blue-3"]},
+                      "deck_top": pile[:1], "deck_bottom": pile[-2:]}, {}, {}]
+    return data
+
+
 def view(seed: int) -> dict:
     """A new two-player Classic game (a hint sees only the mover's hand of it)."""
     return new_game(TABLES["classic"], 2, seed).to_json()
@@ -321,6 +332,34 @@ def test_every_fault_is_named_as_the_cli_names_it(stub):
     assert error.details() == expected
 
 
+def test_a_bad_knowledge_is_invalid_argument_naming_it(stub):
+    data = {**GOES_OUT, "knows": [{"opponent_hand": ["green-2"]}, {"deck_top": ["red-9"]}]}
+    expected = _load_message(data)
+    assert "knows[0].opponent_hand: green-2 is known once" in expected
+    assert "knows[1].deck_top must be the top of the draw pile" in expected
+    error = rpc_error(stub.Hint, pb.HintRequest(position=source(data)))
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.details() == expected
+
+
+def test_a_hint_reads_what_the_mover_knows_and_without_it_knows_nothing(stub):
+    """The opponent's hand known (the draw pile ran out): the library's hint, sent and
+    answered; the same position without `knows` is hinted as the knowledge-blind hint."""
+    rng, game = random.Random(2), new_game(TABLES["classic"], 2, 2)
+    while game.draw_pile or game.winner is not None or not game.knows[game.to_move].hands[
+            1 - game.to_move]:
+        game = new_game(TABLES["classic"], 2, rng.randrange(10**6)) if game.winner \
+            is not None else apply(game, rng.choice(legal_actions(game)))
+    data = game.to_json()
+    blind = {key: value for key, value in data.items() if key != "knows"}
+    for sent, asked in ((data, Settings()), (blind, Settings(knowing=False))):
+        response = stub.Hint(pb.HintRequest(position=source(sent), seed=5), timeout=30)
+        local = hint(state(sent), HINT_BUDGET, asked, 5)
+        remote = hint_from_proto(response, game.table)
+        assert (remote.action, remote.value, remote.runners_up) == \
+            (local.action, local.value, local.runners_up)
+
+
 def test_tag_nacht_hint_is_the_librarys_and_its_chain_is_refused(stub):
     data = new_game(TABLES["tag_nacht"], 2, 1).to_json()
     response = stub.Hint(pb.HintRequest(position=source(data), seed=3), timeout=30)
@@ -486,8 +525,13 @@ def test_one_sided_round_trip(table):
      "discard": ["yellow-3/joker"], "colour": "orange", "side": "night",
      "pending": 1, "pending_kind": "hunt", "hunt_colour": "orange",
      "clock": {"count": 2, "skip_next": False}},
+    {**GOES_OUT, "knows": [{"opponent_hand": ["green-1"]}, {}]},
+    _knowing_three_seats(),
+    {"table": "tag_nacht", "hands": [["red-1/pink-1"], ["blue-2/teal-2"]],
+     "discard": ["yellow-3/joker"],
+     "knows": [{"own_hand": ["red-1/pink-1"]}, {"opponent_hand": ["red-1/pink-1"]}]},
 ], ids=["goes-out", "wild", "two-turns", "a-deal", "belagerung-stack", "fuse-empty-pile",
-        "colour-to-name", "hunt-and-clock"])
+        "colour-to-name", "hunt-and-clock", "knows", "knows-three-seats", "knows-tag-nacht"])
 def test_json_round_trip(data):
     """What a client sends is what the file says: the same state, the draw pile left out
     when the file leaves it out."""

@@ -390,7 +390,10 @@ def test_state_round_trip(seed):
     {"players": [{"hand_size": 2, "poison": [{"per": 2, "ticks": 3}]},
                  {"hand": ["katapult"], "heal": [{"per": 1, "ticks": 1}], "double_next": True}],
      "to_move": 1, "round": 7, "first_player": 1, "resource_win": False, "seed": 2**62},
-], ids=["win-this-turn", "out-of-reach", "a-view", "hand-size", "player-1-to-move"])
+    {"players": [{"hand": ["mauer"], "knows": {"opponent_hand": ["drache", "festung"],
+                                               "deck_top": ["troja"]}},
+                 {"hand_size": 4, "knows": {"opponent_hand": ["mauer"], "deck_top": []}}]},
+], ids=["win-this-turn", "out-of-reach", "a-view", "hand-size", "player-1-to-move", "knows"])
 def test_json_round_trip_keeps_what_is_unknown(data):
     """What a client sends is what the file says: the same state, the same parts known."""
     back = load(position_to_json(position_from_json(data)), RULES)
@@ -398,6 +401,27 @@ def test_json_round_trip_keeps_what_is_unknown(data):
     assert back.state == local.state
     assert (back.opponent_hand_known, back.deck_known) == \
         (local.opponent_hand_known, local.deck_known)
+
+
+def test_knows_travels_both_ways_and_its_faults_are_named_as_the_cli_names_them(stub):
+    data = {"players": [{"hand": ["mauer"], "knows": {"opponent_hand": ["drache"],
+                                                      "deck_top": ["troja", "festung"]}},
+                        {"hand_size": 3}]}
+    message = pb.FfkPosition.FromString(position_from_json(data).SerializeToString())
+    assert list(message.players[0].knows.opponent_hand) == ["drache"]
+    assert list(message.players[0].knows.deck_top) == ["troja", "festung"]
+    assert not message.players[1].HasField("knows")
+    back = position_from_proto(message).state
+    assert back == load(data, RULES).state
+    assert back.players[0].knows.opponent_hand == ("drache",)
+    assert "drache" in back.players[1].hand and back.deck[:2] == ("troja", "festung")
+    wrong = {"players": [{"hand": ["mauer"], "knows": {"opponent_hand": ["drache"]}},
+                         {"hand": ["turm"]}]}
+    expected = _load_message(wrong)
+    assert expected.startswith("players[0].knows.opponent_hand: holds more than players[1]")
+    error = rpc_error(stub.Hint, pb.HintRequest(position=source(wrong)))
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.details() == expected
 
 
 def test_unknown_and_empty_are_apart():
