@@ -37,6 +37,7 @@ from bench.certs import make_certificates
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.arguments import add_progress, progress_bar
+from service.tokens import bearer
 
 DEADLINE = 5.0  # seconds, every call
 SAMPLE_EVERY = 5  # seconds between RSS samples
@@ -90,8 +91,7 @@ class Server:
         return grpc.secure_channel(self.address, credentials, options=options)
 
     def metadata(self, k: int) -> tuple[tuple[str, str], ...]:
-        return (("authorization", f"Bearer {self.tokens[k % len(self.tokens)]}"),) \
-            if self.tokens else ()
+        return bearer(self.tokens[k % len(self.tokens)] if self.tokens else None)
 
 
 def client(server: Server, k: int, seed: str, stop: threading.Event,

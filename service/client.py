@@ -20,6 +20,7 @@ import grpc
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.tls import ClientTls
+from service.tokens import bearer
 from solver.errors import InvalidInput
 
 _ROOM = 5.0  # seconds past the budget for the answer to arrive
@@ -51,7 +52,7 @@ class Client:
         bearer token every call shows."""
         self._deadline = deadline
         self._target = channel_target(server)
-        self._metadata = () if token is None else (("authorization", f"Bearer {token}"),)
+        self._metadata = bearer(token)
         self._channel = (grpc.insecure_channel(self._target, options=_OPTIONS) if tls is None
                          else grpc.secure_channel(self._target, tls.credentials(), _OPTIONS))
         self._stub = pb_grpc.SolverStub(self._channel)  # type: ignore[no-untyped-call]

@@ -56,6 +56,11 @@ def read_tokens(path: Path) -> list[str]:
     return tokens
 
 
+def bearer(token: str | None) -> tuple[tuple[str, str], ...]:
+    """The call metadata that shows `token` (none for no token)."""
+    return () if token is None else (("authorization", f"Bearer {token}"),)
+
+
 def client_token(path: Path | None) -> str | None:
     """The token a client command sends: the first of --token-file, else the
     FORTRESS_SOLVER_TOKEN environment variable, else none."""

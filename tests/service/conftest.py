@@ -19,6 +19,7 @@ from service.api import fortress_solver_pb2_grpc
 from service.convert.beleaguered import position_to_proto
 from service.server import RunningServer, ServerConfig
 from service.tls import ClientTls
+from service.tokens import bearer
 from solver.beleaguered import Move, Position
 
 
@@ -60,8 +61,7 @@ def warm_up(stub: fortress_solver_pb2_grpc.SolverStub, workers: int,
     once, so each spawned process has started and answered before the tests begin."""
     request = pb.SolveBatchRequest(deals=[pb.DealRange(first=1, last=workers)],
                                    mode=pb.MODE_ANY)
-    metadata = () if token is None else (("authorization", f"Bearer {token}"),)
-    assert len(list(stub.SolveBatch(request, timeout=30, metadata=metadata))) == workers
+    assert len(list(stub.SolveBatch(request, timeout=30, metadata=bearer(token)))) == workers
 
 
 def deal_source(number: int) -> pb.PositionSource:

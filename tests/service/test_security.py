@@ -24,6 +24,7 @@ from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.server import RunningServer
 from service.tls import ClientTls, ServerTls, is_loopback
+from service.tokens import bearer
 from solver.errors import InvalidInput
 from tests.service.conftest import deal_source, running_server
 from tests.service.serving import SCRIPT, ServeProcess
@@ -55,10 +56,6 @@ def secure_stub(server: RunningServer, tls: ClientTls) -> Iterator[pb_grpc.Solve
 def tokens_file(path: Path, *tokens: str) -> Path:
     path.write_text("# who may call\n" + "".join(f"{token}\n" for token in tokens))
     return path
-
-
-def bearer(token: str) -> tuple[tuple[str, str]]:
-    return (("authorization", f"Bearer {token}"),)
 
 
 def code_of(call, request, **kwargs) -> tuple[grpc.StatusCode, str]:
