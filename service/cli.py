@@ -255,10 +255,12 @@ def _client(args: argparse.Namespace) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command != "serve":  # `| head` ends a command quietly; a server keeps serving
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
         args.run(args)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
+    except BrokenPipeError:  # `| head` has read enough: end quietly, with the shell's code
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
     except InvalidInput as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2

@@ -4,20 +4,8 @@ from __future__ import annotations
 
 import json
 import re
-import signal
-from collections.abc import Iterator
-
-import pytest
 
 from service.cli import main
-
-
-@pytest.fixture(autouse=True)
-def keep_sigpipe() -> Iterator[None]:
-    """main() sets SIGPIPE to its default; give the test process its own handler back."""
-    before = signal.getsignal(signal.SIGPIPE)
-    yield
-    signal.signal(signal.SIGPIPE, before)
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

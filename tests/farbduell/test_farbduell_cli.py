@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from solver.farbduell.state import State
 from solver.farbduell.tables import load_tables
 
-from ..cli import assert_one_line_error, keep_sigpipe, run, run_json  # noqa: F401
+from ..cli import assert_one_line_error, run, run_json
 from .test_reading import mutated
 
 CHAIN = {"hands": [["red-skip", "blue-skip", "blue-7"], ["green-1"]], "discard": ["red-9"]}

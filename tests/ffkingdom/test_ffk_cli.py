@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from solver.ffkingdom import legal_actions, load, new_game, parse, parse_action
 from solver.ffkingdom.puzzles import solve_puzzle
 
-from ..cli import assert_one_line_error, keep_sigpipe, run, run_json  # noqa: F401
+from ..cli import assert_one_line_error, run, run_json
 from .helpers import RULES, rest_of_deck
 from .strategies import mutated, plausible
 

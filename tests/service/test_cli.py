@@ -6,6 +6,7 @@ console script to check what a shell user sees (exit code, one stderr line, no t
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -23,7 +24,7 @@ from service.cli import main
 from solver.beleaguered import Move, Position, apply, deal, legal_moves, replay
 from tests.service.conftest import address
 
-from ..cli import assert_one_line_error, keep_sigpipe, run, run_json  # noqa: F401
+from ..cli import assert_one_line_error, run, run_json
 
 SCRIPT = Path(sys.executable).parent / "fortress-solver"
 
@@ -133,12 +134,10 @@ def optimal_2() -> dict:
     """solve --deal 2 --json, run once for the module (no capsys at module scope)."""
     out = io.StringIO()
     saved, sys.stdout = sys.stdout, out
-    handler = signal.getsignal(signal.SIGPIPE)
     try:
         assert main(["solve", "--deal", "2", "--json"]) == 0
     finally:
         sys.stdout = saved
-        signal.signal(signal.SIGPIPE, handler)
     return json.loads(out.getvalue())
 
 
@@ -594,6 +593,27 @@ def test_batch_single_deal_and_optimal_mode(capsys):
 def test_version_names_the_package(capsys):
     code, out, _ = run(capsys, "--version")
     assert code == 0 and out.strip() == f"fortress-solver {version('fortress-solver')}"
+
+
+def test_a_closed_pipe_ends_a_command_quietly_with_the_shells_code():
+    """`batch ... | head -1`: the reader leaves after a line; the command ends at its next
+    write with exit code 141 (128 + SIGPIPE), as a shell tool does, and no traceback.
+    1,000 deals print about 100 KB, more than a pipe holds, so the write must fail."""
+    batch = subprocess.Popen([str(SCRIPT), "batch", "--deals", "1-1000", "--jobs", "1"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert batch.stdout is not None and batch.stdout.readline().startswith(b'{"deal": 1,')
+    batch.stdout.close()
+    _, err = batch.communicate(timeout=60)
+    assert (batch.returncode, err) == (141, b"")
+
+
+def test_calling_main_leaves_the_callers_sigpipe_alone():
+    """main() is also a library call (the tests, scripts): it must not change how the
+    calling process treats a closed socket or pipe."""
+    before = signal.getsignal(signal.SIGPIPE)
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["solve", "--deal", "2", "--mode", "any"]) == 0
+    assert signal.getsignal(signal.SIGPIPE) == before
 
 
 def test_ctrl_c_in_a_batch_is_one_line_exit_130_and_the_batch_resumes(tmp_path):

@@ -39,7 +39,7 @@ from solver.farbduell.tables import load_tables
 from tests.farbduell.test_reading import mutated
 from tests.service.conftest import address, connect, rpc_error, running_server
 
-from ..cli import assert_client_prints_what_local_prints, keep_sigpipe, run  # noqa: F401
+from ..cli import assert_client_prints_what_local_prints, run
 
 TABLES = load_tables()
 CHAIN_BUDGET = Budget(seconds=10.0, nodes=None, table_entries=None)

@@ -37,7 +37,7 @@ from solver.ffkingdom.puzzles import solve_puzzle
 from tests.ffkingdom.strategies import mutated, plausible
 from tests.service.conftest import address, connect, rpc_error, running_server
 
-from ..cli import assert_client_prints_what_local_prints, keep_sigpipe, run  # noqa: F401
+from ..cli import assert_client_prints_what_local_prints, run
 
 RULES = load_rules()
 

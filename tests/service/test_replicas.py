@@ -20,7 +20,7 @@ from service.client import channel_target
 from tests.service.serving import SCRIPT, ServeProcess
 from tests.service.test_cli import _check_summary, _records, _summary
 
-from ..cli import assert_one_line_error, keep_sigpipe, run  # noqa: F401
+from ..cli import assert_one_line_error, run
 
 
 def started(folder: Path, count: int) -> list[ServeProcess]:

@@ -45,7 +45,7 @@ from solver.stronghold.search import fewest_turns
 from solver.stronghold.turns import begin_turn
 from tests.service.conftest import address, connect, rpc_error, running_server
 
-from ..cli import assert_client_prints_what_local_prints, keep_sigpipe, run  # noqa: F401
+from ..cli import assert_client_prints_what_local_prints, run
 
 BUDGET = Budget(seconds=30.0, nodes=None, table_entries=None)
 
