@@ -16,11 +16,14 @@
  *   Hint  - the next move, the best action with its runners-up, the attacker's plan;
  *           Beleaguered Fortress: also every legal move graded (all_moves)
  *   Solve - the optimal line of a Beleaguered Fortress position; Stronghold's clear
- * Every call sends back the `position` the previous answer gave.
+ * Every call sends back the `position` the previous answer gave. A server started with
+ * --token-file answers UNAUTHENTICATED without a token: the page then asks for one, keeps
+ * it for the tab (sessionStorage) and sends it as `Authorization: Bearer TOKEN`.
  */
 "use strict";
 
 const RPC = "/fortress.solver.v1.Solver/";
+const TOKEN_KEY = "fortress-solver-token";
 const BUDGET = {seconds: 10};
 const PLAY_INTERVAL_MS = 400;
 
@@ -64,12 +67,11 @@ const $ = (id) => document.getElementById(id);
 
 async function rpc(method, body) {
   let response;
+  const headers = {"Content-Type": "application/json", "Connect-Protocol-Version": "1"};
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (token) headers.Authorization = `Bearer ${token}`;
   try {
-    response = await fetch(RPC + method, {
-      method: "POST",
-      headers: {"Content-Type": "application/json", "Connect-Protocol-Version": "1"},
-      body: JSON.stringify(body),
-    });
+    response = await fetch(RPC + method, {method: "POST", headers, body: JSON.stringify(body)});
   } catch (error) {
     throw new Error(`cannot reach the server: ${error.message}`);
   }
@@ -80,10 +82,26 @@ async function rpc(method, body) {
   } catch {
     data = {message: text};
   }
+  if (data.code === "unauthenticated") {
+    $("token-form").hidden = false;
+    throw new Error(token ? `${data.message}: enter this server's token above`
+      : "this server needs a token: enter it above");
+  }
   if (!response.ok) {
     throw new Error(data.message || `${method}: HTTP ${response.status}`);
   }
   return data;
+}
+
+// A token typed in: kept for the tab, and the game loaded again with it.
+function useToken() {
+  const token = $("token").value.trim();
+  if (token) {
+    sessionStorage.setItem(TOKEN_KEY, token);
+  } else {
+    sessionStorage.removeItem(TOKEN_KEY);
+  }
+  startGame(state.game);
 }
 
 // One user action at a time; a load may start at any time, and the answers of whatever
@@ -970,6 +988,10 @@ function init() {
     event.preventDefault();
     loadDeal();
   });
+  $("token-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    useToken();
+  });
   $("load-pasted").addEventListener("click", () => loadPosition($("position-text").value));
   $("load-example").addEventListener("click", loadExample);
   $("hint").addEventListener("click", hint);
@@ -979,6 +1001,7 @@ function init() {
   $("play").addEventListener("click", togglePlay);
   $("board").addEventListener("click", onBoardClick);
   document.addEventListener("keydown", onKey);
+  $("token-form").hidden = !sessionStorage.getItem(TOKEN_KEY);
   startGame($("game").value);
 }
 

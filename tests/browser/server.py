@@ -63,16 +63,17 @@ def _answers(url: str) -> bool:
 
 
 @contextmanager
-def running_server(workers: int = 2, timeout: float = 30) -> Iterator[str]:
-    """`fortress-solver serve` on 127.0.0.1 (gRPC on a free port, HTTP on another);
-    yields the page's URL once the HTTP port answers, and stops it with SIGTERM. Its log
-    goes to a temporary file (a pipe nobody reads could fill and stall it)."""
+def running_server(workers: int = 2, timeout: float = 30,
+                   options: tuple[str, ...] = ()) -> Iterator[str]:
+    """`fortress-solver serve` on 127.0.0.1 (gRPC on a free port, HTTP on another), with
+    `options` added; yields the page's URL once the HTTP port answers, and stops it with
+    SIGTERM. Its log goes to a temporary file (a pipe nobody reads could fill and stall it)."""
     with tempfile.TemporaryFile("w+") as log:
         for _attempt in range(3):  # the free port may be taken before the server binds it
             port = free_port()
             process = subprocess.Popen(
                 [command(), "serve", "--host", "127.0.0.1", "--port", "0",
-                 "--http-port", str(port), "--workers", str(workers)],
+                 "--http-port", str(port), "--workers", str(workers), *options],
                 cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True)
             url = f"http://127.0.0.1:{port}/"
             deadline = time.monotonic() + timeout
