@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from importlib.resources import files
 
 from solver.errors import InvalidInput
-from solver.ffkingdom.engine import cost
-from solver.ffkingdom.rules import RESOURCES, Rules
+from solver.ffkingdom.engine import surcharge
+from solver.ffkingdom.rules import Rules
 from solver.ffkingdom.state import Player, State
 
 WIN = 10_000.0
@@ -56,21 +56,24 @@ def evaluate(state: State, player: int, weights: Sequence[float] = BOARD_WEIGHTS
     hands = len(weights) > len(BOARD_FEATURES)
     mine = side_features(state.players[player], state, hands)
     theirs = side_features(state.players[1 - player], state, hands)
-    return sum(w * (a - b) for w, a, b in zip(weights, mine, theirs, strict=True))
+    return sum([w * (a - b) for w, a, b in zip(weights, mine, theirs, strict=True)])
 
 
 def side_features(p: Player, state: State, hands: bool = True) -> tuple[float, ...]:
     """What one side has, as FEATURES names it (BOARD_FEATURES without `hands`): castle
     bands below 30 and above 70 apart, walls, stocks and gold with their large parts apart."""
-    top = max(p.stocks[:3])
+    z, w, k, gold = p.stocks
+    builders, soldiers, mages, markets = p.producers
+    top = max(z, w, k)
     race = max(0, top - 60) * top / state.rules.config.resource_win if state.resource_win else 0
     return (
         p.castle, max(0, 30 - p.castle), max(0, p.castle - 70),
         min(p.wall, 30), max(0, p.wall - 30),
-        sum(p.producers[:3]), p.producers[3],
-        sum(min(s, 40) for s in p.stocks[:3]), min(p.stocks[3], 30), race,
+        builders + soldiers + mages, markets,
+        min(z, 40) + min(w, 40) + min(k, 40), min(gold, 30), race,
         p.shields, p.guards, p.double_next,
-        sum(per * ticks for per, ticks in p.poison), sum(per * ticks for per, ticks in p.heal),
+        sum([per * ticks for per, ticks in p.poison]) if p.poison else 0,
+        sum([per * ticks for per, ticks in p.heal]) if p.heal else 0,
         *(_hand_features(p, state.rules) if hands else ()),
     )
 
@@ -79,29 +82,35 @@ def _hand_features(p: Player, rules: Rules) -> tuple[float, ...]:
     """What the cards in hand could do: damage, castle and wall they add, producers, and
     how many are out of reach next turn."""
     damage = castle = wall = producers = out_of_reach = 0
+    reach = _reach(p, rules)
     for card_id in p.hand:
-        card = rules.cards[card_id]
-        effect = card.effect
+        effect = rules.cards[card_id].effect
         damage += effect.get("dmg", 0) + effect.get("direct", 0)
         castle += effect.get("castle", 0)
         wall += effect.get("wall", 0)
         producers += "producer" in effect
-        price = cost(p, card, rules)
-        out_of_reach += any(p.stock(r) + _income(p, r, rules) < amount
-                            for r, amount in price.items())
+        terms = rules.terms[card_id]
+        extra = surcharge(p, terms, rules.config)
+        out_of_reach += any(reach[k] < amount + extra for k, amount in terms.cost)
     return damage, castle, wall, producers, out_of_reach
 
 
 def card_value(p: Player, card_id: str, rules: Rules) -> float:
     """Dearer cards do more; a card payable by next turn counts fully, one far out of
     reach little."""
-    price = cost(p, rules.cards[card_id], rules)
-    shortfall = sum(max(0, amount - p.stock(r) - _income(p, r, rules))
-                    for r, amount in price.items())
-    return 0.15 * (2.0 + 0.4 * sum(price.values())) / (1.0 + shortfall)
+    terms = rules.terms[card_id]
+    extra = surcharge(p, terms, rules.config)
+    reach = _reach(p, rules)
+    price = shortfall = 0
+    for k, amount in terms.cost:
+        price += amount + extra
+        shortfall += max(0, amount + extra - reach[k])
+    return 0.15 * (2.0 + 0.4 * price) / (1.0 + shortfall)
 
 
-def _income(p: Player, resource: str, rules: Rules) -> int:
-    """Producers line up with stocks: builders Z, soldiers W, mages K, markets G."""
-    per_unit = rules.config.market_gold_per_turn if resource == "G" else 1
-    return p.producers[RESOURCES.index(resource)] * per_unit
+def _reach(p: Player, rules: Rules) -> tuple[int, ...]:
+    """Each stock (in RESOURCES order) with next turn's production added: producers line
+    up with stocks, builders Z, soldiers W, mages K, markets G."""
+    stocks, producers = p.stocks, p.producers
+    return (stocks[0] + producers[0], stocks[1] + producers[1], stocks[2] + producers[2],
+            stocks[3] + producers[3] * rules.config.market_gold_per_turn)

@@ -21,6 +21,9 @@ CORE = ("Z", "W", "K")
 CARD_TYPES = ("bau", "angriff", "magie", "gold")
 PRODUCERS = ("builders", "soldiers", "mages", "markets")
 PRODUCED = {"builders": "Z", "soldiers": "W", "mages": "K", "markets": "G"}
+# The same in the engine's indices: (producer, resource it makes, whether that is gold).
+PRODUCTION = tuple((PRODUCERS.index(kind), RESOURCES.index(resource), resource == "G")
+                   for kind, resource in PRODUCED.items())
 START_FIELDS = ("castle", "wall", *RESOURCES, *PRODUCERS)
 
 # effect name -> the kind of value it takes
