@@ -72,8 +72,8 @@ def side_features(p: Player, state: State, hands: bool = True) -> tuple[float, .
         builders + soldiers + mages, markets,
         min(z, 40) + min(w, 40) + min(k, 40), min(gold, 30), race,
         p.shields, p.guards, p.double_next,
-        sum([per * ticks for per, ticks in p.poison]) if p.poison else 0,
-        sum([per * ticks for per, ticks in p.heal]) if p.heal else 0,
+        sum([per * ticks for per, ticks in p.poison]),
+        sum([per * ticks for per, ticks in p.heal]),
         *(_hand_features(p, state.rules) if hands else ()),
     )
 
