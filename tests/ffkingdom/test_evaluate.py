@@ -1,5 +1,6 @@
 """The evaluation: zero-sum between the players, +-WIN for a finished game, the board
-weights blind to hands, and castle points worth having."""
+weights blind to hands, castle points worth having, and card values and hand features
+that agree with a plain reading of the card table."""
 
 from __future__ import annotations
 
@@ -12,17 +13,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.ffkingdom import Play, State, apply, new_game
+from solver.ffkingdom.engine import cost
 from solver.ffkingdom.evaluate import (
     BOARD_FEATURES,
     BOARD_WEIGHTS,
     FEATURES,
     FITTED_WEIGHTS,
     WIN,
+    card_value,
     evaluate,
     side_features,
 )
+from solver.ffkingdom.rules import PRODUCED, PRODUCERS, Rules
+from solver.ffkingdom.state import Player
 
-from .helpers import RULES, playout, position
+from .helpers import RULES, playout, position, with_config
 
 WEIGHT_SETS = pytest.mark.parametrize("weights", [BOARD_WEIGHTS, FITTED_WEIGHTS],
                                       ids=["board", "fitted"])
@@ -120,3 +125,50 @@ def test_board_weights_price_castle_points_by_band():
     assert [round(gain(c), 6) for c in (10, 50, 80)] == [0.7, 1.0, 1.6]
 
 
+
+
+def reference_card_value(player: Player, card_id: str, rules: Rules) -> float:
+    """card_value as its docstring states it, from the card's price now (`cost`) and what
+    each stock will hold next turn (stock plus production)."""
+    price = cost(player, rules.cards[card_id], rules)
+    shortfall = sum(max(0, amount - player.stock(resource) - _production(player, resource, rules))
+                    for resource, amount in price.items())
+    return 0.15 * (2.0 + 0.4 * sum(price.values())) / (1.0 + shortfall)
+
+
+def reference_hand(player: Player, rules: Rules) -> tuple[int, ...]:
+    """The hand features read from the card table: damage, castle, wall, producers, and
+    the cards some stock cannot pay for even after next turn's production."""
+    effects = [rules.cards[card_id].effect for card_id in player.hand]
+    out_of_reach = sum(
+        any(player.stock(resource) + _production(player, resource, rules) < amount
+            for resource, amount in cost(player, rules.cards[card_id], rules).items())
+        for card_id in player.hand)
+    return (sum(e.get("dmg", 0) + e.get("direct", 0) for e in effects),
+            sum(e.get("castle", 0) for e in effects), sum(e.get("wall", 0) for e in effects),
+            sum("producer" in e for e in effects), out_of_reach)
+
+
+def _production(player: Player, resource: str, rules: Rules) -> int:
+    """What a turn's production adds to a stock (PRODUCED: builders make Z, ...)."""
+    kind = next(kind for kind, made in PRODUCED.items() if made == resource)
+    per_unit = rules.config.market_gold_per_turn if resource == "G" else 1
+    return player.producers[PRODUCERS.index(kind)] * per_unit
+
+
+# No gold but a market making 3 G a turn: next turn's gold then often decides.
+MARKETS = replace(with_config(market_gold_per_turn=3), start={**RULES.start, "G": 0, "markets": 1})
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=seeds, rules=st.sampled_from([RULES, with_config(producer_surcharge_scope="per_type"),
+                                         MARKETS]))
+def test_card_values_and_hand_features_follow_the_card_table(seed, rules):
+    """The fast path (each card's terms worked out once) against the plain reading."""
+    for state in playout(new_game(rules, seed), seed, limit=300)[::3]:
+        for player in state.players:
+            assert side_features(player, state)[len(BOARD_FEATURES):] == \
+                reference_hand(player, rules)
+            for card_id in player.hand:
+                assert card_value(player, card_id, rules) == \
+                    reference_card_value(player, card_id, rules)
