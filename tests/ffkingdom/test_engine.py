@@ -14,6 +14,7 @@ from solver.errors import IllegalMove, InvalidInput
 from solver.ffkingdom import (
     Discard,
     Play,
+    State,
     Timeout,
     apply,
     cost,
@@ -905,3 +906,16 @@ def test_leader_of_the_first_player_produces_on_turn_one():
 def test_unknown_leader_is_refused():
     with pytest.raises(InvalidInput, match="no leader is called 'koenig'"):
         new_game(RULES, 1, leaders=("koenig", None))
+
+
+def test_an_action_keeps_every_field_it_does_not_change():
+    """apply makes the next State field by field (dataclasses.replace is too slow there):
+    the fields no action changes come through, and a field added to State must be added
+    to that constructor too (this list says which fields it knows)."""
+    rules = with_config(discard_max=2)
+    state = new_game(rules, 7, first_player=1, resource_win=False)
+    after = apply(state, legal_actions(state)[0])
+    assert (after.first_player, after.resource_win, after.rules) == (1, False, rules)
+    assert [field.name for field in dataclasses.fields(State)] == [
+        "players", "deck", "discard", "to_move", "first_player", "round", "actions_left",
+        "resource_win", "winner", "seed", "rules"]
