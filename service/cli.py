@@ -128,6 +128,26 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--grace", type=positive(float), default=30.0, metavar="SECONDS",
                        help="after SIGTERM or SIGINT, how long calls in flight may take to "
                             "finish (a second signal stops at once)")
+    guard = serve.add_argument_group(
+        "limits", "What one client may hold: every refusal is counted (the metrics' "
+                  "fortress_solver_refusals_total) and logged once per cause every 10 s.")
+    guard.add_argument("--max-connections", type=positive(int), metavar="N",
+                       help="connections the gRPC port, and the HTTP port, keep open (past "
+                            "it gRPC closes them, HTTP answers 503; by default what the "
+                            "open-file limit leaves, at most 4096)")
+    guard.add_argument("--max-streams-per-connection", type=positive(int), metavar="N",
+                       help="Solver calls one gRPC connection may have open "
+                            "(RESOURCE_EXHAUSTED past it; by default half the workers and "
+                            "the queue, at least 4)")
+    guard.add_argument("--receive-seconds", type=positive(float), default=10.0,
+                       metavar="SECONDS",
+                       help="how long a call's request may take to arrive (gRPC: "
+                            "DEADLINE_EXCEEDED past it; HTTP: its headers and body, else the "
+                            "connection is closed)")
+    guard.add_argument("--allowed-host", action="append", metavar="HOST",
+                       help="a name the HTTP face answers to in the Host header (421 for "
+                            "others); repeat for more (by default on a loopback address: "
+                            "127.0.0.1, localhost and ::1; elsewhere any)")
     secure = serve.add_argument_group(
         "security", "Off loopback, serve TLS (or say --insecure); with --token-file every "
                     "Solver call needs a token (health and reflection stay open for probes).")
@@ -227,7 +247,12 @@ def _serve(args: argparse.Namespace) -> None:
                            max_request_bytes=args.max_request_bytes, tls=tls,
                            max_batch=args.max_batch,
                            insecure=args.insecure, token_file=args.token_file,
-                           max_calls_per_token=args.max_calls_per_token))
+                           max_calls_per_token=args.max_calls_per_token,
+                           max_connections=args.max_connections,
+                           streams_per_connection=args.max_streams_per_connection,
+                           receive_seconds=args.receive_seconds,
+                           allowed_hosts=None if args.allowed_host is None
+                           else tuple(args.allowed_host)))
     except CannotServe as err:
         raise ServiceError(str(err)) from None
 

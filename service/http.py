@@ -1,23 +1,24 @@
 """The service's face for browsers and curl: the same RPCs over HTTP/1.1 in the Connect
 protocol (JSON or binary bodies), beside the playground page at `/`.
 
-Every call goes to the gRPC servicer itself, on a thread of its own, so it shares the
-worker pool, the hint cache, the limits, the deadlines (`Connect-Timeout-Ms`), the
-cancellation (a client that hangs up stops its search) and the error codes: an error is
-the protocol's JSON error with the gRPC status's code and message.
+Every call goes to the gRPC servicer itself through the bridge (service/bridge.py), so
+it shares the slots, the worker pool, the hint cache, the limits, the deadlines
+(`Connect-Timeout-Ms`), the cancellation (a client that hangs up stops its search) and
+the error codes: an error is the protocol's JSON error with the gRPC status's code and
+message. What reaches the application is checked first (service/guard.py: the
+connections, their timeouts and their bytes; here: the Host, the content type and the
+headers' bytes), so client garbage is a 4xx with one line, never a traceback.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import socket
 import ssl
 import threading
 import time
+import urllib.parse
 from collections.abc import AsyncIterator, Callable, Generator, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 import grpc
 import uvicorn
@@ -30,13 +31,16 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.api import fortress_solver_pb2 as pb
 from service.api.fortress_solver_connect import SolverASGIApplication
+from service.bridge import Bridge, CallContext
+from service.guard import Guard, guarded_protocol
+from service.memory import Trimmer
+from service.refusals import BAD_BYTES, Aborted, Refusals
 from service.servicer import SolverServicer
 from service.tls import ServerTls
-
-log = logging.getLogger("fortress_solver.http")
 
 T = TypeVar("T")
 
@@ -46,54 +50,53 @@ _ALLOWED_HEADERS = ["Content-Type", "Connect-Protocol-Version", "Connect-Timeout
                     "Authorization", "X-Request-Id"]
 _EXPOSED_HEADERS = ["Content-Encoding", "Connect-Content-Encoding", "X-Request-Id"]
 
+# The Connect protocol's bodies: unary calls, then streams.
+_CONTENT_TYPES = {b"application/json", b"application/proto",
+                  b"application/connect+json", b"application/connect+proto"}
 
-class _Context:
-    """The part of grpc.ServicerContext the servicer uses, for one HTTP call."""
+# The page may load only itself, and no other site may frame it.
+_PAGE_HEADERS = [
+    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
+                                 b"frame-ancestors 'none'; base-uri 'none'; form-action 'none'"),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
 
-    def __init__(self, ctx: RequestContext[Any, Any]) -> None:
-        self.hung_up = threading.Event()
-        self._ctx = ctx
-        timeout_ms = ctx.timeout_ms
-        self._deadline = None if timeout_ms is None else time.monotonic() + timeout_ms / 1000
+# The names a loopback-bound server answers to, whatever the port (--allowed-host adds).
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
-    def peer(self) -> str:
-        """The client's address as gRPC writes it ("ipv4:127.0.0.1:53422"), for the log."""
-        address = self._ctx.client_address
-        if address is None:
-            return "http"
+
+def _context(ctx: RequestContext[Any, Any]) -> CallContext:
+    """The call as the servicer sees it: the client's address as gRPC writes it
+    ("ipv4:127.0.0.1:53422"), the headers as metadata, the deadline."""
+    address = ctx.client_address
+    if address is None:
+        peer = "http"
+    else:
         host, _, port = address.rpartition(":")
-        return f"ipv6:[{host}]:{port}" if ":" in host else f"ipv4:{address}"
-
-    def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
-        """The request's headers as gRPC's metadata: (name in lower case, value) pairs."""
-        return tuple(self._ctx.request_headers.allitems())
-
-    def set_trailing_metadata(self, metadata: tuple[tuple[str, str], ...]) -> None:
-        """Sent as response headers, where an HTTP client looks (errors carry them too)."""
-        for key, value in metadata:
-            self._ctx.response_headers[key] = value
-
-    def is_active(self) -> bool:
-        return not self.hung_up.is_set()
-
-    def time_remaining(self) -> float | None:
-        return None if self._deadline is None else max(self._deadline - time.monotonic(), 0.0)
-
-    def abort(self, code: grpc.StatusCode, details: str) -> NoReturn:
-        raise ConnectError(_code(code), details)
+        peer = f"ipv6:[{host}]:{port}" if ":" in host else f"ipv4:{address}"
+    timeout_ms = ctx.timeout_ms
+    return CallContext(tuple(ctx.request_headers.allitems()), peer,
+                       None if timeout_ms is None else timeout_ms / 1000)
 
 
 def _code(status: grpc.StatusCode) -> Code:
     return Code.CANCELED if status is grpc.StatusCode.CANCELLED else Code[status.name]
 
 
-class _Solver:
-    """The generated Connect service (fortress_solver_connect.Solver) over the servicer:
-    each call runs the servicer's method on a thread, as gRPC would."""
+def _send_back(context: CallContext, ctx: RequestContext[Any, Any]) -> None:
+    """The call's trailing metadata as response headers (errors carry them too)."""
+    for key, value in context.trailing:
+        ctx.response_headers[key] = value
 
-    def __init__(self, servicer: SolverServicer, threads: int) -> None:
+
+class _Solver:
+    """The generated Connect service (fortress_solver_connect.Solver) over the servicer."""
+
+    def __init__(self, servicer: SolverServicer, bridge: Bridge) -> None:
         self._servicer = servicer
-        self._threads = ThreadPoolExecutor(threads, thread_name_prefix="http-call")
+        self._bridge = bridge
 
     async def solve(self, request: pb.SolveRequest, ctx: RequestContext[Any, Any]
                     ) -> pb.SolveResponse:
@@ -125,53 +128,127 @@ class _Solver:
 
     async def _unary(self, method: Callable[[Any, Any], T], request: Any,
                      ctx: RequestContext[Any, Any]) -> T:
-        context = _Context(ctx)
-        loop = asyncio.get_running_loop()
+        context = _context(ctx)
         try:
-            return await loop.run_in_executor(self._threads, method, request, context)
-        finally:  # a hang-up cancels this task: the search sees the call is gone
-            context.hung_up.set()
+            answer = await self._bridge.unary(method.__name__, method, request, context)
+        except Aborted as ended:
+            _send_back(context, ctx)
+            raise ConnectError(_code(ended.code), ended.details) from None
+        _send_back(context, ctx)
+        return answer
 
-    async def _stream(self, method: Callable[[Any, Any], Generator[T, None, None]], request: Any,
-                      ctx: RequestContext[Any, Any]) -> AsyncIterator[T]:
-        context = _Context(ctx)
-        loop = asyncio.get_running_loop()
-        results = method(request, context)
-        step = None
+    async def _stream(self, method: Callable[[Any, Any], Generator[T, None, None]],
+                      request: Any, ctx: RequestContext[Any, Any]) -> AsyncIterator[T]:
+        context = _context(ctx)
         try:
-            while True:
-                step = loop.run_in_executor(self._threads, next, results, None)
-                item = await step
-                if item is None:
-                    return
+            async for item in self._bridge.stream(method.__name__, method, request, context):
                 yield item
+        except Aborted as ended:
+            _send_back(context, ctx)
+            raise ConnectError(_code(ended.code), ended.details) from None
+        _send_back(context, ctx)
+
+
+class _Checked:
+    """What reaches the application, checked: the Host (a name this server answers
+    to), the RPCs' content types, header bytes that are text; a redirect names no host
+    (the client's Host is never sent back) and the page carries its security headers."""
+
+    def __init__(self, app: ASGIApp, rpc_path: str, hosts: Sequence[str] | None,
+                 refusals: Refusals, trimmer: Trimmer) -> None:
+        self._app = app
+        self._trimmer = trimmer
+        self._rpc_path = rpc_path
+        self._hosts = None if hosts is None else {host.lower() for host in hosts}
+        self._refusals = refusals
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self._app(scope, receive, send)
+        fault = self._fault(scope)
+        if fault is not None:
+            status, text = fault
+            self._refusals.log(BAD_BYTES, {"method": scope["path"][:80], "status": status,
+                                           "peer": _peer(scope), "details": text})
+            return await _plain(send, status, text)
+        rpc = scope["path"].startswith(self._rpc_path)
+
+        async def checked_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(key, _relative(value) if key == b"location" else value)
+                           for key, value in message.get("headers", [])]
+                if not rpc:
+                    headers += _PAGE_HEADERS
+                message = {**message, "headers": headers}
+            await send(message)
+
+        try:
+            await self._app(scope, receive, checked_send)
         finally:
-            context.hung_up.set()
-            if step is not None and not step.done():  # close it once its step returns
-                step.add_done_callback(lambda _: results.close())
-            else:
-                results.close()
+            length = next((value for key, value in scope["headers"]
+                           if key == b"content-length"), b"0")
+            self._trimmer.note(int(length) if length.isdigit() else 0)
 
-    def close(self) -> None:
-        self._threads.shutdown(wait=False, cancel_futures=True)
+    def _fault(self, scope: Scope) -> tuple[int, str] | None:
+        """(status, one line) for a request refused before the application, or None."""
+        headers: list[tuple[bytes, bytes]] = scope["headers"]
+        for key, value in headers:
+            try:
+                value.decode("utf-8")
+            except UnicodeDecodeError:
+                return 400, f"header {key.decode('latin-1')!r} holds bytes that are not UTF-8"
+        if self._hosts is not None:
+            host = next((value for key, value in headers if key == b"host"), b"")
+            name = urllib.parse.urlsplit("//" + host.decode()).hostname
+            if name not in self._hosts:
+                return 421, (f"this server does not answer to the host {host.decode()!r} "
+                             "(serve --allowed-host adds one)")
+        if scope["path"].startswith(self._rpc_path) and scope["method"] == "POST":
+            kind = next((value for key, value in headers if key == b"content-type"), b"")
+            if kind.split(b";")[0].strip().lower() not in _CONTENT_TYPES:
+                return 415, (f"content type {kind.decode()!r} is not served here: send "
+                             "application/json or application/proto (Connect), or call the "
+                             "gRPC port")
+        return None
 
 
-def application(servicer: SolverServicer, cors_origins: Sequence[str] = (),
-                threads: int = 32, max_request_bytes: int = 1 << 20
-                ) -> tuple[Starlette, Callable[[], None]]:
-    """The ASGI application (the RPCs, the page) and what closes its threads."""
-    solver = _Solver(servicer, threads)
+def _peer(scope: Scope) -> str:
+    client = scope.get("client")
+    return "http" if client is None else f"ipv4:{client[0]}:{client[1]}"
+
+
+def _relative(location: bytes) -> bytes:
+    """A redirect's target without its scheme and host: the path, query and fragment."""
+    parts = urllib.parse.urlsplit(location)
+    return urllib.parse.urlunsplit((b"", b"", parts.path or b"/", parts.query, parts.fragment))
+
+
+async def _plain(send: Send, status: int, text: str) -> None:
+    body = (text + "\n").encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def application(servicer: SolverServicer, bridge: Bridge, trimmer: Trimmer,
+                cors_origins: Sequence[str] = (), max_request_bytes: int = 1 << 20,
+                hosts: Sequence[str] | None = None) -> ASGIApp:
+    """The ASGI application: the RPCs and the page, behind the checks. `hosts`: the
+    names the server answers to (None: any)."""
     # a field the message does not have is refused, as a typo should be, not dropped
     codecs = [google_protobuf_binary_codec(),
               google_protobuf_json_codec(ignore_unknown_fields=False)]
-    rpcs = SolverASGIApplication(solver, codecs=codecs, read_max_bytes=max_request_bytes)
+    rpcs = SolverASGIApplication(_Solver(servicer, bridge), codecs=codecs,
+                                 read_max_bytes=max_request_bytes)
     app = Starlette(
         routes=[Mount(rpcs.path, app=rpcs),
                 Mount("/", app=StaticFiles(packages=[("service", "playground")], html=True))],
         middleware=[Middleware(CORSMiddleware, allow_origins=list(cors_origins),
                                allow_methods=["GET", "POST"], allow_headers=_ALLOWED_HEADERS,
                                expose_headers=_EXPOSED_HEADERS, max_age=7200)])
-    return app, solver.close
+    return _Checked(app, rpcs.path, hosts, servicer.refusals, trimmer)
 
 
 def _uvicorn_tls(tls: ServerTls | None) -> dict[str, Any]:
@@ -184,21 +261,25 @@ def _uvicorn_tls(tls: ServerTls | None) -> dict[str, Any]:
 
 
 class HttpServer:
-    """The HTTP face on its own thread; `port` is the one bound (0 picks a free one)."""
+    """An ASGI application served on its own thread behind the guard (a connection cap,
+    the time a request may take to arrive, the keep-alive's idle time); `port` is the
+    one bound (0 picks a free one)."""
 
-    def __init__(self, servicer: SolverServicer, host: str, port: int,
-                 cors_origins: Sequence[str] = (), threads: int = 32,
-                 max_request_bytes: int = 1 << 20, tls: ServerTls | None = None) -> None:
+    def __init__(self, app: ASGIApp, host: str, port: int, guard: Guard,
+                 tls: ServerTls | None = None, name: str = "http") -> None:
         """`tls`: serve HTTPS with the gRPC port's certificate (and its client CA)."""
         self._socket = socket.create_server((host, port), reuse_port=False)
         self.port: int = self._socket.getsockname()[1]
-        app, self._close = application(servicer, cors_origins, threads, max_request_bytes)
-        config = uvicorn.Config(app, log_level="warning", lifespan="off",
+        self.guard = guard
+        # backlog: connections accepted in one go (each a file, before the guard sees it)
+        config = uvicorn.Config(app, log_level="warning", lifespan="off", backlog=64,
+                                http=guarded_protocol(guard),
+                                timeout_keep_alive=guard.idle_seconds,
                                 timeout_graceful_shutdown=5, **_uvicorn_tls(tls))
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run,
                                         kwargs={"sockets": [self._socket]},
-                                        name="http", daemon=True)
+                                        name=name, daemon=True)
         self._thread.start()
         while not self._server.started and self._thread.is_alive():
             time.sleep(0.01)
@@ -206,7 +287,7 @@ class HttpServer:
             raise OSError(f"cannot serve HTTP on {host}:{port}")
 
     def stop(self) -> None:
+        """Close the connections (their calls get uvicorn's 5 s) and the port."""
         self._server.should_exit = True
-        self._thread.join()
-        self._close()
+        self._thread.join(timeout=10)
         self._socket.close()

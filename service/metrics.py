@@ -1,25 +1,24 @@
-"""The server's Prometheus metrics (`serve --metrics-port`), kept here so that the pool and
-the hint cache only count, in plain numbers read at each scrape, and know nothing of
-Prometheus. Each server has a registry of its own, not the process's global one, so that
-several servers in one process (the tests) do not share their counts.
+"""The server's Prometheus metrics (`serve --metrics-port`), kept here so that the pool,
+the hint cache and the refusals only count, in plain numbers read at each scrape, and
+know nothing of Prometheus. Each server has a registry of its own, not the process's
+global one, so that several servers in one process (the tests) do not share their counts.
 
 A call about no one game (GetServerInfo, a position of no known game) has the game "".
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from typing import Any
-from wsgiref.simple_server import WSGIServer
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, make_asgi_app
 from prometheus_client.core import CounterMetricFamily
 from prometheus_client.metrics_core import Metric
+from starlette.responses import PlainTextResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from service.hint_cache import HintCache
 from service.pool import WorkerPool
-from service.tls import ServerTls
+from service.refusals import Refusals
 
 # from a cached hint (under a millisecond) to a search at the default limit (60 s)
 _BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 30.0, 60.0)
@@ -28,7 +27,7 @@ _BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 30.0, 60.0)
 class Metrics:
     """One server's metrics; `serve()` exposes them on a port of their own."""
 
-    def __init__(self, pool: WorkerPool, cache: HintCache) -> None:
+    def __init__(self, pool: WorkerPool, cache: HintCache, refusals: Refusals) -> None:
         self.registry = CollectorRegistry()
         self._calls = Counter("fortress_solver_calls", "Calls answered, by final status",
                               ("method", "game", "status"), registry=self.registry)
@@ -39,29 +38,25 @@ class Metrics:
         Gauge("fortress_solver_workers_busy", "Workers running a job",
               registry=self.registry).set_function(lambda: pool.busy)
         self.registry.register(_CacheCollector(cache))
-        self._serving: tuple[WSGIServer, threading.Thread] | None = None
+        self.registry.register(_RefusalCollector(refusals))
 
     def observe(self, method: str, game: str | None, status: str, seconds: float) -> None:
         """Count one finished call."""
         self._calls.labels(method, game or "", status).inc()
         self._seconds.labels(method, game or "").observe(seconds)
 
-    def serve(self, host: str, port: int, tls: ServerTls | None = None) -> int:
-        """Serve /metrics on its own thread, over HTTPS with the server's certificate
-        (and client CA) when it has one; the port bound (0 picks a free one)."""
-        secure: dict[str, Any] = {} if tls is None else {
-            "certfile": str(tls.cert), "keyfile": str(tls.key),
-            "client_cafile": None if tls.client_ca is None else str(tls.client_ca),
-            "client_auth_required": tls.client_ca is not None}
-        self._serving = start_http_server(port, addr=host, registry=self.registry, **secure)
-        return int(self._serving[0].server_port)
+    def app(self) -> ASGIApp:
+        """The ASGI application that serves them at /metrics (and nothing else)."""
+        metrics = make_asgi_app(self.registry)
 
-    def stop(self) -> None:
-        if self._serving is not None:
-            server, thread = self._serving
-            server.shutdown()
-            server.server_close()
-            thread.join()
+        async def app(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] == "http" and scope["path"] == "/metrics":
+                await metrics(scope, receive, send)
+            else:
+                await PlainTextResponse("the metrics are at /metrics\n", 404)(
+                    scope, receive, send)
+
+        return app
 
 
 class _CacheCollector:
@@ -75,3 +70,17 @@ class _CacheCollector:
                                   "Hint lookups answered from the cache", self._cache.hits)
         yield CounterMetricFamily("fortress_solver_hint_cache_misses",
                                   "Hint lookups the cache could not answer", self._cache.misses)
+
+
+class _RefusalCollector:
+    """The refusals by cause (service/refusals.py), read from their counts at each scrape."""
+
+    def __init__(self, refusals: Refusals) -> None:
+        self._refusals = refusals
+
+    def collect(self) -> Iterator[Metric]:
+        family = CounterMetricFamily("fortress_solver_refusals",
+                                     "Calls and connections refused, by cause", labels=("cause",))
+        for cause, count in sorted(self._refusals.counts.items()):
+            family.add_metric((cause,), count)
+        yield family

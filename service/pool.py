@@ -10,7 +10,6 @@ every node of a costly search) and ends with UNKNOWN, and the worker takes the n
 
 from __future__ import annotations
 
-import ctypes
 import gc
 import importlib
 import multiprocessing as mp
@@ -24,6 +23,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.synchronize import Event
 from typing import Any
 
+from service.memory import give_back_memory
 from solver.budget import Budget
 from solver.games import Question
 
@@ -69,16 +69,7 @@ def _work(connection: Connection, cancel: Event, preload: tuple[str, ...]) -> No
             connection.send(job.run(replace(job.budget, stop=cancel.is_set)))
         except Exception as error:  # a bug must not take the worker down with it
             connection.send(error)
-        _give_back_memory()
-
-
-def _give_back_memory() -> None:
-    """Return the freed tables of the last search to the system, so that a worker's
-    size is that of its current search, not the largest it ever ran (glibc only)."""
-    try:
-        ctypes.CDLL(None).malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
+        give_back_memory()  # the last search's tables: a worker is as large as its search
 
 
 class _Worker:
@@ -127,20 +118,24 @@ class WorkerPool:
                 self._waiting -= 1
 
     def run(self, job: Job, cancelled: Callable[[], bool], wait: bool = False) -> Any:
-        """Run `job` in a worker. With `wait`, queue outside the limit (for streams that
-        keep at most one job per worker in flight); otherwise raise Overloaded when the
-        queue is full."""
-        if wait:
-            return self._run_admitted(job, cancelled)
-        if not self._admitted.acquire(blocking=False):
+        """Run `job` in a worker, counted against the queue like every job. Without
+        `wait`, raise Overloaded when the queue is full; with it (a stream's next job),
+        wait for room, until the job's time or its client runs out."""
+        started = time.perf_counter()
+        deadline = started + (job.budget.seconds or float("inf"))
+        admitted = self._admitted.acquire(blocking=False)
+        if not admitted and not wait:
             raise Overloaded(f"all {self.workers} workers busy and {self.queue_size} calls queued")
+        while not admitted:
+            if cancelled() or time.perf_counter() >= deadline:
+                return job.gave_up(time.perf_counter() - started)
+            admitted = self._admitted.acquire(timeout=_POLL_SECONDS)
         try:
-            return self._run_admitted(job, cancelled)
+            return self._run_admitted(job, cancelled, started)
         finally:
             self._admitted.release()
 
-    def _run_admitted(self, job: Job, cancelled: Callable[[], bool]) -> Any:
-        started = time.perf_counter()
+    def _run_admitted(self, job: Job, cancelled: Callable[[], bool], started: float) -> Any:
         deadline = started + (job.budget.seconds or float("inf"))
         worker = None
         with self._queued():
@@ -175,6 +170,11 @@ class WorkerPool:
         worker = _Worker(self._context, self._preload)
         self._all[self._all.index(dead)] = worker
         return worker
+
+    def kill(self) -> None:
+        """End every worker at once, whatever it is doing."""
+        for worker in self._all:
+            worker.process.kill()
 
     def close(self) -> None:
         for worker in self._all:

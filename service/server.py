@@ -1,35 +1,52 @@
 """serve(): the gRPC server with health checking, reflection, a worker pool and a
 graceful shutdown on SIGTERM/SIGINT; beside it, on request, the HTTP face (service/http.py)
-over the same servicer."""
+over the same servicer, and the metrics.
+
+The gRPC server is asynchronous, on an event loop of its own: a call waiting for its
+request costs a coroutine, not a thread, and health and reflection are answered on the
+loop whatever the Solver calls are doing. Each face bounds what one client may hold
+(connections, calls per connection, the time a request may take to arrive), and the
+process always ends: a stop that overstays the grace by 5 s is ended by a watchdog.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import logging
 import os
+import resource
 import signal
 import socket
 import threading
-from concurrent import futures
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from service.api import fortress_solver_pb2 as pb
-from service.api import fortress_solver_pb2_grpc as pb_grpc
+from service.bridge import Bridge
 from service.convert.common import MAX_BATCH
 from service.games import search_modules
+from service.grpc_face import SolverFace
+from service.guard import Guard
 from service.hint_cache import HintCache
-from service.http import HttpServer
+from service.http import LOOPBACK_HOSTS, HttpServer, application
+from service.memory import Trimmer
 from service.metrics import Metrics
 from service.pool import WorkerPool
-from service.servicer import RefuseUndecodable, SolverServicer
+from service.refusals import RateLimit, Refusals
+from service.servicer import SolverServicer
 from service.tls import ServerTls, is_loopback
 from service.tokens import Tokens
 from solver.budget import Budget
 from solver.errors import InvalidInput
+
+T = TypeVar("T")
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Solver"].full_name
 
@@ -54,6 +71,14 @@ class ServerConfig:
     insecure: bool = False  # plaintext on an address other machines can reach
     token_file: Path | None = None  # the bearer tokens calls must show; None: none needed
     max_calls_per_token: int | None = None  # calls one token may have running at once
+    # what one client may hold: None picks from the open-file limit (connection_cap)
+    max_connections: int | None = None  # on the gRPC port, and on the HTTP port
+    streams_per_connection: int | None = None  # None: half the workers and queue, >= 4
+    receive_seconds: float = 10.0  # for a call's request (HTTP: its headers and body)
+    idle_seconds: int = 5  # an HTTP keep-alive connection with no request is closed
+    allowed_hosts: tuple[str, ...] | None = None  # None: loopback names on loopback, else any
+    watchdog_seconds: float = 5.0  # past the grace, a stop that has not ended exits
+    refusal_log_seconds: float = 10.0  # one line per cause of refusal this often, at most
 
 
 class CannotServe(OSError):
@@ -90,6 +115,45 @@ def _check_address(host: str, port: int) -> None:
                               "this user's to take)") from None
 
 
+def raise_open_file_limit() -> tuple[int, int]:
+    """Raise the soft limit on open files to the hard one: each connection is a file,
+    and the caps (connection_cap) are cut to fit the limit. (before, after) soft."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):
+            return soft, soft
+    return soft, hard
+
+
+def connection_cap(workers: int) -> int:
+    """Connections each port keeps open: what the open-file limit leaves after the
+    workers' pipes and the server's own files, shared by the gRPC and the HTTP port
+    with room to spare (314 each under a limit of 1,024), and at most 4,096."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    room = soft - 64 - 8 * workers
+    return max(16, min(4096, room // 3))
+
+
+def _grpc_options(config: ServerConfig, connections: int, streams: int) -> list[tuple[str, Any]]:
+    """gRPC's own bounds: the request size, connections, calls per connection (beyond
+    the face's own cap, room for health on the same connection), keepalive pings no
+    more often than every 10 s, idle connections closed after 5 min, every
+    connection renewed after 30 min (its calls given 5 min more)."""
+    return [("grpc.so_reuseport", 0),  # the port is ours alone
+            ("grpc.max_receive_message_length", config.max_request_bytes),
+            ("grpc.max_allowed_incoming_connections", connections),
+            ("grpc.max_concurrent_streams", streams + 100),
+            ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+            ("grpc.http2.max_ping_strikes", 2),
+            ("grpc.keepalive_time_ms", 60_000),
+            ("grpc.keepalive_timeout_ms", 20_000),
+            ("grpc.max_connection_idle_ms", 300_000),
+            ("grpc.max_connection_age_ms", 1_800_000),
+            ("grpc.max_connection_age_grace_ms", 300_000)]
+
+
 class RunningServer:
     """A started server; `port` is the one bound, `stop()` drains calls then the pool."""
 
@@ -105,75 +169,107 @@ class RunningServer:
         # the workers start before gRPC starts threads
         self.pool = WorkerPool(config.workers, config.queue, config.preload)
         cache = HintCache(config.cache_entries)
-        self.metrics = Metrics(self.pool, cache)  # counted always, served on request
+        self.refusals = Refusals(config.refusal_log_seconds)
+        self.metrics = Metrics(self.pool, cache, self.refusals)  # counted always, served on request
+        self.refusals.observe = self.metrics.observe
         self.servicer = SolverServicer(self.pool, cache, config.limits, self.tokens,
-                                       self.metrics, config.max_batch)
-        threads = config.workers + config.queue + 8  # room for health, info and refusals
-        # the port is ours alone: no second server shares it through SO_REUSEPORT
-        self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=threads),
-                                  interceptors=[RefuseUndecodable(self.servicer)],
-                                  maximum_concurrent_rpcs=threads,
-                                  options=[("grpc.so_reuseport", 0),
-                                           ("grpc.max_receive_message_length",
-                                            config.max_request_bytes)])
-        pb_grpc.add_SolverServicer_to_server(  # type: ignore[no-untyped-call]
-            self.servicer, self.server)
-        self.health = health.HealthServicer()
+                                       self.metrics, config.max_batch, self.refusals)
+        # a slot for every job the pool takes, and room for the calls that need no worker
+        self.bridge = Bridge(config.workers + config.queue + 8, self.refusals)
+        self.trimmer = Trimmer()
+        self.connections = config.max_connections or connection_cap(config.workers)
+        self.streams = config.streams_per_connection or max(
+            4, (config.workers + config.queue) // 2)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="grpc", daemon=True)
+        self._thread.start()
+        self.http: HttpServer | None = None
+        self._metrics_http: HttpServer | None = None
+        self.metrics_port: int | None = None  # the one bound, with config.metrics_port
+        self.health = health.aio.HealthServicer()
+        try:
+            self.port = self._on_loop(self._start_grpc())
+            self._start_http()
+        except BaseException:
+            self._close()
+            raise
+        for name in ("", SERVICE_NAME):
+            self._on_loop(self.health.set(name, health_pb2.HealthCheckResponse.SERVING))
+        self._hurry = threading.Event()
+
+    def _on_loop(self, work: Coroutine[Any, Any, T], timeout: float | None = 30) -> T:
+        return asyncio.run_coroutine_threadsafe(work, self._loop).result(timeout)
+
+    async def _start_grpc(self) -> int:
+        config = self.config
+        face = SolverFace(self.servicer, self.bridge, self.refusals, config.receive_seconds,
+                          self.streams, self.trimmer)
+        self.server = grpc.aio.server(
+            options=_grpc_options(config, self.connections, self.streams))
+        self.server.add_generic_rpc_handlers((face.handler(),))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         reflection.enable_server_reflection(
             (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), self.server)
+        address = f"{config.host}:{config.port}"
         try:
-            address = f"{config.host}:{config.port}"
-            self.port = (self.server.add_insecure_port(address) if config.tls is None
-                         else self.server.add_secure_port(address, config.tls.credentials()))
+            port = (self.server.add_insecure_port(address) if config.tls is None
+                    else self.server.add_secure_port(address, config.tls.credentials()))
         except RuntimeError:  # gRPC's word for a port it cannot bind
-            self.port = 0
-        if self.port == 0:
-            self.pool.close()
+            port = 0
+        if port == 0:
             raise CannotServe(f"cannot listen on {config.host}:{config.port}: the port is "
                               "taken (or not this user's to take)")
-        self.server.start()
-        self.http: HttpServer | None = None
-        if config.http_port is not None:
-            try:
-                self.http = HttpServer(self.servicer, config.host, config.http_port,
-                                       config.cors_origins, threads, config.max_request_bytes,
-                                       config.tls)
-            except OSError as err:
-                self.server.stop(None)
-                self.pool.close()
-                raise CannotServe(f"cannot serve HTTP on {config.host}:{config.http_port}: "
-                                  f"{os.strerror(err.errno) if err.errno else err}") from None
-        self.metrics_port: int | None = None  # the one bound, with config.metrics_port
-        if config.metrics_port is not None:
-            try:
-                self.metrics_port = self.metrics.serve(config.host, config.metrics_port,
-                                                       config.tls)
-            except OSError as err:
-                if self.http is not None:
-                    self.http.stop()
-                self.server.stop(None)
-                self.pool.close()
-                raise CannotServe(f"cannot serve metrics on {config.host}:"
-                                  f"{config.metrics_port}: "
-                                  f"{os.strerror(err.errno) if err.errno else err}") from None
-        for name in ("", SERVICE_NAME):
-            self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        await self.server.start()
+        return port
 
-        self._hurry = threading.Event()
+    def _start_http(self) -> None:
+        config = self.config
+        hosts = config.allowed_hosts
+        if hosts is None and is_loopback(config.host):
+            hosts = LOOPBACK_HOSTS
+        if config.http_port is not None:
+            app = application(self.servicer, self.bridge, self.trimmer, config.cors_origins,
+                              config.max_request_bytes, hosts)
+            self.http = self._http(app, config.http_port, self.connections, "HTTP")
+        if config.metrics_port is not None:
+            self._metrics_http = self._http(self.metrics.app(), config.metrics_port, 32,
+                                            "metrics")
+            self.metrics_port = self._metrics_http.port
+
+    def _http(self, app: Any, port: int, connections: int, what: str) -> HttpServer:
+        config = self.config
+        guard = Guard(connections, config.receive_seconds, config.idle_seconds, self.refusals)
+        try:
+            return HttpServer(app, config.host, port, guard, config.tls, what.lower())
+        except OSError as err:
+            raise CannotServe(f"cannot serve {what} on {config.host}:{port}: "
+                              f"{os.strerror(err.errno) if err.errno else err}") from None
 
     def stop(self) -> None:
         """Drain, then stop: health says NOT_SERVING at once and new calls are refused
         (UNAVAILABLE, so that clients go to another replica) while the calls in flight
         have the grace to finish; what is left then, or after hurry(), is cancelled."""
-        self.health.enter_graceful_shutdown()
+        self._on_loop(self.health.enter_graceful_shutdown())
         self.servicer.drain(self.config.grace_seconds, self._hurry)
-        stopped = self.server.stop(0)
-        if self.http is not None:
-            self.http.stop()
-        stopped.wait()
+        self._close()
+
+    def _close(self) -> None:
+        """Stop what has started: the faces, the pool, the loop."""
+        if hasattr(self, "server"):
+            self._on_loop(self.server.stop(0), timeout=self.config.watchdog_seconds)
+        for http in (self.http, self._metrics_http):
+            if http is not None:
+                http.stop()
+        self.bridge.close()
+        self.trimmer.close()
         self.pool.close()
-        self.metrics.stop()
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=self.config.watchdog_seconds)
+        self.refusals.flush()
+
+    def kill(self) -> None:
+        """End the workers at once (the watchdog's last act before the process exits)."""
+        self.pool.kill()
 
     def hurry(self) -> None:
         """Cut a stop's drain short (the second signal): the calls in flight are cancelled."""
@@ -193,29 +289,58 @@ class RunningServer:
 
 
 def serve(config: ServerConfig) -> None:
-    """Run until SIGTERM or SIGINT, then finish the calls in flight within the grace."""
+    """Run until SIGTERM or SIGINT, then finish the calls in flight within the grace; a
+    second signal stops at once, and the process exits within the grace and the
+    watchdog's seconds whatever gRPC is doing."""
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    quiet_library_logs()
+    before, after = raise_open_file_limit()
     running = RunningServer(config)
-    http = "" if running.http is None else f", HTTP on {config.host}:{running.http.port}"
-    metrics = ("" if running.metrics_port is None
-               else f", metrics on http{'s' * bool(config.tls)}://{config.host}:"
-                    f"{running.metrics_port}/metrics")
-    logging.getLogger("fortress_solver").info(
-        f"serving gRPC on {config.host}:{running.port}{http}{metrics} "
-        f"with {config.workers} workers")
+    gc.freeze()  # what start-up made lives as long as the process: no collection walks it
     stopping = threading.Event()
 
     def on_stop(signum: int, _: object) -> None:
         if stopping.is_set():
             log.info("second signal: stopping now")
             running.hurry()
-        else:
-            log.info(f"{signal.Signals(signum).name}: draining, up to {config.grace_seconds:g} s "
-                     "for the calls in flight (signal again to stop now)")
+            return
+        log.info(f"{signal.Signals(signum).name}: draining, up to {config.grace_seconds:g} s "
+                 "for the calls in flight (signal again to stop now)")
         stopping.set()
+        watchdog = threading.Timer(config.grace_seconds + config.watchdog_seconds,
+                                   _exit_now, (running,))
+        watchdog.daemon = True
+        watchdog.start()
 
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, on_stop)
     signal.signal(signal.SIGHUP, lambda *_: running.reload_tokens())
+    http = "" if running.http is None else f", HTTP on {config.host}:{running.http.port}"
+    metrics = ("" if running.metrics_port is None
+               else f", metrics on http{'s' * bool(config.tls)}://{config.host}:"
+                    f"{running.metrics_port}/metrics")
+    log.info(f"serving gRPC on {config.host}:{running.port}{http}{metrics} "
+             f"with {config.workers} workers")
+    log.info(f"open files: at most {after}" + (f" (raised from {before})" if after != before
+                                                else "") +
+             f"; up to {running.connections} connections a port, {running.streams} calls a "
+             f"connection, {config.receive_seconds:g} s for a request")
     stopping.wait()
     running.stop()
+
+
+def _exit_now(running: RunningServer) -> None:
+    """The stop overstayed its grace: end the workers and the process."""
+    log.warning(f"not stopped {running.config.watchdog_seconds:g} s after the grace: "
+                "exiting now")
+    running.kill()
+    logging.shutdown()
+    os._exit(1)
+
+
+def quiet_library_logs() -> None:
+    """uvicorn's and asyncio's per-connection complaints (a bad request line, a failed
+    accept) logged at most once per kind every 10 s, so that no client can fill the log."""
+    limit = RateLimit(10.0)
+    for name in ("uvicorn.error", "asyncio", "grpc._cython.cygrpc", "grpc"):
+        logging.getLogger(name).addFilter(limit)

@@ -3,9 +3,11 @@ in service/games.py), which reads it and asks its game's questions through the p
 
 Every call logs one JSON line (method, game, status, milliseconds, the client's address
 and the request id: the client's `x-request-id`, or a fresh one, sent back in the
-trailing metadata) and counts in the server's metrics (service/metrics.py). Bad input is
+trailing metadata) and counts in the server's metrics (service/metrics.py); a call
+refused or faulted by its client (bad input, no token, a full queue...) is logged at
+the rate of service/refusals.py instead, so that a flood of them cannot fill the log. Bad input is
 INVALID_ARGUMENT with the command line's message (bytes that are not the request message
-too, see RefuseUndecodable), a number out of range (a deal, worlds above the limit, a
+too, see refuse_unreadable), a number out of range (a deal, worlds above the limit, a
 batch or a count over --max-batch) OUT_OF_RANGE, as is a GenerateDeals whose range is
 spent before its count is found (after the deals it found), a position of no supported
 game UNIMPLEMENTED, a full queue or a token's calls at their limit RESOURCE_EXHAUSTED, a
@@ -29,7 +31,6 @@ from threading import Condition, Event
 from typing import Any, TypeVar
 
 import grpc
-from google.protobuf.message import DecodeError
 
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
@@ -38,6 +39,15 @@ from service.games import GAMES, Streams, Wire, find, read_any
 from service.hint_cache import HintCache
 from service.metrics import Metrics
 from service.pool import Job, Overloaded, WorkerLost, WorkerPool
+from service.refusals import (
+    BAD_BYTES,
+    BAD_INPUT,
+    DRAINING,
+    QUEUE_FULL,
+    TOKEN_LIMIT,
+    UNAUTHENTICATED,
+    Refusals,
+)
 from service.tokens import TokenBusy, Tokens, Unauthenticated
 from solver.budget import Budget
 from solver.errors import IllegalMove, InvalidInput, OutOfRange
@@ -65,13 +75,18 @@ class ShuttingDown(Exception):
     """A call that arrives while the server drains the calls in flight."""
 
 
+class Unreadable(InvalidInput):
+    """Bytes that are not the call's request message."""
+
+
 class SolverServicer(pb_grpc.SolverServicer):
     def __init__(self, pool: WorkerPool, cache: HintCache, limits: Budget,
                  tokens: Tokens | None = None, metrics: Metrics | None = None,
-                 max_batch: int = MAX_BATCH) -> None:
+                 max_batch: int = MAX_BATCH, refusals: Refusals | None = None) -> None:
         """`tokens`: the bearer tokens every call must show; None: calls need none.
         `metrics`: where each finished call is counted; None: nowhere. `max_batch`: the
-        most items of a SolveBatch and deals of a GenerateDeals (more: OUT_OF_RANGE)."""
+        most items of a SolveBatch and deals of a GenerateDeals (more: OUT_OF_RANGE).
+        `refusals`: where refused calls are counted and logged at a bounded rate."""
         self.pool = pool
         self.cache = cache
         self.limits = limits
@@ -81,6 +96,7 @@ class SolverServicer(pb_grpc.SolverServicer):
         self._running = 0  # calls in flight
         self._draining = False  # no new calls: the server is stopping
         self.metrics = metrics
+        self.refusals = refusals or Refusals()
         served = [entry for entry in GAMES if entry.wire is not None]
         self._wires: dict[str, tuple[str, Wire]] = {
             source: (entry.game.name, entry.wire)
@@ -164,7 +180,7 @@ class SolverServicer(pb_grpc.SolverServicer):
         """The call admitted by its token (when the server asks for one) and counted in
         flight while the server is not draining, inside the mapping of errors to status
         codes and the call's log line."""
-        with _rpc(method, context, game, self.metrics) as call:
+        with _rpc(method, context, game, self.metrics, self.refusals) as call:
             with self._in_flight:
                 if self._draining:
                     raise ShuttingDown("the server is shutting down: send the call again, "
@@ -179,6 +195,13 @@ class SolverServicer(pb_grpc.SolverServicer):
             finally:
                 with self._in_flight:
                     self._running -= 1
+
+    def refuse_unreadable(self, method: str, reason: str,
+                          context: grpc.ServicerContext) -> None:
+        """Refuse a call whose bytes are not its request (INVALID_ARGUMENT), after the
+        token check and with the log line every call has."""
+        with self._rpc(method, context):
+            raise Unreadable(reason)
 
     def drain(self, grace: float, hurry: Event) -> None:
         """Refuse new calls (UNAVAILABLE) and wait up to `grace` seconds for the calls in
@@ -210,52 +233,6 @@ class SolverServicer(pb_grpc.SolverServicer):
             raise UnsupportedGame("position names no game this server supports (set "
                                   f"{', '.join(self._wires)} or json)")
         return self._wires[field]
-
-
-class RefuseUndecodable(grpc.ServerInterceptor):
-    """Bytes that are not a Solver RPC's request message are INVALID_ARGUMENT, refused
-    through the call's own checks and log line: gRPC's own answer would be INTERNAL."""
-
-    def __init__(self, servicer: SolverServicer) -> None:
-        self._servicer = servicer
-
-    def intercept_service(
-            self, continuation: Callable[[grpc.HandlerCallDetails],
-                                         grpc.RpcMethodHandler[Any, Any] | None],
-            handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler[Any, Any] | None:
-        handler = continuation(handler_call_details)
-        service, _, method = handler_call_details.method.rpartition("/")
-        if handler is None or service != f"/{_SOLVER}" or handler.request_deserializer is None:
-            return handler
-        decode, unary, streamed = (handler.request_deserializer, handler.unary_unary,
-                                   handler.unary_stream)
-
-        def read(raw: bytes) -> Any:
-            try:
-                return decode(raw)
-            except DecodeError as error:
-                return error
-
-        def refuse(error: DecodeError, context: grpc.ServicerContext) -> None:
-            with self._servicer._rpc(method, context):
-                raise InvalidInput(f"cannot read the request: {error}")
-
-        if unary is not None:
-            def answer(request: Any, context: grpc.ServicerContext) -> Any:
-                if isinstance(request, DecodeError):
-                    refuse(request, context)
-                return unary(request, context)
-
-            return grpc.unary_unary_rpc_method_handler(answer, read, handler.response_serializer)
-        if streamed is not None:
-            def stream(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
-                if isinstance(request, DecodeError):
-                    refuse(request, context)
-                yield from streamed(request, context)
-
-            return grpc.unary_stream_rpc_method_handler(stream, read, handler.response_serializer)
-        return handler
 
 
 def _view(game: Game[Any], wire: Wire, position: Any,
@@ -374,12 +351,26 @@ class _Call:
     game: str | None  # the game it is about, for its log line; None for no one game
 
 
+# What each refusal's line is logged as (service/refusals.py), the first kind that fits.
+_CAUSES: list[tuple[type[Exception], str]] = [
+    (Overloaded, QUEUE_FULL),
+    (TokenBusy, TOKEN_LIMIT),
+    (Unauthenticated, UNAUTHENTICATED),
+    (ShuttingDown, DRAINING),
+    (Unreadable, BAD_BYTES),
+    (InvalidInput, BAD_INPUT),
+    (IllegalMove, BAD_INPUT),
+]
+
+
 @contextmanager
-def _rpc(method: str, context: grpc.ServicerContext, game: str | None = None,
-         metrics: Metrics | None = None) -> Iterator[_Call]:
-    """Map solver errors to status codes, log the call's one line and count it."""
+def _rpc(method: str, context: grpc.ServicerContext, game: str | None,
+         metrics: Metrics | None, refusals: Refusals) -> Iterator[_Call]:
+    """Map solver errors to status codes, log the call's one line (a refusal's at the
+    refusals' rate) and count it."""
     started = time.perf_counter()
     code = grpc.StatusCode.OK
+    cause = None
     call = _Call(game)
     request_id = _request_id(context)
     context.set_trailing_metadata((("x-request-id", request_id),))
@@ -387,6 +378,7 @@ def _rpc(method: str, context: grpc.ServicerContext, game: str | None = None,
         yield call
     except _HANDLED as error:
         code = next(code for kind, code in _CODES if isinstance(error, kind))
+        cause = next((cause for kind, cause in _CAUSES if isinstance(error, kind)), None)
         context.abort(code, details(error))
     except Exception:
         code = grpc.StatusCode.INTERNAL
@@ -395,9 +387,13 @@ def _rpc(method: str, context: grpc.ServicerContext, game: str | None = None,
         if code is grpc.StatusCode.OK and not context.is_active():
             code = grpc.StatusCode.CANCELLED
         seconds = time.perf_counter() - started
-        log.info(json.dumps({"method": method, "game": call.game, "status": code.name,
-                             "ms": round(seconds * 1000, 3), "peer": context.peer(),
-                             "request_id": request_id}))
+        line = {"method": method, "game": call.game, "status": code.name,
+                "ms": round(seconds * 1000, 3), "peer": context.peer(),
+                "request_id": request_id}
+        if cause is None:
+            log.info(json.dumps(line))
+        else:
+            refusals.log(cause, line)
         if metrics is not None:
             metrics.observe(method, call.game, code.name, seconds)
 

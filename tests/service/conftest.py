@@ -27,8 +27,10 @@ from solver.beleaguered import Move, Position
 def running_server(client_tls: ClientTls | None = None, token: str | None = None,
                    **settings) -> Iterator[RunningServer]:
     """A started, warmed-up server with `settings` over ServerConfig's defaults; a
-    server with TLS or tokens is warmed up with `client_tls` and `token`."""
+    server with TLS or tokens is warmed up with `client_tls` and `token`. It logs every
+    refused call (the tests read their lines), unless `refusal_log_seconds` says."""
     settings.setdefault("grace_seconds", 2.0)
+    settings.setdefault("refusal_log_seconds", 0.0)
     server = RunningServer(ServerConfig(host="127.0.0.1", port=0, **settings))
     try:
         assert server.port > 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -17,22 +18,36 @@ SCRIPT = Path(sys.executable).parent / "fortress-solver"
 
 
 class ServeProcess:
-    """`fortress-solver serve --port 0 --workers 1 ARGS...` (port 0: a free one)."""
+    """`fortress-solver serve --port 0 --workers 1 ARGS...` (port 0: a free one), with
+    at most `files` open files (soft and hard limit) when given."""
 
-    def __init__(self, log: Path, *args: str) -> None:
+    def __init__(self, log: Path, *args: str, files: int | None = None) -> None:
         self.log = log
+
+        def limit() -> None:
+            if files is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
         with log.open("w") as stderr:
             self.process = subprocess.Popen(
                 [str(SCRIPT), "serve", "--port", "0", "--workers", "1", *args],
-                stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True)
+                stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True,
+                preexec_fn=limit)
         self.port = 0
+        self.http_port = 0
+        self.metrics_port = 0
 
     @property
     def address(self) -> str:
         return f"127.0.0.1:{self.port}"
 
     def wait_serving(self) -> None:
-        self.port = int(self.wait_for(r"serving gRPC on 127\.0\.0\.1:(\d+)")[1])
+        line = self.wait_for(r"serving gRPC on 127\.0\.0\.1:(\d+).*")
+        self.port = int(line[1])
+        http = re.search(r"HTTP on 127\.0\.0\.1:(\d+)", line[0])
+        metrics = re.search(r"metrics on http://127\.0\.0\.1:(\d+)", line[0])
+        self.http_port = int(http[1]) if http else 0
+        self.metrics_port = int(metrics[1]) if metrics else 0
 
     def wait_for(self, pattern: str, timeout: float = 60) -> re.Match[str]:
         """The first match of `pattern` in the log, once it is there."""
@@ -68,3 +83,18 @@ class ServeProcess:
         except ProcessLookupError:
             pass
         self.process.wait(timeout=30)
+
+
+def family_rss(pid: int) -> dict[int, int]:
+    """Bytes resident in a process and in each of its descendants (the workers)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+        children = [int(child) for task in Path(f"/proc/{pid}/task").iterdir()
+                    for child in (task / "children").read_text().split()]
+    except (FileNotFoundError, ProcessLookupError):  # ended while read
+        return {}
+    found = {pid: next(int(line.split()[1]) * 1024 for line in status.splitlines()
+                       if line.startswith("VmRSS:"))}
+    for child in children:
+        found.update(family_rss(child))
+    return found

@@ -36,6 +36,7 @@ from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.games import GAMES
 from solver.beleaguered import MAX_DEAL
 from tests.service.fuzzing import SOLVER, SOURCES, VALID, requests
+from tests.service.serving import family_rss
 
 LONG = os.environ.get("FORTRESS_SOLVER_LONG") == "1"
 PER_RPC = 2_000 if LONG else 300
@@ -102,22 +103,7 @@ def memory(server, channel) -> dict[int, int]:
         for rpc, valid in VALID.items():
             for request in valid:
                 assert _send(channel, rpc, request)[0] in ANSWERS
-    return _family_rss(server.process.pid)
-
-
-def _family_rss(pid: int) -> dict[int, int]:
-    """Bytes resident in a process and in each of its descendants (the workers)."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-        children = [int(child) for task in Path(f"/proc/{pid}/task").iterdir()
-                    for child in (task / "children").read_text().split()]
-    except (FileNotFoundError, ProcessLookupError):  # ended while read
-        return {}
-    found = {pid: next(int(line.split()[1]) * 1024 for line in status.splitlines()
-                       if line.startswith("VmRSS:"))}
-    for child in children:
-        found.update(_family_rss(child))
-    return found
+    return family_rss(server.process.pid)
 
 
 def _narrowed(rpc: str, request: Message | bytes) -> Message | bytes:
@@ -196,7 +182,7 @@ def test_the_server_still_serves_and_its_memory_is_flat(server, channel, memory)
     assert {game.name for game in info.games} == {game for game, _ in SOURCES}
     hint = stub.Hint(pb.HintRequest(position=pb.PositionSource(beleaguered_deal=6)), timeout=30)
     assert hint.status == pb.STATUS_SOLVED and hint.moves_left == 84
-    after = _family_rss(server.process.pid)
+    after = family_rss(server.process.pid)
     growth = sum(after.values()) - sum(memory.values())
     for rpc in RPCS:
         codes = ", ".join(f"{name} {count}" for name, count in SENT[rpc].most_common())

@@ -1,0 +1,124 @@
+"""The servicer's blocking methods run on threads for the server's asynchronous faces
+(gRPC and HTTP): a call takes one of a fixed number of slots only once its request has
+arrived, so a client that opens calls and sends nothing holds no thread and no slot.
+
+Each face makes a CallContext (the part of grpc.ServicerContext the servicer uses) from
+its own request and turns a refusal or an abort into its own protocol's error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Generator, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import Any, NoReturn, TypeVar
+
+import grpc
+
+from service.refusals import CALL_SLOTS, Aborted, Refusals
+
+T = TypeVar("T")
+
+
+class CallContext:
+    """One call as the servicer sees it: its metadata, its peer, its deadline, whether
+    its client is still there; what it sets to send back is kept in `trailing`."""
+
+    def __init__(self, metadata: tuple[tuple[str, str], ...], peer: str,
+                 time_remaining: float | None) -> None:
+        self.hung_up = threading.Event()
+        self.trailing: tuple[tuple[str, str], ...] = ()
+        self.request_bytes = 0  # the request's size, once read
+        self._metadata = metadata
+        self._peer = peer
+        self._deadline = None if time_remaining is None else time.monotonic() + time_remaining
+
+    def peer(self) -> str:
+        return self._peer
+
+    def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
+        return self._metadata
+
+    def set_trailing_metadata(self, metadata: tuple[tuple[str, str], ...]) -> None:
+        self.trailing = tuple(metadata)
+
+    def is_active(self) -> bool:
+        return not self.hung_up.is_set()
+
+    def time_remaining(self) -> float | None:
+        return None if self._deadline is None else max(self._deadline - time.monotonic(), 0.0)
+
+    def abort(self, code: grpc.StatusCode, details: str) -> NoReturn:
+        raise Aborted(code, details)
+
+
+class Bridge:
+    """A fixed pool of threads for the servicer's calls, and the slots that admit them."""
+
+    def __init__(self, slots: int, refusals: Refusals) -> None:
+        self.slots = slots
+        self._threads = ThreadPoolExecutor(slots, thread_name_prefix="call")
+        self._refusals = refusals
+        self._taken = 0
+        self._lock = threading.Lock()
+
+    @property
+    def taken(self) -> int:
+        """Calls admitted and not yet finished."""
+        return self._taken
+
+    @contextmanager
+    def _slot(self, method: str) -> Iterator[None]:
+        with self._lock:
+            free = self._taken < self.slots
+            if free:
+                self._taken += 1
+        if not free:
+            raise self._refusals.refuse(
+                CALL_SLOTS, method, grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"the server is answering {self.slots} calls, the most it takes at once: "
+                "send the call again shortly, or to another replica")
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._taken -= 1
+
+    async def unary(self, method: str, call: Callable[[Any, Any], T], request: Any,
+                    context: CallContext) -> T:
+        """`call(request, context)` on a thread; the caller's cancellation (its client
+        hung up) tells the servicer, which stops the search."""
+        with self._slot(method):
+            loop = asyncio.get_running_loop()
+            try:
+                return await loop.run_in_executor(self._threads, call, request, context)
+            finally:
+                context.hung_up.set()
+
+    async def stream(self, method: str,
+                     call: Callable[[Any, Any], Generator[T, None, None]], request: Any,
+                     context: CallContext) -> AsyncIterator[T]:
+        """The responses of `call(request, context)`, each made on a thread."""
+        with self._slot(method):
+            loop = asyncio.get_running_loop()
+            results = call(request, context)
+            step = None
+            try:
+                while True:
+                    step = loop.run_in_executor(self._threads, next, results, None)
+                    item = await step
+                    if item is None:
+                        return
+                    yield item
+            finally:
+                context.hung_up.set()
+                if step is not None and not step.done():  # close it once its step returns
+                    step.add_done_callback(lambda _: results.close())
+                else:
+                    results.close()
+
+    def close(self) -> None:
+        self._threads.shutdown(wait=False, cancel_futures=True)
