@@ -34,7 +34,7 @@ import grpc
 
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
-from service.convert.common import MAX_BATCH, MAX_WORLDS, budget_from_proto
+from service.convert.common import MAX_BATCH, MAX_WORLDS, at_most, budget_from_proto
 from service.games import GAMES, Streams, Wire, find, read_any
 from service.hint_cache import HintCache
 from service.metrics import Metrics
@@ -65,6 +65,7 @@ T = TypeVar("T")
 # of 50 ms leaves a search 20 ms, one of 0.3 s 220 ms.
 _DEADLINE_MARGIN = 0.02  # seconds
 _DEADLINE_SHARE = 0.2  # of the time remaining
+MAX_MOVES = 1000  # moves one Play applies: more than any game's whole play (Play is a view)
 
 
 class UnsupportedGame(InvalidInput):
@@ -164,6 +165,7 @@ class SolverServicer(pb_grpc.SolverServicer):
             game = find(call.game).game
             position = wire.position(request.position)  # with no moves: only shown
             seat = game.to_move(position) if game.to_move is not None else 0
+            at_most(request.moves, MAX_MOVES, "moves")
             if request.moves:
                 if game.play is None:
                     raise InvalidInput(f"{game.name} takes no moves here")
@@ -321,7 +323,9 @@ _CODES: list[tuple[type[Exception], grpc.StatusCode]] = [
     (TokenBusy, grpc.StatusCode.RESOURCE_EXHAUSTED),
 ]
 _HANDLED = tuple(error for error, _ in _CODES)
-MAX_DETAILS = 8_000  # bytes of a status message as sent; gRPC refuses metadata over 16 KiB
+# bytes of a status message as sent: a client takes 8 KiB of trailing metadata by
+# default, which holds the status, its message and the x-request-id beside it
+MAX_DETAILS = 7_500
 
 
 def details(error: Exception) -> str:

@@ -1,5 +1,6 @@
 """Reading a position from bytes, the same way for every game: the bytes, then the JSON,
-then the game's wire schema (every type and range), then the game's own checks.
+then the game's wire schema (every type, range and length, each length before the items
+it counts), then the game's own checks.
 
 Every fault becomes one InvalidInput naming all that is wrong, each with the path of
 its field (`players[0].wall: ...`); no other exception escapes a reader.
@@ -9,13 +10,26 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    ValidationError,
+    model_validator,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticKnownError, core_schema
 
 from solver.errors import InvalidInput
 
 MAX_BYTES = 1_000_000  # a position is a few kilobytes; more is a mistake or an attack
+# Keys an object may hold beyond its fields, each then named as a fault: room for a few
+# misspelt ones. More is junk, refused by its count before any key is read.
+MAX_UNKNOWN_KEYS = 8
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -25,6 +39,44 @@ class Wire(BaseModel):
     unknown fields, and values that cannot change once read."""
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _few_keys(cls, data: Any) -> Any:
+        """An object of thousands of unknown keys is refused by its count: named one by
+        one, they would cost a fault each."""
+        most = len(cls.model_fields) + MAX_UNKNOWN_KEYS
+        if isinstance(data, dict) and len(data) > most:
+            raise _too_long("Object", len(data), most)
+        return data
+
+
+@dataclass(frozen=True)
+class MaxKeys:
+    """A dict's `max_length` (published as maxProperties), checked before any entry is
+    read: pydantic checks a list's length first, but a dict's only after reading every
+    entry, and a megabyte of bad entries is a hundred thousand faults."""
+
+    most: int
+
+    def __get_pydantic_core_schema__(self, source: Any,
+                                     handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.no_info_before_validator_function(self._check, handler(source))
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema,
+                                     handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        return {**handler(schema), "maxProperties": self.most}
+
+    def _check(self, value: Any) -> Any:
+        if isinstance(value, dict) and len(value) > self.most:
+            raise _too_long("Dictionary", len(value), self.most)
+        return value
+
+
+def _too_long(kind: str, length: int, most: int) -> PydanticKnownError:
+    """pydantic's own fault for a collection over its max_length, worded as every other."""
+    return PydanticKnownError("too_long", {"field_type": kind, "max_length": most,
+                                           "actual_length": length})
 
 
 def text_of(raw: bytes, source: str = "input") -> str:
@@ -79,7 +131,7 @@ _PLAIN = {  # pydantic's wording for a type fault, in the words of a JSON positi
 
 
 def _fault(error: Any) -> str:
-    path = _path(error["loc"])
+    path = path_of(error["loc"])
     kind, context = error["type"], error.get("ctx") or {}
     if kind in _PLAIN:
         message = _PLAIN[kind]
@@ -116,9 +168,10 @@ def _printable(text: str) -> str:
     return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
 
 
-def _path(loc: tuple[int | str, ...]) -> str:
-    """`players[0].wall` from pydantic's ("players", 0, "wall"); the branches a union
-    tried (`list[str]`, `function-after[...]`) are left out."""
+def path_of(loc: tuple[int | str, ...]) -> str:
+    """`players[0].wall` from pydantic's ("players", 0, "wall"), as the proto converters
+    name a field too; the branches a union tried (`list[str]`, `function-after[...]`) are
+    left out."""
     text = ""
     for part in loc:
         if isinstance(part, int):

@@ -1,14 +1,16 @@
 """Beleaguered Fortress: protobuf messages <-> solver values, and its RPCs.
 
 Explicit positions go through the same JSON reader as the command line, so bad input
-gets the same message on both. Optimal solutions fill the hint cache: a hint for a
-position along one is answered at once.
+gets the same message on both; a message with more piles, slots or cards than the game
+has is refused, in the reader's words, before any card is converted. Optimal solutions
+fill the hint cache: a hint for a position along one is answered at once.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from service.api import fortress_solver_pb2 as pb
@@ -17,6 +19,7 @@ from service.convert.common import (
     STATUS_BACK,
     budget_from_proto,
     budget_to_proto,
+    check_budget,
     options_of,
     stats_from_proto,
     stats_to_proto,
@@ -26,7 +29,9 @@ from solver.beleaguered.census import deal_info
 from solver.beleaguered.census import shipped as shipped_census
 from solver.beleaguered.game import GAME, GRADE, SOLVE, HintOptions, SolveOptions
 from solver.beleaguered.grading import Graded, Grading, Outcome
+from solver.beleaguered.position import oversized, shape_faults
 from solver.beleaguered.solve import hint_from
+from solver.beleaguered.wire import PILES, RESERVE_SLOTS
 from solver.budget import Budget, SearchStats, Status
 from solver.errors import InvalidInput, OutOfRange
 
@@ -37,10 +42,13 @@ _SUITS = ("clubs", "diamonds", "hearts", "spades")
 
 
 def position_from_proto(message: pb.BeleagueredPosition) -> Position:
-    data: dict[str, Any] = {
-        "tableau": [list(pile.cards) for pile in message.tableau],
-        "reserve": [slot.card or None for slot in message.reserve],
-    }
+    piles = [pile.cards for pile in message.tableau[:PILES]]
+    slots = [slot.card or None for slot in message.reserve[:RESERVE_SLOTS]]
+    too_big = (shape_faults(len(message.tableau), len(message.reserve))
+               + oversized(piles, sum(card is not None for card in slots)))
+    if too_big:
+        raise InvalidInput(too_big)
+    data: dict[str, Any] = {"tableau": [list(cards) for cards in piles], "reserve": slots}
     if message.HasField("foundations"):
         tops = message.foundations
         data["foundations"] = {suit[0].upper(): getattr(tops, suit) for suit in _SUITS}
@@ -228,6 +236,7 @@ class _Wire:
         return solution_to_proto(solution)
 
     def hint(self, request: pb.HintRequest, calls: Calls) -> pb.HintResponse:
+        check_budget(request.budget)  # here: a cached answer never reaches calls.ask
         options = options_of(request, "beleaguered", GAME.name)
         position = _position(request.position)
         known = calls.cache.get(position) or _unwinnable_deal(request.position)
@@ -259,8 +268,10 @@ class _Streams:
 
     def generate_deals(self, request: pb.GenerateDealsRequest,
                        calls: Calls) -> Iterator[pb.GeneratedDeal]:
-        """The deals found, then OUT_OF_RANGE if the range was spent first: deals whose
-        budget ran out count as not found, and the message says how many there were."""
+        """The deals found, then OUT_OF_RANGE if the range was spent first, or once
+        `max_batch` deals were searched (a band no deal meets would otherwise search up
+        to MAX_DEAL of them): deals whose budget ran out count as not found, and the
+        message says how many there were."""
         if request.count > calls.max_batch:
             raise OutOfRange(f"count {request.count} is more than this server's limit of "
                              f"{calls.max_batch} deals a call")
@@ -276,11 +287,16 @@ class _Streams:
         census = shipped_census()  # skips what it proves out of the band; each is still solved
         numbers = iter(range(first, last + 1) if census is None
                        else census.candidates(first, last, low, high))
-        jobs = ((number, SOLVE, deal(number), SolveOptions()) for number in numbers)
+        # the deals handed to a search; the census's skips cost nothing and are not
+        # counted (its scan is bounded by its size: a million deals, some 40 ms)
+        tries = islice(numbers, calls.max_batch)
+        jobs = ((number, SOLVE, deal(number), SolveOptions()) for number in tries)
         sent: list[int] = []
         unknown = 0
+        last_tried = first - 1
         for number, solution in calls.ask_many(jobs, budget,
                                                enough=lambda: len(sent) >= request.count):
+            last_tried = max(last_tried, number)
             if solution.status is Status.SOLVED and solution.optimal:
                 if low <= solution.length <= high and len(sent) < request.count:
                     sent.append(number)
@@ -290,12 +306,15 @@ class _Streams:
                                            moves=[move_to_proto(m) for m in solution.moves])
             elif solution.status is not Status.UNSOLVABLE:
                 unknown += 1  # the budget ran out: not proven outside the band
-        if len(sent) < request.count and next(numbers, None) is None:  # else the client left
+        if len(sent) < request.count and next(tries, None) is None:  # else the client left
             unsettled = "" if not unknown else (
                 f"; {unknown} deal{'s' * (unknown != 1)} unknown (the budget ran out: a "
                 "larger one may find more)")
-            raise OutOfRange(f"deals {first}-{last} spent: {len(sent)} of {request.count} deals "
-                             f"found{_band(request)}{unsettled}")
+            found = f"{len(sent)} of {request.count} deals found{_band(request)}{unsettled}"
+            if next(numbers, None) is None:
+                raise OutOfRange(f"deals {first}-{last} spent: {found}")
+            raise OutOfRange(f"deals {first}-{last_tried} tried (the most one call may try, "
+                             f"--max-batch {calls.max_batch}): {found}")
 
 
 def _band(request: pb.GenerateDealsRequest) -> str:
@@ -313,6 +332,10 @@ def _batch_items(request: pb.SolveBatchRequest,
     needed; ranges, the count (at most `most`) and positions are checked (and refused)
     before any work starts."""
     positions = []
+    listed = len(request.deals) + len(request.positions)  # a range holds a deal or more
+    if listed > most:
+        raise OutOfRange(f"the batch lists {listed} ranges and positions, more than this "
+                         f"server's limit of {most} items a call: send it in parts")
     for span in request.deals:
         _check_range(span.first, span.last)
     items = sum(span.last - span.first + 1 for span in request.deals) + len(request.positions)

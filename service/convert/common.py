@@ -1,12 +1,16 @@
-"""What every game's converter shares: statuses, search statistics, budgets, worlds."""
+"""What every game's converter shares: statuses, search statistics, budgets, worlds, and
+the refusal of a repeated field longer than its game allows."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sized
 from typing import Any, TypeVar
 
 from service.api import fortress_solver_pb2 as pb
 from solver.budget import Budget, SearchStats, Status
 from solver.errors import InvalidInput, OutOfRange
+from solver.reading import path_of
 
 STATUS = {Status.SOLVED: pb.STATUS_SOLVED, Status.UNSOLVABLE: pb.STATUS_UNSOLVABLE,
           Status.UNKNOWN: pb.STATUS_UNKNOWN}
@@ -16,6 +20,14 @@ MAX_WORLDS = 1000  # each world is a copy of the position: a cap on one call's m
 # SolveBatch items and GenerateDeals deals a call, `serve --max-batch`'s default: a few
 # bytes can ask for every deal, two billion solves (`client batch` sends 50 a call)
 MAX_BATCH = 100_000
+
+
+def at_most(items: Sized, most: int, *path: int | str) -> None:
+    """A repeated field or map that holds more than the game's wire schema allows is
+    refused before any item is converted, in the reader's words and with its path
+    (`players[0].hand: has 300 items, at most 200`)."""
+    if len(items) > most:
+        raise InvalidInput(f"{path_of(path)}: has {len(items)} items, at most {most}")
 
 
 def stats_to_proto(stats: SearchStats) -> pb.SearchStats:
@@ -33,7 +45,9 @@ def budget_to_proto(budget: Budget) -> pb.Budget:
 
 
 def budget_from_proto(message: pb.Budget, limits: Budget) -> Budget:
-    """The request's budget, each field defaulted to and capped by the server's limit."""
+    """The request's budget, each field defaulted to and capped by the server's limit;
+    seconds that are no time at all are refused (see check_budget)."""
+    check_budget(message)
     return Budget(
         seconds=_capped(message.seconds, limits.seconds),
         nodes=_capped(message.nodes, limits.nodes),
@@ -41,13 +55,22 @@ def budget_from_proto(message: pb.Budget, limits: Budget) -> Budget:
     )
 
 
+def check_budget(message: pb.Budget) -> None:
+    """NaN, infinite or negative seconds are InvalidInput: put in the limit's place they
+    would hide the client's mistake (and a NaN let through outlasts any deadline: no
+    clock is ever past it). nodes and table_entries are unsigned on the wire."""
+    seconds = message.seconds
+    if not math.isfinite(seconds) or seconds < 0:
+        raise InvalidInput(f"budget seconds {seconds:g} is not a number of seconds: send a "
+                           "positive number, or 0 for the server's limit")
+
+
 N = TypeVar("N", int, float)
 
 
 def _capped(asked: N, limit: N | None) -> N | None:
-    """0 (unset) is the limit, as is a negative or NaN one (NaN would outlast any
-    deadline: no clock is ever past it); anything else at most the limit."""
-    if not asked > 0:
+    """0 (unset) is the limit; anything else at most the limit."""
+    if not asked:
         return limit
     return asked if limit is None else min(asked, limit)
 

@@ -2,7 +2,8 @@
 
 A position message becomes the JSON that the command line reads, with exactly the
 fields the message sets, so that the reader fills in the same defaults and bad input
-gets the same message on both. Actions travel as their text and are parsed back with
+gets the same message on both; a repeated field longer than the reader takes is refused
+so before any item is converted. Actions travel as their text and are parsed back with
 the position's table.
 """
 
@@ -14,6 +15,7 @@ from service.api import fortress_solver_pb2 as pb
 from service.convert.common import (
     STATUS,
     STATUS_BACK,
+    at_most,
     budget_to_proto,
     options_of,
     stats_from_proto,
@@ -37,6 +39,7 @@ from solver.farbduell.hints import Hint
 from solver.farbduell.puzzles import PuzzleAnswer
 from solver.farbduell.state import State
 from solver.farbduell.tables import Table
+from solver.farbduell.wire import MAX_CARDS, MAX_SEATS
 
 if TYPE_CHECKING:
     from service.games import Calls
@@ -55,7 +58,14 @@ def position_from_proto(message: pb.FarbduellPosition) -> State:
 
 
 def position_to_json(message: pb.FarbduellPosition) -> dict[str, Any]:
-    """The JSON form of the message, for the reader."""
+    """The JSON form of the message, for the reader (InvalidInput for a list longer than
+    it takes)."""
+    for name in ("hands", "shields", "knows"):
+        at_most(getattr(message, name), MAX_SEATS, name)
+    for k, hand in enumerate(message.hands):
+        at_most(hand.cards, MAX_CARDS, "hands", k)
+    at_most(message.discard, MAX_CARDS, "discard")
+    at_most(message.draw_pile.cards, MAX_CARDS, "draw_pile")
     data: dict[str, Any] = {name: getattr(message, name) for name in _STATE_FIELDS
                             if message.HasField(name)}
     data["hands"] = [list(hand.cards) for hand in message.hands]
@@ -72,13 +82,18 @@ def position_to_json(message: pb.FarbduellPosition) -> dict[str, Any]:
     if message.HasField("clock"):
         data["clock"] = {"count": message.clock.count, "skip_next": message.clock.skip_next}
     if message.knows:
-        data["knows"] = [_knows_to_json(knows) for knows in message.knows]
+        data["knows"] = [_knows_to_json(knows, k) for k, knows in enumerate(message.knows)]
     return data
 
 
-def _knows_to_json(message: pb.FarbduellKnows) -> dict[str, Any]:
+def _knows_to_json(message: pb.FarbduellKnows, index: int) -> dict[str, Any]:
     """One player's knowledge as the JSON writes it: the lists that are not empty beside
     the two always there."""
+    for name in ("opponent_hand", "deck_top", "deck_bottom", "own_hand"):
+        at_most(getattr(message, name), MAX_CARDS, "knows", index, name)
+    at_most(message.hands, MAX_SEATS, "knows", index, "hands")
+    for seat, cards in message.hands.items():
+        at_most(cards.cards, MAX_CARDS, "knows", index, "hands", str(seat))
     data: dict[str, Any] = {"opponent_hand": list(message.opponent_hand),
                             "deck_top": list(message.deck_top)}
     if message.deck_bottom:

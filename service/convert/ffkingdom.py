@@ -2,8 +2,9 @@
 
 A position message becomes the JSON that the command line reads, with exactly the
 fields the message sets, and goes through the same reader, so that the reader fills in
-the same defaults and bad input gets the same message on both. Actions travel as their
-text and are parsed back.
+the same defaults and bad input gets the same message on both; a repeated field longer
+than the reader takes is refused so before any item is converted. Actions travel as
+their text and are parsed back.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from service.api import fortress_solver_pb2 as pb
 from service.convert.common import (
     STATUS,
     STATUS_BACK,
+    at_most,
     budget_to_proto,
     options_of,
     stats_from_proto,
@@ -26,6 +28,7 @@ from solver.ffkingdom.game import GAME, HINT, PUZZLE, HintOptions, PuzzleOptions
 from solver.ffkingdom.hints import Hint
 from solver.ffkingdom.puzzles import PuzzleAnswer, check_complete
 from solver.ffkingdom.rules import PRODUCERS, RESOURCES
+from solver.ffkingdom.wire import MAX_CARDS, MAX_EFFECTS, PLAYERS
 
 if TYPE_CHECKING:
     from service.games import Calls
@@ -52,16 +55,25 @@ def position_from_proto(message: pb.FfkPosition) -> Loaded:
 
 
 def position_to_json(message: pb.FfkPosition) -> dict[str, Any]:
-    """The JSON form of the message, for `load`."""
+    """The JSON form of the message, for `load` (InvalidInput for a list longer than it
+    takes)."""
+    at_most(message.players, PLAYERS, "players")
+    at_most(message.discard, MAX_CARDS, "discard")
+    at_most(message.deck.cards, MAX_CARDS, "deck")
     data = {name: getattr(message, name) for name in _STATE_FIELDS if message.HasField(name)}
-    data["players"] = [_player_to_json(player) for player in message.players]
+    data["players"] = [_player_to_json(player, k) for k, player in enumerate(message.players)]
     data["discard"] = list(message.discard)
     if message.HasField("deck"):
         data["deck"] = list(message.deck.cards)
     return data
 
 
-def _player_to_json(message: pb.FfkPlayer) -> dict[str, Any]:
+def _player_to_json(message: pb.FfkPlayer, index: int) -> dict[str, Any]:
+    for name in ("poison", "heal"):
+        at_most(getattr(message, name), MAX_EFFECTS, "players", index, name)
+    at_most(message.hand.cards, MAX_CARDS, "players", index, "hand")
+    for name in ("opponent_hand", "deck_top"):
+        at_most(getattr(message.knows, name), MAX_CARDS, "players", index, "knows", name)
     data = {key: getattr(message, name) for name, key in _PLAYER_FIELDS.items()
             if message.HasField(name)}
     data["producers_played"] = {kind: getattr(message.producers_played, kind)

@@ -3,7 +3,8 @@
 A position travels as a `StrongholdPosition`, field for field the JSON the command line
 reads. A message becomes that JSON object with only the fields it sets, read by the
 same `Position.from_json`, so that bad input gets the same message on both (with the
-same paths: `units[2].might`); a JSON object becomes a message field for field.
+same paths: `units[2].might`), a repeated field or map longer than the reader takes
+before any item is converted; a JSON object becomes a message field for field.
 
 A proto map keeps no order, so moves come back sorted by unit id: the order the library
 lists a plan's and an attacker's moves in (a greedy defender's moves it lists by urgency).
@@ -20,6 +21,7 @@ from service.api import fortress_solver_pb2 as pb
 from service.convert.common import (
     STATUS,
     STATUS_BACK,
+    at_most,
     budget_to_proto,
     options_of,
     stats_from_proto,
@@ -31,6 +33,14 @@ from solver.stronghold.answers import Forecast, Objective, Outcome, Plan, PlanSt
 from solver.stronghold.game import CLEAR, GAME, PLAN, RACE, ClearOptions, PlanOptions
 from solver.stronghold.position import Position
 from solver.stronghold.search import MAX_TURNS
+from solver.stronghold.wire import (
+    BATTLEFIELDS,
+    MAX_PLAYERS,
+    MAX_SCHEDULE,
+    MAX_TURN,
+    MAX_UNITS,
+    ROW,
+)
 
 if TYPE_CHECKING:
     from service.games import Calls
@@ -42,7 +52,9 @@ MODES = ("plan", "plan-exact", *QUESTIONS)
 
 
 def position_to_json(message: pb.StrongholdPosition) -> dict[str, Any]:
-    """The JSON object of the message: the fields it sets, in the JSON's shapes."""
+    """The JSON object of the message: the fields it sets, in the JSON's shapes
+    (InvalidInput for a list or map longer than the reader takes)."""
+    _check_lengths(message)
     data: dict[str, Any] = {}
     for name in ("mode", "win_target", "turn", "defender_turns_taken", "defender_score",
                  "winner"):
@@ -72,6 +84,21 @@ def position_to_json(message: pb.StrongholdPosition) -> dict[str, Any]:
     if message.consoled:
         data["consoled"] = [[pair.battlefield, pair.round] for pair in message.consoled]
     return data
+
+
+def _check_lengths(message: pb.StrongholdPosition) -> None:
+    for name, most in (("turn_order", MAX_PLAYERS), ("removed", BATTLEFIELDS),
+                       ("control", BATTLEFIELDS), ("units", MAX_UNITS),
+                       ("reinforcements", MAX_PLAYERS), ("burnouts", MAX_PLAYERS),
+                       ("consoled", MAX_TURN)):
+        at_most(getattr(message, name), most, name)
+    for row in ("O", "I", "S"):
+        at_most(getattr(message.grid, row), ROW, "grid", row)
+    for player, schedule in message.reinforcements.items():
+        at_most(schedule.entries, MAX_SCHEDULE, "reinforcements", player)
+    for player, turns in message.burnouts.items():
+        at_most(turns.turns, MAX_SCHEDULE, "burnouts", player)
+    at_most(message.counters.consolation, MAX_UNITS, "counters", "consolation")
 
 
 def _set_fields(message: Any, *always: str) -> dict[str, Any]:

@@ -11,17 +11,21 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from solver.reading import Wire, schema
+from solver.reading import MAX_UNKNOWN_KEYS, MaxKeys, Wire, schema
 
 GAME = "beleaguered-fortress"
 PILES = 8
 RESERVE_SLOTS = 12
+MAX_CARDS = 52  # in one pile, and in the whole position: the deck's
+MAX_TEXT = 8  # a card or a suit as text: "10♠" is 3 characters, with room for spaces
+MAX_SUIT_KEYS = 4 + MAX_UNKNOWN_KEYS  # of the foundations: the suits, and room to name strays
 CARD_PATTERN = r"^\s*([Aa2-9TtJjQqKk]|10)[CDHScdhs♣♦♥♠♧♢♡♤]\s*$"
 
 CardText = Annotated[str, Field(
-    pattern=CARD_PATTERN,
+    pattern=CARD_PATTERN, max_length=MAX_TEXT,
     description='a card: rank A 2-9 T J Q K (or 10), suit C D H S (or ♣ ♦ ♥ ♠), e.g. "TS"')]
-SuitText = Annotated[str, Field(json_schema_extra={"pattern": r"^\s*[CDHScdhs♣♦♥♠♧♢♡♤]\s*$"})]
+SuitText = Annotated[str, Field(max_length=MAX_TEXT,
+                                json_schema_extra={"pattern": r"^\s*[CDHScdhs♣♦♥♠♧♢♡♤]\s*$"})]
 Top = Annotated[int, Field(ge=0, le=13, description="cards home in that suit, 0 to 13")]
 
 
@@ -30,9 +34,10 @@ class PositionWire(Wire):
     slots (null: emptied) and the foundations (omitted: inferred from the cards left)."""
 
     game: Literal["beleaguered-fortress"] = "beleaguered-fortress"
-    tableau: Annotated[list[list[CardText]], Field(max_length=PILES)]
+    tableau: Annotated[list[Annotated[list[CardText], Field(max_length=MAX_CARDS)]],
+                       Field(max_length=PILES)]
     reserve: Annotated[list[CardText | None], Field(max_length=RESERVE_SLOTS)] = []
-    foundations: dict[SuitText, Top] | None = None
+    foundations: Annotated[dict[SuitText, Top], MaxKeys(MAX_SUIT_KEYS)] | None = None
 
 
 def position_schema() -> dict[str, Any]:

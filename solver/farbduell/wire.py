@@ -13,7 +13,7 @@ from pydantic import Field
 from pydantic.config import JsonDict
 
 from solver.farbduell.state import GAME
-from solver.reading import Wire, schema
+from solver.reading import MaxKeys, Wire, schema
 
 MAX_SEATS = 12       # the tables seat 2 to 6
 MAX_CARDS = 500      # in one hand or pile; a deck is 112 cards
@@ -69,8 +69,7 @@ class KnowsWire(Wire):
     deck_bottom: Cards = Field([], description="the known cards at the bottom of the draw "
                                                "pile, in pile order (the last is the bottom "
                                                "card): those turned up before the start card")
-    hands: Annotated[dict[Name, Cards], Field(
-        max_length=MAX_SEATS,
+    hands: Annotated[dict[Name, Cards], MaxKeys(MAX_SEATS), Field(
         description='more than two players: by seat ("2"), the cards known to be in that '
                     "opponent's hand")] = {}
     own_hand: Cards = Field([], description="Tag & Nacht: the player's own cards whose "

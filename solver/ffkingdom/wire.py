@@ -22,6 +22,7 @@ from pydantic import Field
 from solver.ffkingdom.rules import shipped_rules
 from solver.reading import Wire, schema
 
+PLAYERS = 2                 # a duel
 MAX_ROUND = 1_000           # seen: 50 with the resource win on
 MAX_CASTLE = 1_000          # the castle that wins is the rules' (100): checked after
 MAX_WALL = 10_000           # seen: 237
@@ -124,7 +125,7 @@ class PositionWire(Wire):
                                            "the rules' setting")
     winner: int | None = Field(None, ge=0, le=1, description="null: the game goes on")
     seed: int = Field(0, ge=0, le=MAX_SEED, description="drives reshuffles and random discards")
-    players: Annotated[list[PlayerWire], Field(min_length=2, max_length=2)]
+    players: Annotated[list[PlayerWire], Field(min_length=PLAYERS, max_length=PLAYERS)]
     deck: Cards | None = Field(None, description="null or left out: unknown; the unseen "
                                                  "cards fill it in table order")
     deck_size: int | None = Field(None, ge=0, le=MAX_CARDS,

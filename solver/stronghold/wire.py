@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, Strict
 
-from solver.reading import Wire, schema
+from solver.reading import MaxKeys, Wire, schema
 
 GAME = "stronghold"
 
@@ -27,6 +27,8 @@ MAX_MIGHT = 1_000
 MAX_PLAYERS = 8         # more than a mode has, so that the reader can say which it expects
 MAX_UNITS = 64          # in all; docs/stronghold.md C.2's checks cap them per player too
 MAX_SCHEDULE = 32       # reinforcements or burn-outs of one player
+ROW = 3                 # battlefields in a row of the grid
+BATTLEFIELDS = 3 * ROW  # the grid's: Outer, Inner and Stronghold rows
 
 NAME_PATTERN = r"^[A-Za-z0-9_.:+-]{1,32}$"
 Name = Annotated[str, Field(pattern=NAME_PATTERN,
@@ -35,7 +37,7 @@ Turn = Annotated[int, Field(ge=1, le=MAX_TURN, description="a global turn, from 
 Count = Annotated[int, Field(ge=0, le=MAX_TURN)]
 Score = Annotated[int, Field(ge=0, le=MAX_SCORE)]
 Might = Annotated[int, Field(ge=0, le=MAX_MIGHT)]
-Row = Annotated[list[Name], Field(min_length=3, max_length=3)]
+Row = Annotated[list[Name], Field(min_length=ROW, max_length=ROW)]
 
 
 class UnitWire(Wire):
@@ -73,7 +75,7 @@ class GridWire(Wire):
 
 class CountersWire(Wire):
     defender_bonus: Score = 0
-    consolation: Annotated[dict[Name, Score], Field(max_length=MAX_UNITS)] | None = None
+    consolation: Annotated[dict[Name, Score], MaxKeys(MAX_UNITS)] | None = None
 
 
 # A [battlefield, round] pair: a JSON list, read as a pair of a name and a whole number.
@@ -95,17 +97,17 @@ class PositionWire(Wire):
     defender_turns_taken: Count | None = Field(
         None, description="null: the defender's turns before `turn`")
     grid: GridWire | None = Field(None, description="null: O1-O3, I1-I3, S1-S3")
-    removed: Annotated[list[Name], Field(max_length=9)] = Field(
+    removed: Annotated[list[Name], Field(max_length=BATTLEFIELDS)] = Field(
         [], description="battlefields already removed")
-    control: Annotated[dict[Name, Name], Field(max_length=9)] | None = Field(
+    control: Annotated[dict[Name, Name], MaxKeys(BATTLEFIELDS)] | None = Field(
         None, description="battlefield -> player; a battlefield with units is their owner's")
     units: Annotated[list[UnitWire], Field(max_length=MAX_UNITS)] = []
     defender_score: Score = 0
     reinforcements: Annotated[dict[Name, Annotated[list[ReinforcementWire], Field(
-        max_length=MAX_SCHEDULE)]], Field(max_length=MAX_PLAYERS)] | None = Field(
+        max_length=MAX_SCHEDULE)]], MaxKeys(MAX_PLAYERS)] | None = Field(
         None, description="player -> the units its schedule brings")
     burnouts: Annotated[dict[Name, Annotated[list[Turn], Field(max_length=MAX_SCHEDULE)]],
-                        Field(max_length=MAX_PLAYERS)] | None = Field(
+                        MaxKeys(MAX_PLAYERS)] | None = Field(
         None, description="player -> the global turns it burns out on")
     counters: CountersWire | None = None
     consoled: Annotated[list[Consoled], Field(max_length=MAX_TURN)] = Field(

@@ -232,6 +232,50 @@ def test_more_than_twelve_reserve_slots():
     assert has(problems_of(data), "13 slots", "at most 12")
 
 
+def test_a_pile_of_200000_cards_is_refused_before_any_card_is_read(monkeypatch):
+    parsed: list[str] = []
+    parse = Card.parse
+    monkeypatch.setattr(Card, "parse",
+                        staticmethod(lambda text: parsed.append(text) or parse(text)))
+    data = {"tableau": [[], [], [], ["TS"] * 200_000]}
+    assert problems_of(data) == ["tableau:3 holds 200000 cards, at most 52"]
+    assert parsed == []
+
+
+def test_more_cards_in_all_than_the_deck_are_refused_by_their_count():
+    data = example()
+    data["tableau"][0] += ["AC"] * 8  # 48 in play and 8 more, with the reserve's 10
+    data["reserve"][1] = "2C"
+    assert problems_of(data) == ["position holds 57 cards, at most 52"]
+
+
+def test_a_refusal_by_size_lists_the_faults_found_before_it():
+    data = example()
+    data["colour"] = "red"
+    data["tableau"][0] += ["AC"] * 60
+    data["tableau"].append([])
+    assert problems_of(data) == ["unknown field 'colour'", "tableau has 9 piles, at most 8 allowed",
+                                 "tableau:0 holds 65 cards, at most 52"]
+
+
+def test_a_text_longer_than_any_card_is_not_one_and_quoted_short():
+    data = example()
+    data["tableau"][3][2] = " " * 10 + "TS"
+    data["reserve"][0] = "Q" * 1_000
+    problems = problems_of(data)
+    assert has(problems, "tableau:3: '          TS' is not a card")
+    assert has(problems, f"reserve:0: '{'Q' * 36}... is not a card")
+
+
+def test_an_object_of_thousands_of_keys_is_refused_by_its_count():
+    data = example()
+    data.update({f"k{k}": 0 for k in range(9)})
+    assert problems_of(data) == ["position has 13 fields, at most 12"]
+    data = example()
+    data["foundations"].update({f"k{k}": 0 for k in range(20_000)})
+    assert has(problems_of(data), "foundations has 20004 keys, at most 12")
+
+
 def test_foundations_that_contradict_cards_in_play():
     data = example()
     data["foundations"]["H"] = 1  # AH is in the reserve

@@ -21,6 +21,7 @@ from solver.farbduell.game import CHAIN, GAME, HINT, PUZZLE, HintOptions, Puzzle
 from solver.farbduell.rules import apply, legal_actions, new_game
 from solver.farbduell.state import State
 from solver.farbduell.tables import default_tables
+from solver.farbduell.wire import MAX_CARDS, MAX_SEATS
 from solver.reading import MAX_BYTES
 
 TABLES = default_tables()
@@ -209,6 +210,23 @@ def test_faults_found_by_fuzzing_are_named():
         with pytest.raises(InvalidInput) as caught:
             State.from_json({**base, **fields})
         assert any(fault in problem for problem in caught.value.problems), (fields, caught.value)
+
+
+@pytest.mark.parametrize(("fields", "fault"), [
+    ({"hands": [["red-1"]] * (MAX_SEATS + 1)},
+     f"hands: has {MAX_SEATS + 1} items, at most {MAX_SEATS}"),
+    ({"hands": [["red-1"] * 100_000, []]}, f"hands[0]: has 100000 items, at most {MAX_CARDS}"),
+    ({"discard": ["red-9"] * (MAX_CARDS + 1)},
+     f"discard: has {MAX_CARDS + 1} items, at most {MAX_CARDS}"),
+    ({"knows": [{"hands": {str(seat): 1 for seat in range(20_000)}}, {}]},
+     f"knows[0].hands: has 20000 items, at most {MAX_SEATS}"),
+])
+def test_a_list_or_map_longer_than_any_table_allows_is_one_fault(fields, fault):
+    """Refused by its length before any item is read: one fault, however many items."""
+    base = {"hands": [["red-1", "red-2"], ["blue-3"]], "discard": ["red-9"]}
+    with pytest.raises(InvalidInput) as caught:
+        State.from_json({**base, **fields})
+    assert caught.value.problems == [fault]
 
 
 @pytest.mark.parametrize("text", ["\x85", "a\u2028b", "\u2029", "\x1c"])

@@ -20,8 +20,8 @@ from solver.ffkingdom.game import HINT, PUZZLE, HintOptions, PuzzleOptions
 from solver.ffkingdom.hints import Hint
 from solver.ffkingdom.puzzles import PuzzleAnswer
 from solver.ffkingdom.rules import CARD_TYPES
-from solver.ffkingdom.wire import CardType, PositionWire
-from solver.reading import MAX_BYTES
+from solver.ffkingdom.wire import MAX_CARDS, CardType, PlayerWire, PositionWire
+from solver.reading import MAX_BYTES, MAX_UNKNOWN_KEYS
 
 from .helpers import RULES
 from .strategies import REAL, json_values, mutated, plausible, view_of
@@ -118,6 +118,26 @@ def test_more_than_a_megabyte_is_refused_with_its_size():
 def test_deep_nesting_is_refused():
     with pytest.raises(InvalidInput, match="nests too deeply"):
         DESCRIPTOR.read(b"[" * 100_000 + b"]" * 100_000)
+
+
+@pytest.mark.parametrize(("data", "fault"), [
+    ({"players": [{"hand": ["mauer"] * (MAX_CARDS + 1)}, {}]},
+     f"players[0].hand: has {MAX_CARDS + 1} items, at most {MAX_CARDS}"),
+    ({"players": [{"hand": []}, {}], "discard": [7] * 100_000},
+     f"discard: has 100000 items, at most {MAX_CARDS}"),
+    ({"players": [{"hand": []}, {}, {}]}, "players: has 3 items, at most 2"),
+    ({"players": [{"hand": [], "poison": [{"per": 1, "ticks": 1}] * 101}, {}]},
+     "players[0].poison: has 101 items, at most 100"),
+    ({"players": [{"hand": [], **{f"k{k}": 0 for k in range(3_000)}}, {}]},
+     f"players[0]: has 3001 items, at most {len(PlayerWire.model_fields) + MAX_UNKNOWN_KEYS}"),
+    ({"players": [{"hand": []}, {}], **{f"k{k}": 0 for k in range(3_000)}},
+     f"a position has 3001 items, at most {len(PositionWire.model_fields) + MAX_UNKNOWN_KEYS}"),
+])
+def test_a_list_or_object_longer_than_the_game_allows_is_one_fault(data, fault):
+    """Refused by its length before any item is read: one fault, however many items."""
+    with pytest.raises(InvalidInput) as caught:
+        load(data)
+    assert caught.value.problems == [fault]
 
 
 # ---------------------------------------------------------------- the schema and the descriptor

@@ -496,7 +496,7 @@ def _request(data, rng: random.Random):
     message at all (a client could not send it)."""
     try:
         position = pb.PositionSource(ffkingdom=position_from_json(data))
-    except (TypeError, ValueError, KeyError, AttributeError):
+    except (TypeError, ValueError, KeyError, AttributeError, OverflowError):
         return None
     budget = pb.Budget(seconds=0.05, nodes=2000)
     if rng.random() < 0.5:

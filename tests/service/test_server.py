@@ -307,6 +307,36 @@ def test_generate_deals_bad_range_is_out_of_range(stub, first, last):
     assert_still_answers(stub)
 
 
+NOT_SECONDS = [(float("nan"), "nan"), (float("inf"), "inf"), (-1.0, "-1")]
+
+
+def refusal(shown: str) -> str:
+    return (f"budget seconds {shown} is not a number of seconds: send a positive number, "
+            "or 0 for the server's limit")
+
+
+@pytest.mark.parametrize(("seconds", "shown"), NOT_SECONDS)
+def test_budget_seconds_that_are_no_time_are_invalid_argument_before_any_work(stub, seconds,
+                                                                               shown):
+    """On every RPC that takes a budget, the Hint of deal 1 too: the census answers it
+    without a search, and the budget is refused all the same."""
+    budget = pb.Budget(seconds=seconds)
+    errors = [rpc_error(stub.Solve, pb.SolveRequest(position=deal_source(2), budget=budget),
+                        timeout=10),
+              rpc_error(stub.Hint, pb.HintRequest(position=deal_source(1), budget=budget),
+                        timeout=10)]
+    for stream in (stub.SolveBatch(pb.SolveBatchRequest(deals=[pb.DealRange(first=1, last=3)],
+                                                        budget=budget), timeout=10),
+                   stub.GenerateDeals(pb.GenerateDealsRequest(count=1, budget=budget),
+                                      timeout=10)):
+        received, error = read_to_the_end(stream)
+        assert received == []
+        errors.append(error)
+    assert [(error.code(), error.details()) for error in errors] == \
+        [(grpc.StatusCode.INVALID_ARGUMENT, refusal(shown))] * 4
+    assert_still_answers(stub)
+
+
 @pytest.mark.parametrize(("rpc", "streamed"), [("Solve", False), ("SolveBatch", True)])
 def test_bytes_that_are_not_the_request_are_invalid_argument(solver_server, stub, rpc, streamed):
     """gRPC itself answers a request it cannot decode with INTERNAL, as if the server
@@ -402,6 +432,39 @@ def test_a_generate_deals_count_over_max_batch_is_refused(capped_stub):
     assert error.details() == "count 6 is more than this server's limit of 5 deals a call"
 
 
+def test_generate_deals_past_the_census_ends_after_max_batch_tries(capped_stub):
+    """A band no deal meets, with no last_deal: past the census every deal is searched,
+    and the stream once walked on towards deal 2^31."""
+    request = pb.GenerateDealsRequest(count=3, min_length=200, max_length=300,
+                                      first_deal=1_000_001)
+    generated, error = read_to_the_end(capped_stub.GenerateDeals(request, timeout=30))
+    assert generated == []
+    assert error.code() == grpc.StatusCode.OUT_OF_RANGE
+    assert error.details() == ("deals 1000001-1000005 tried (the most one call may try, "
+                               "--max-batch 5): 0 of 3 deals found within 200-300 moves")
+
+
+def test_generate_deals_counts_no_deal_the_census_rules_out_as_a_try(capped_stub):
+    """Deals 999991-1000000 are in the census, none of them 200-300 moves long: skipped
+    without a search, so the 5 tries are the 5 deals after it."""
+    request = pb.GenerateDealsRequest(count=3, min_length=200, max_length=300,
+                                      first_deal=999_991)
+    generated, error = read_to_the_end(capped_stub.GenerateDeals(request, timeout=30))
+    assert generated == []
+    assert error.details() == ("deals 999991-1000005 tried (the most one call may try, "
+                               "--max-batch 5): 0 of 3 deals found within 200-300 moves")
+
+
+def test_generate_deals_spent_at_its_last_try_says_spent(capped_stub):
+    request = pb.GenerateDealsRequest(count=3, min_length=200, max_length=300,
+                                      first_deal=1_000_001, last_deal=1_000_005)
+    generated, error = read_to_the_end(capped_stub.GenerateDeals(request, timeout=30))
+    assert generated == []
+    assert error.code() == grpc.StatusCode.OUT_OF_RANGE
+    assert error.details() == ("deals 1000001-1000005 spent: 0 of 3 deals found within "
+                               "200-300 moves")
+
+
 # ============================================================================ deadlines
 
 
@@ -444,12 +507,20 @@ def test_request_budget_answers_unknown(stub):
     assert response.stats.nodes <= 500
 
 
-@pytest.mark.parametrize("seconds", [0.0, -1.0, float("nan"), float("inf"), 1e300])
+@pytest.mark.parametrize("seconds", [0.0, 1e300])
 def test_a_budget_of_any_seconds_stays_within_the_limit(seconds):
-    """NaN seconds once went to the search as they were: no clock is ever past a NaN
-    deadline, so such a call held its worker for as long as the search could run."""
     limits = Budget(seconds=0.3, nodes=None, table_entries=1_000)
     assert budget_from_proto(pb.Budget(seconds=seconds), limits).seconds == 0.3
+
+
+@pytest.mark.parametrize(("seconds", "shown"), NOT_SECONDS)
+def test_a_budget_of_no_seconds_is_refused_not_replaced_by_the_limit(seconds, shown):
+    """NaN seconds once went to the search as they were (no clock is ever past a NaN
+    deadline), then were silently replaced by the limit, hiding the client's mistake."""
+    limits = Budget(seconds=0.3, nodes=None, table_entries=1_000)
+    with pytest.raises(InvalidInput) as caught:
+        budget_from_proto(pb.Budget(seconds=seconds), limits)
+    assert str(caught.value) == refusal(shown)
 
 
 # ============================================================================ cancellation
@@ -695,13 +766,16 @@ def test_a_position_with_thousands_of_faults_is_one_invalid_argument():
     text = details(many)
     assert text.startswith("tableau:0: 'ü0' is not a card; tableau:1:")
     assert text.endswith(" more faults") and len(text) < MAX_DETAILS < len(str(many))
-    bad = pb.BeleagueredPosition(tableau=[pb.Pile(cards=[f"X{k}" for k in range(3000)])])
+    # a whole deck of texts that are not cards, each quoted 40 characters long and every
+    # "ü" of it six bytes as sent
+    bad = pb.BeleagueredPosition(tableau=[pb.Pile(cards=[f"X{k}" + "ü" * 40
+                                                         for k in range(52)])])
     with running_server(workers=1) as server, connect(server) as client:
         with pytest.raises(grpc.RpcError) as caught:
             client.Solve(pb.SolveRequest(position=pb.PositionSource(beleaguered=bad)),
                          timeout=30)
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert "'X0' is not a card" in caught.value.details()
+    assert "tableau:0: 'X0üü" in caught.value.details()
     assert caught.value.details().endswith("more faults")
 
 

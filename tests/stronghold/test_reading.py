@@ -23,7 +23,7 @@ from solver.reading import MAX_BYTES
 from solver.stronghold.answers import Outcome, Plan, Race
 from solver.stronghold.game import CLEAR, GAME, PLAN, RACE, ClearOptions, PlanOptions
 from solver.stronghold.position import Position
-from solver.stronghold.wire import loads
+from solver.stronghold.wire import MAX_SCHEDULE, MAX_UNITS, loads
 
 from .test_position import SPEC_EXAMPLE
 
@@ -197,6 +197,22 @@ def test_the_crashes_the_issue_names_are_faults(fields):
     'items'`, `'bool' object is not iterable`: wrong types where names, objects and lists
     go."""
     assert _read(fields) is None
+
+
+@pytest.mark.parametrize(("fields", "fault"), [
+    ({"units": [unit(f"u{k}", "A1", 1) for k in range(MAX_UNITS + 1)]},
+     f"units: has {MAX_UNITS + 1} items, at most {MAX_UNITS}"),
+    ({"control": {f"b{k}": 1 for k in range(20_000)}}, "control: has 20000 items, at most 9"),
+    ({"reinforcements": {"A1": [{"turn": 2, "might": 1}] * (MAX_SCHEDULE + 1)}},
+     f"reinforcements.A1: has {MAX_SCHEDULE + 1} items, at most {MAX_SCHEDULE}"),
+    ({"counters": {"consolation": {f"A{k}": "x" for k in range(20_000)}}},
+     f"counters.consolation: has 20000 items, at most {MAX_UNITS}"),
+])
+def test_a_list_or_map_longer_than_the_game_allows_is_one_fault(fields, fault):
+    """Refused by its length before any item is read: one fault, however many items."""
+    with pytest.raises(InvalidInput) as caught:
+        Position.from_json(fields)
+    assert caught.value.problems == [fault]
 
 
 # ---------------------------------------------------------------- bytes and dialect
