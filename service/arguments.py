@@ -4,6 +4,7 @@ bars and reading a position."""
 from __future__ import annotations
 
 import argparse
+import math
 import signal
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -63,12 +64,15 @@ class Version(argparse.Action):
 
 
 def positive(kind: type[N]) -> Callable[[str], N]:
-    """An argparse `type` for a number above 0."""
+    """An argparse `type` for a finite number above 0: float() also reads "nan" and
+    "inf", which are no number of seconds (a NaN budget never runs out)."""
     def read(text: str) -> N:
         try:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
         if value <= 0:
             raise argparse.ArgumentTypeError(f"{text!r} must be positive")
         return value

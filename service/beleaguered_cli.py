@@ -140,7 +140,8 @@ def add_client_commands(commands: Any) -> None:
         description="Ask the server for COUNT winnable Beleaguered Fortress deals, each "
                     "solved optimally within the budget (and within the band of optimal "
                     "lengths, if given), trying the deal numbers of --deals in order. When "
-                    "the range is spent first, it says how many it found and exits 1.",
+                    "the range is spent first, or the server's --max-batch tries, it says "
+                    "how many it found and exits 1.",
         epilog="example:\n  fortress-solver client generate "
                f"{_SERVER} --count 3 --min-length 75 --deals 1-500")
     add_server(generate)
@@ -444,7 +445,8 @@ def _batch_remote(args: argparse.Namespace, client: Client) -> None:
 
 def _generate(args: argparse.Namespace, client: Client) -> None:
     """Prints each deal as it arrives; the stream ends early, with OUT_OF_RANGE, when the
-    server has tried every deal of the range, which is a Shortfall."""
+    server has tried every deal of the range or as many as it lets one call try, which
+    is a Shortfall."""
     import grpc
 
     from service.convert import beleaguered as convert
@@ -455,6 +457,7 @@ def _generate(args: argparse.Namespace, client: Client) -> None:
     stream: Iterator[Any] = client.generate_deals(request)
     found = 0
     spent = f"deals {request.first_deal}-{request.last_deal} spent: "
+    tried = None  # the server's word for the tries it let this call make, when they ran out
     with progress_bar(total=args.count, unit="deal", forced=args.progress) as bar:
         try:
             for deal_found in stream:
@@ -464,9 +467,14 @@ def _generate(args: argparse.Namespace, client: Client) -> None:
                 found += 1
                 bar.update()
         except grpc.RpcError as error:
-            if error.code() != grpc.StatusCode.OUT_OF_RANGE or \
-                    not (error.details() or "").startswith(spent):
+            details = error.details() or ""
+            if error.code() != grpc.StatusCode.OUT_OF_RANGE or not (
+                    details.startswith(spent) or " tried (the most one call may try" in details):
                 raise
+            if not details.startswith(spent):
+                tried = details
+    if tried is not None:
+        raise Shortfall(tried)
     if found < args.count:
         band = "" if args.min_length is None and args.max_length is None else \
             f" within {args.min_length or '...'}-{args.max_length or '...'} moves"

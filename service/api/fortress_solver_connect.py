@@ -71,9 +71,11 @@ class Solver(Protocol):
         """
         Winnable deals, each solved optimally and its solution replayed before it is
         sent, optionally within a band of optimal lengths. A count over Limits.max_batch, or
-        an empty band, is OUT_OF_RANGE at once; when the range is spent before `count` deals
-        are found, the stream ends after the deals found with OUT_OF_RANGE saying how many
-        it found (and how many deals' budgets ran out, which a larger budget may settle).
+        an empty band, is OUT_OF_RANGE at once; when the range is spent, or Limits.max_batch
+        deals have been searched, before `count` deals are found, the stream ends after the
+        deals found with OUT_OF_RANGE saying which deals it tried and how many it found
+        (and how many deals' budgets ran out, which a larger budget may settle); deals the
+        census rules out are skipped without a search and not counted.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -318,9 +320,11 @@ class SolverClient(ConnectClient):
         """
         Winnable deals, each solved optimally and its solution replayed before it is
         sent, optionally within a band of optimal lengths. A count over Limits.max_batch, or
-        an empty band, is OUT_OF_RANGE at once; when the range is spent before `count` deals
-        are found, the stream ends after the deals found with OUT_OF_RANGE saying how many
-        it found (and how many deals' budgets ran out, which a larger budget may settle).
+        an empty band, is OUT_OF_RANGE at once; when the range is spent, or Limits.max_batch
+        deals have been searched, before `count` deals are found, the stream ends after the
+        deals found with OUT_OF_RANGE saying which deals it tried and how many it found
+        (and how many deals' budgets ran out, which a larger budget may settle); deals the
+        census rules out are skipped without a search and not counted.
         """
         return self.execute_server_stream(
             request=request,
@@ -443,9 +447,11 @@ class SolverSync(Protocol):
         """
         Winnable deals, each solved optimally and its solution replayed before it is
         sent, optionally within a band of optimal lengths. A count over Limits.max_batch, or
-        an empty band, is OUT_OF_RANGE at once; when the range is spent before `count` deals
-        are found, the stream ends after the deals found with OUT_OF_RANGE saying how many
-        it found (and how many deals' budgets ran out, which a larger budget may settle).
+        an empty band, is OUT_OF_RANGE at once; when the range is spent, or Limits.max_batch
+        deals have been searched, before `count` deals are found, the stream ends after the
+        deals found with OUT_OF_RANGE saying which deals it tried and how many it found
+        (and how many deals' budgets ran out, which a larger budget may settle); deals the
+        census rules out are skipped without a search and not counted.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -688,9 +694,11 @@ class SolverClientSync(ConnectClientSync):
         """
         Winnable deals, each solved optimally and its solution replayed before it is
         sent, optionally within a band of optimal lengths. A count over Limits.max_batch, or
-        an empty band, is OUT_OF_RANGE at once; when the range is spent before `count` deals
-        are found, the stream ends after the deals found with OUT_OF_RANGE saying how many
-        it found (and how many deals' budgets ran out, which a larger budget may settle).
+        an empty band, is OUT_OF_RANGE at once; when the range is spent, or Limits.max_batch
+        deals have been searched, before `count` deals are found, the stream ends after the
+        deals found with OUT_OF_RANGE saying which deals it tried and how many it found
+        (and how many deals' budgets ran out, which a larger budget may settle); deals the
+        census rules out are skipped without a search and not counted.
         """
         return self.execute_server_stream(
             request=request,

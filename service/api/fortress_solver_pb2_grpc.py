@@ -109,9 +109,11 @@ class SolverServicer:
     def GenerateDeals(self, request, context):
         """Winnable deals, each solved optimally and its solution replayed before it is
         sent, optionally within a band of optimal lengths. A count over Limits.max_batch, or
-        an empty band, is OUT_OF_RANGE at once; when the range is spent before `count` deals
-        are found, the stream ends after the deals found with OUT_OF_RANGE saying how many
-        it found (and how many deals' budgets ran out, which a larger budget may settle).
+        an empty band, is OUT_OF_RANGE at once; when the range is spent, or Limits.max_batch
+        deals have been searched, before `count` deals are found, the stream ends after the
+        deals found with OUT_OF_RANGE saying which deals it tried and how many it found
+        (and how many deals' budgets ran out, which a larger budget may settle); deals the
+        census rules out are skipped without a search and not counted.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

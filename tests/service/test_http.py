@@ -7,6 +7,8 @@ streams go through the Connect client generated from the proto.
 from __future__ import annotations
 
 import json
+import re
+import socket
 import subprocess
 import sys
 import threading
@@ -97,6 +99,18 @@ def test_error_codes_are_the_grpc_ones(server):
     assert (status, body["code"]) == (400, "out_of_range")
     status, body = post(server, "Hint", {"position": {}})
     assert (status, body["code"]) == (501, "unimplemented")
+
+
+@pytest.mark.parametrize(("seconds", "shown"), [("NaN", "nan"), ("Infinity", "inf"),
+                                                (-1, "-1")])
+def test_budget_seconds_that_are_no_time_are_invalid_argument(server, seconds, shown):
+    """Proto JSON writes NaN and the infinities as strings; none is a budget."""
+    for method, deal_number in (("Solve", 2), ("Hint", 1)):
+        status, body = post(server, method, {"position": {"beleaguered_deal": deal_number},
+                                             "budget": {"seconds": seconds}})
+        assert (status, body["code"]) == (400, "invalid_argument")
+        assert body["message"] == (f"budget seconds {shown} is not a number of seconds: send "
+                                   "a positive number, or 0 for the server's limit")
 
 
 def test_a_position_as_the_command_lines_json_is_read_as_its_games_message(server):
@@ -271,3 +285,118 @@ def test_play_with_no_moves_shows_any_games_position_as_show_draws_it(server, tm
     bad = {**position, "units": [{"id": "a", "owner": "A9", "might": -2}]}
     status, body = post(server, "Play", {"position": {"json": json.dumps(bad)}})
     assert status == 400 and body["code"] == "invalid_argument" and "units[0]" in body["message"]
+
+
+# ============================================================================ the guard
+
+
+def raw_exchange(port: int, request: bytes) -> bytes:
+    """The server's answer to `request`: its head, and its body of Content-Length bytes
+    (or up to the connection's end)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
+        connection.sendall(request)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+            head, found, body = answer.partition(b"\r\n\r\n")
+            length = re.search(rb"(?i)\r\ncontent-length: *(\d+)", head)
+            if found and length and len(body) >= int(length[1]):
+                break
+        return answer
+
+
+def status_and_body(answer: bytes) -> tuple[int, bytes]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def test_a_header_that_is_not_utf8_is_a_400_in_one_line(server):
+    assert server.http is not None
+    answer = raw_exchange(server.http.port, (
+        b"POST /fortress.solver.v1.Solver/GetServerInfo HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"X-Name: caf\xe9\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"))
+    status, body = status_and_body(answer)
+    assert status == 400
+    assert body == b"header 'x-name' holds bytes that are not UTF-8\n"
+
+
+def test_a_request_line_that_is_not_ascii_is_a_400_in_one_line(server):
+    assert server.http is not None
+    status, body = status_and_body(raw_exchange(
+        server.http.port, b"GET /caf\xe9 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+    assert status == 400 and body.count(b"\n") <= 1 and b"Traceback" not in body
+
+
+def test_a_grpc_body_on_the_http_face_is_a_415_in_one_line(server):
+    assert server.http is not None
+    status, body = status_and_body(raw_exchange(server.http.port, (
+        b"POST /fortress.solver.v1.Solver/GetServerInfo HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/grpc\r\nContent-Length: 5\r\n\r\n\x00\x00\x00\x00\x00")))
+    assert status == 415
+    assert body == (b"content type 'application/grpc' is not served here: send "
+                    b"application/json or application/proto (Connect), or call the gRPC port\n")
+
+
+def test_a_host_the_server_does_not_answer_to_is_a_421(server):
+    assert server.http is not None
+    answer = raw_exchange(server.http.port,
+                          b"GET / HTTP/1.1\r\nHost: attacker.example\r\n\r\n")
+    status, body = status_and_body(answer)
+    assert status == 421
+    assert body == (b"this server does not answer to the host 'attacker.example' (serve "
+                    b"--allowed-host adds one)\n")
+    for host in (b"localhost", b"127.0.0.1:8080", b"[::1]:8080"):
+        assert status_and_body(raw_exchange(
+            server.http.port, b"GET / HTTP/1.1\r\nHost: " + host + b"\r\n\r\n"))[0] == 200
+
+
+def test_the_page_forbids_framing_and_other_origins_scripts(server):
+    assert server.http is not None
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.http.port}/", timeout=30) as page:
+        assert page.headers["X-Frame-Options"] == "DENY"
+        policy = page.headers["Content-Security-Policy"]
+        assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
+
+
+def test_a_redirect_sends_no_host_back(server):
+    assert server.http is not None
+    answer = raw_exchange(server.http.port, b"GET /x/.. HTTP/1.1\r\n"
+                                            b"Host: localhost:1\r\nConnection: close\r\n\r\n")
+    head = answer.partition(b"\r\n\r\n")[0].decode()
+    location = next(line.split(":", 1)[1].strip() for line in head.splitlines()
+                    if line.lower().startswith("location:"))
+    assert location.startswith("/") and "localhost" not in location
+
+
+def test_keep_alive_calls_are_answered_on_one_connection(server):
+    assert server.http is not None
+    connection = HTTPConnection("127.0.0.1", server.http.port, timeout=30)
+    try:
+        for _ in range(5):
+            connection.request("POST", f"{SOLVER}/GetServerInfo", body=b"{}",
+                               headers={"Content-Type": "application/json"})
+            answer = connection.getresponse()
+            assert answer.status == 200 and json.loads(answer.read())["games"]
+    finally:
+        connection.close()
+
+
+def test_silent_connections_are_closed_and_the_cap_makes_room_for_new_ones():
+    with running_server(workers=1, queue=1, http_port=0, receive_seconds=1,
+                        max_connections=4) as small:
+        assert small.http is not None
+        port = small.http.port
+        silent = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(4)]
+        try:
+            # a fifth connection closes the one that waited longest, and is answered
+            status, _ = status_and_body(raw_exchange(
+                port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"))
+            assert status == 200
+            assert silent[0].recv(1) == b""  # closed for the new one
+            # the others are closed once the time for a request has passed
+            assert all(connection.recv(1) == b"" for connection in silent[1:])
+        finally:
+            for connection in silent:
+                connection.close()
+        counts = small.refusals.counts
+        assert counts["connection cap"] == 1 and counts["slow request"] >= 3
