@@ -7,7 +7,7 @@ GAMES ?= 1000
 
 KERNEL_TESTS := tests/beleaguered/test_native.py tests/beleaguered/test_optimality.py
 
-.PHONY: run test test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale
+.PHONY: run test test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale bench-hostile
 
 # pip builds the compiled kernel (solver/beleaguered/_kernel.cpp) in place.
 $(INSTALLED): pyproject.toml setup.py solver/beleaguered/_kernel.cpp
@@ -60,6 +60,12 @@ bench-farbduell: $(INSTALLED)
 # Stronghold: fewest turns to clear, exhaustive search against the CP-SAT model.
 bench-stronghold: $(INSTALLED)
 	$(PY) -m bench.bench_stronghold
+
+# Each attack on a real server while a well-behaved client asks: its success, latency,
+# the server's memory and log (HOSTILE_SECONDS per attack, 60 at most).
+HOSTILE_SECONDS ?= 60
+bench-hostile: $(INSTALLED)
+	$(PY) -m bench.hostile --seconds $(HOSTILE_SECONDS)
 
 # ruff over everything, mypy --strict over the library and the service (settings in
 # pyproject.toml; the generated code in service/api/ aside).

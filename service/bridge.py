@@ -12,7 +12,7 @@ import asyncio
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Generator, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, NoReturn, TypeVar
 
@@ -71,7 +71,7 @@ class Bridge:
         return self._taken
 
     @contextmanager
-    def _slot(self, method: str) -> Iterator[None]:
+    def _slot(self, method: str, context: CallContext) -> Iterator[None]:
         with self._lock:
             free = self._taken < self.slots
             if free:
@@ -80,7 +80,7 @@ class Bridge:
             raise self._refusals.refuse(
                 CALL_SLOTS, method, grpc.StatusCode.RESOURCE_EXHAUSTED,
                 f"the server is answering {self.slots} calls, the most it takes at once: "
-                "send the call again shortly, or to another replica")
+                "send the call again shortly, or to another replica", context.peer())
         try:
             yield
         finally:
@@ -91,31 +91,30 @@ class Bridge:
                     context: CallContext) -> T:
         """`call(request, context)` on a thread; the caller's cancellation (its client
         hung up) tells the servicer, which stops the search."""
-        with self._slot(method):
-            loop = asyncio.get_running_loop()
+        with self._slot(method, context):
             try:
-                return await loop.run_in_executor(self._threads, call, request, context)
+                return await asyncio.wrap_future(self._threads.submit(call, request, context))
             finally:
                 context.hung_up.set()
 
     async def stream(self, method: str,
                      call: Callable[[Any, Any], Generator[T, None, None]], request: Any,
                      context: CallContext) -> AsyncIterator[T]:
-        """The responses of `call(request, context)`, each made on a thread."""
-        with self._slot(method):
-            loop = asyncio.get_running_loop()
+        """The responses of `call(request, context)`, each made on a thread; a stream
+        cut short (its client gone) is closed once the step under way returns."""
+        with self._slot(method, context):
             results = call(request, context)
-            step = None
+            step: Future[T | None] | None = None
             try:
                 while True:
-                    step = loop.run_in_executor(self._threads, next, results, None)
-                    item = await step
+                    step = self._threads.submit(next, results, None)
+                    item = await asyncio.wrap_future(step)
                     if item is None:
                         return
                     yield item
             finally:
                 context.hung_up.set()
-                if step is not None and not step.done():  # close it once its step returns
+                if step is not None and not step.done():  # the thread is in the generator
                     step.add_done_callback(lambda _: results.close())
                 else:
                     results.close()

@@ -68,7 +68,9 @@ class SolverFace:
             try:
                 with self._opened(name, mine):
                     request = await self._request(name, read, context, mine)
-                    return await self._bridge.unary(name, call, request, mine)
+                    answer = await self._bridge.unary(name, call, request, mine)
+                context.set_trailing_metadata(mine.trailing)
+                return answer
             except Aborted as ended:
                 context.set_trailing_metadata(mine.trailing)
                 await context.abort(ended.code, ended.details)
@@ -128,6 +130,8 @@ class SolverFace:
                 f"the request did not arrive within {self.receive_seconds:g} s of the "
                 "call's start (--receive-seconds)", mine.peer()) from None
         if raw is grpc.aio.EOF:
+            if context.cancelled():  # the client left before sending: nothing to answer
+                raise asyncio.CancelledError
             self._servicer.refuse_unreadable(name, "the call ended before its request",
                                              cast(grpc.ServicerContext, mine))
         mine.request_bytes = len(raw)

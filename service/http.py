@@ -155,8 +155,9 @@ class _Checked:
     (the client's Host is never sent back) and the page carries its security headers."""
 
     def __init__(self, app: ASGIApp, rpc_path: str, hosts: Sequence[str] | None,
-                 refusals: Refusals, trimmer: Trimmer) -> None:
+                 refusals: Refusals, trimmer: Trimmer, max_request_bytes: int) -> None:
         self._app = app
+        self._max_request_bytes = max_request_bytes
         self._trimmer = trimmer
         self._rpc_path = rpc_path
         self._hosts = None if hosts is None else {host.lower() for host in hosts}
@@ -203,6 +204,10 @@ class _Checked:
             if name not in self._hosts:
                 return 421, (f"this server does not answer to the host {host.decode()!r} "
                              "(serve --allowed-host adds one)")
+        length = next((value for key, value in headers if key == b"content-length"), b"0")
+        if length.isdigit() and int(length) > self._max_request_bytes:
+            return 413, (f"the request's {int(length)} bytes are more than this server's "
+                         f"limit of {self._max_request_bytes} (--max-request-bytes)")
         if scope["path"].startswith(self._rpc_path) and scope["method"] == "POST":
             kind = next((value for key, value in headers if key == b"content-type"), b"")
             if kind.split(b";")[0].strip().lower() not in _CONTENT_TYPES:
@@ -248,7 +253,7 @@ def application(servicer: SolverServicer, bridge: Bridge, trimmer: Trimmer,
         middleware=[Middleware(CORSMiddleware, allow_origins=list(cors_origins),
                                allow_methods=["GET", "POST"], allow_headers=_ALLOWED_HEADERS,
                                expose_headers=_EXPOSED_HEADERS, max_age=7200)])
-    return _Checked(app, rpcs.path, hosts, servicer.refusals, trimmer)
+    return _Checked(app, rpcs.path, hosts, servicer.refusals, trimmer, max_request_bytes)
 
 
 def _uvicorn_tls(tls: ServerTls | None) -> dict[str, Any]:

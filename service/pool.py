@@ -6,6 +6,12 @@ caller waits for an idle worker only while the queue has room: past it the call 
 refused at once (Overloaded). A caller whose client has gone sets the worker's cancel
 event; the search asks about it as often as it reads the clock (every 256 nodes, or
 every node of a costly search) and ends with UNKNOWN, and the worker takes the next job.
+
+The pool is shared fairly between its callers' owners (a connection, say): a free
+worker goes to the waiting job whose owner has the fewest jobs running (the oldest of
+those), and a job that finds the queue full takes the place of the newest waiting job
+of the owner holding the most, if that owner holds two more than its own. One client
+that floods the server therefore fills the queue only while no one else asks.
 """
 
 from __future__ import annotations
@@ -13,11 +19,10 @@ from __future__ import annotations
 import gc
 import importlib
 import multiprocessing as mp
-import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from multiprocessing.synchronize import Event
@@ -81,6 +86,14 @@ class _Worker:
         self.process.start()
 
 
+@dataclass(eq=False)
+class _Ticket:
+    """A job's place in the queue; `bumped` when a lighter owner's job took it."""
+
+    owner: str
+    bumped: bool = False
+
+
 class WorkerPool:
     def __init__(self, workers: int, queue_size: int, preload: tuple[str, ...] = ()) -> None:
         """`preload`: modules each worker imports as it starts, so that no call's
@@ -89,63 +102,95 @@ class WorkerPool:
         self.queue_size = queue_size
         self._preload = preload
         self._context = mp.get_context("spawn")  # no fork after gRPC has started threads
-        self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
         self._all = [_Worker(self._context, preload) for _ in range(workers)]
-        for worker in self._all:
-            self._idle.put(worker)
-        self._admitted = threading.BoundedSemaphore(workers + queue_size)
-        self._waiting = 0
-        self._waiting_lock = threading.Lock()
+        self._changed = threading.Condition()  # guards the four below
+        self._idle = list(self._all)
+        self._queue: list[_Ticket] = []  # jobs admitted and waiting, oldest first
+        self._running: Counter[str] = Counter()  # jobs on a worker, by owner
+        self._held: Counter[str] = Counter()  # running and waiting, by owner
 
     @property
     def busy(self) -> int:
         """Workers running a job (or being replaced after one): those not idle."""
-        return self.workers - self._idle.qsize()
+        return self.workers - len(self._idle)
 
     @property
     def waiting(self) -> int:
         """Jobs waiting for an idle worker: the queue's depth."""
-        return self._waiting
+        return len(self._queue)
 
-    @contextmanager
-    def _queued(self) -> Iterator[None]:
-        with self._waiting_lock:
-            self._waiting += 1
-        try:
-            yield
-        finally:
-            with self._waiting_lock:
-                self._waiting -= 1
-
-    def run(self, job: Job, cancelled: Callable[[], bool], wait: bool = False) -> Any:
-        """Run `job` in a worker, counted against the queue like every job. Without
-        `wait`, raise Overloaded when the queue is full; with it (a stream's next job),
-        wait for room, until the job's time or its client runs out."""
+    def run(self, job: Job, cancelled: Callable[[], bool], wait: bool = False,
+            owner: str = "") -> Any:
+        """Run `job` of `owner` in a worker, counted against the queue like every job.
+        Without `wait`, raise Overloaded when the queue is full (and no heavier owner's
+        place can be taken); with it (a stream's next job), wait for room, until the
+        job's time or its client runs out."""
         started = time.perf_counter()
         deadline = started + (job.budget.seconds or float("inf"))
-        admitted = self._admitted.acquire(blocking=False)
-        if not admitted and not wait:
-            raise Overloaded(f"all {self.workers} workers busy and {self.queue_size} calls queued")
-        while not admitted:
-            if cancelled() or time.perf_counter() >= deadline:
-                return job.gave_up(time.perf_counter() - started)
-            admitted = self._admitted.acquire(timeout=_POLL_SECONDS)
-        try:
-            return self._run_admitted(job, cancelled, started)
-        finally:
-            self._admitted.release()
-
-    def _run_admitted(self, job: Job, cancelled: Callable[[], bool], started: float) -> Any:
-        deadline = started + (job.budget.seconds or float("inf"))
-        worker = None
-        with self._queued():
-            while worker is None:
+        ticket = _Ticket(owner)
+        with self._changed:
+            while not self._admit(ticket):
+                if not wait:
+                    raise Overloaded(f"all {self.workers} workers busy and "
+                                     f"{self.queue_size} calls queued")
                 if cancelled() or time.perf_counter() >= deadline:
                     return job.gave_up(time.perf_counter() - started)
-                try:
-                    worker = self._idle.get(timeout=_POLL_SECONDS)
-                except queue.Empty:
-                    pass
+                self._changed.wait(_POLL_SECONDS)
+            worker = self._take_worker(ticket, cancelled, deadline)
+        if worker is None:
+            return job.gave_up(time.perf_counter() - started)
+        try:
+            return self._run_on(worker, job, cancelled, deadline)
+        finally:
+            with self._changed:
+                self._running -= Counter({owner: 1})  # (a Counter's - drops what is 0)
+                self._release(owner)
+
+    def _admit(self, ticket: _Ticket) -> bool:
+        """Queue `ticket` if there is room, or in the place of the newest waiting job
+        of the owner that holds the most, when that is two more than `ticket`'s owner."""
+        if sum(self._held.values()) >= self.workers + self.queue_size:
+            heaviest = max((t.owner for t in self._queue), key=self._held.__getitem__,
+                           default=None)
+            if heaviest is None or self._held[heaviest] < self._held[ticket.owner] + 2:
+                return False
+            bumped = next(t for t in reversed(self._queue) if t.owner == heaviest)
+            bumped.bumped = True
+            self._queue.remove(bumped)
+            self._release(heaviest)
+        self._queue.append(ticket)
+        self._held[ticket.owner] += 1
+        return True
+
+    def _release(self, owner: str) -> None:
+        """One job of `owner` no longer held (an owner holding none is forgotten)."""
+        self._held -= Counter({owner: 1})
+        self._changed.notify_all()
+
+    def _take_worker(self, ticket: _Ticket, cancelled: Callable[[], bool],
+                     deadline: float) -> _Worker | None:
+        """Wait (holding the lock between looks) for an idle worker and `ticket`'s
+        turn: first among the waiting by its owner's running jobs, then by age. None
+        when the time or the client ran out; Overloaded when a lighter owner took its
+        place."""
+        while True:
+            if ticket.bumped:
+                raise Overloaded(f"all {self.workers} workers busy and {self.queue_size} "
+                                 "calls queued: this call's place went to a client with "
+                                 "fewer calls")
+            if self._idle and ticket is min(self._queue, key=lambda t: self._running[t.owner]):
+                self._queue.remove(ticket)
+                self._running[ticket.owner] += 1
+                return self._idle.pop()
+            if cancelled() or time.perf_counter() >= deadline:
+                self._queue.remove(ticket)
+                self._release(ticket.owner)
+                return None
+            self._changed.wait(_POLL_SECONDS)
+
+    def _run_on(self, worker: _Worker, job: Job, cancelled: Callable[[], bool],
+                deadline: float) -> Any:
+        """`job` on `worker` (replaced if it died), which is idle again afterwards."""
         if not worker.process.is_alive():  # died while idle (killed from outside)
             worker = self._replace(worker)
         try:
@@ -160,7 +205,8 @@ class WorkerPool:
             worker = self._replace(worker)
             raise WorkerLost("the search process died during this call") from None
         finally:
-            self._idle.put(worker)
+            with self._changed:
+                self._idle.append(worker)
         if isinstance(result, Exception):
             raise result
         return result

@@ -174,8 +174,9 @@ class RunningServer:
         self.refusals.observe = self.metrics.observe
         self.servicer = SolverServicer(self.pool, cache, config.limits, self.tokens,
                                        self.metrics, config.max_batch, self.refusals)
-        # a slot for every job the pool takes, and room for the calls that need no worker
-        self.bridge = Bridge(config.workers + config.queue + 8, self.refusals)
+        # room for every job the pool takes and four times more: the pool refuses
+        # fairly (by connection) what it cannot take, the calls needing no worker pass
+        self.bridge = Bridge(4 * (config.workers + config.queue) + 16, self.refusals)
         self.trimmer = Trimmer()
         self.connections = config.max_connections or connection_cap(config.workers)
         self.streams = config.streams_per_connection or max(
@@ -325,7 +326,11 @@ def serve(config: ServerConfig) -> None:
                                                 else "") +
              f"; up to {running.connections} connections a port, {running.streams} calls a "
              f"connection, {config.receive_seconds:g} s for a request")
-    stopping.wait()
+    # A signal's handler runs in this thread, but a signal may arrive on any of gRPC's
+    # threads: a wait without a timeout would never wake to run it. Waking 5 times a
+    # second, the handler runs within 0.2 s.
+    while not stopping.wait(0.2):
+        pass
     running.stop()
 
 

@@ -260,6 +260,7 @@ class _Calls:
     def __init__(self, servicer: SolverServicer, context: grpc.ServicerContext) -> None:
         self._pool = servicer.pool
         self._context = context
+        self._owner = context.peer()  # the pool is shared fairly between connections
         self.cache = servicer.cache
         self.limits = servicer.limits
         self.max_batch = servicer.max_batch
@@ -267,7 +268,7 @@ class _Calls:
     def ask(self, question: Question[Any, Any, Any], position: Any, options: Any,
             budget: pb.Budget) -> Any:
         job = Job(question, position, options, self._budget(budget))
-        return self._pool.run(job, self._gone)
+        return self._pool.run(job, self._gone, owner=self._owner)
 
     def ask_many(self, jobs: Iterator[tuple[T, Question[Any, Any, Any], Any, Any]],
                  budget: Budget, enough: Callable[[], bool] = lambda: False
@@ -289,7 +290,8 @@ class _Calls:
                             break
                         tag, question, position, options = item
                         job = Job(question, position, options, budget)
-                        running[executor.submit(self._pool.run, job, cancelled, True)] = tag
+                        running[executor.submit(self._pool.run, job, cancelled, True,
+                                                self._owner)] = tag
                     if not running:
                         return
                     done, _ = wait(running, return_when=FIRST_COMPLETED)

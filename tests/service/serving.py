@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import resource
 import signal
 import subprocess
 import sys
@@ -23,16 +22,12 @@ class ServeProcess:
 
     def __init__(self, log: Path, *args: str, files: int | None = None) -> None:
         self.log = log
-
-        def limit() -> None:
-            if files is not None:
-                resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
-
+        command = [str(SCRIPT), "serve", "--port", "0", "--workers", "1", *args]
+        if files is not None:  # the shell sets the limit (no preexec_fn: gRPC has threads)
+            command = ["sh", "-c", f'ulimit -n {files} && exec "$@"', "sh", *command]
         with log.open("w") as stderr:
-            self.process = subprocess.Popen(
-                [str(SCRIPT), "serve", "--port", "0", "--workers", "1", *args],
-                stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True,
-                preexec_fn=limit)
+            self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr,
+                                            start_new_session=True)
         self.port = 0
         self.http_port = 0
         self.metrics_port = 0

@@ -400,3 +400,13 @@ def test_silent_connections_are_closed_and_the_cap_makes_room_for_new_ones():
                 connection.close()
         counts = small.refusals.counts
         assert counts["connection cap"] == 1 and counts["slow request"] >= 3
+
+
+def test_a_body_declared_larger_than_the_limit_is_a_413_before_it_is_read(server):
+    assert server.http is not None
+    status, body = status_and_body(raw_exchange(server.http.port, (
+        b"POST /fortress.solver.v1.Solver/Hint HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 2000000000\r\n\r\n{")))
+    assert status == 413
+    assert body == (b"the request's 2000000000 bytes are more than this server's limit of "
+                    b"1048576 (--max-request-bytes)\n")
