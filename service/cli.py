@@ -121,6 +121,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--max-request-bytes", type=positive(int), default=1 << 20,
                        metavar="N", help="larger requests are refused (RESOURCE_EXHAUSTED, "
                                          "saying so)")
+    serve.add_argument("--max-position-bytes", type=positive(int), default=64 << 10,
+                       metavar="N", help="larger requests about one position (Solve, Hint, "
+                                         "Play, Deal) are refused by their size, before "
+                                         "they are read (RESOURCE_EXHAUSTED, saying so)")
     serve.add_argument("--max-batch", type=positive(int), default=MAX_BATCH, metavar="N",
                        help="the most deals and positions of one SolveBatch, and the most "
                             "deals one GenerateDeals may ask for (more: OUT_OF_RANGE, "
@@ -245,6 +249,7 @@ def _serve(args: argparse.Namespace) -> None:
                            metrics_port=args.metrics_port,
                            cors_origins=tuple(args.cors_origin), grace_seconds=args.grace,
                            max_request_bytes=args.max_request_bytes, tls=tls,
+                           max_position_bytes=args.max_position_bytes,
                            max_batch=args.max_batch,
                            insecure=args.insecure, token_file=args.token_file,
                            max_calls_per_token=args.max_calls_per_token,

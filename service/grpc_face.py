@@ -3,7 +3,8 @@ descriptor and answered by the servicer through the bridge.
 
 Each call reads its one request itself, so that what a client may hold without sending
 is bounded: a call whose request has not arrived within `receive_seconds` is ended, one
-connection has at most `streams_per_connection` calls open, and only a call whose
+connection has at most `streams_per_connection` calls open, a request larger than its
+method takes (service/sizes.py) is refused before it is decoded, and only a call whose
 request has arrived takes a slot (a thread). Bytes that are not the request message
 are INVALID_ARGUMENT, through the servicer's own checks and log line.
 """
@@ -22,8 +23,9 @@ from google.protobuf.message import DecodeError, Message
 from service.api import fortress_solver_pb2 as pb
 from service.bridge import Bridge, CallContext
 from service.memory import Trimmer
-from service.refusals import SLOW_REQUEST, STREAM_CAP, Aborted, Refusals
+from service.refusals import SLOW_REQUEST, STREAM_CAP, TOO_LARGE, Aborted, Refusals
 from service.servicer import SolverServicer
+from service.sizes import RequestSizes
 
 SERVICE = pb.DESCRIPTOR.services_by_name["Solver"]
 
@@ -35,8 +37,9 @@ class SolverFace:
 
     def __init__(self, servicer: SolverServicer, bridge: Bridge, refusals: Refusals,
                  receive_seconds: float, streams_per_connection: int,
-                 trimmer: Trimmer) -> None:
+                 trimmer: Trimmer, sizes: RequestSizes) -> None:
         self._servicer = servicer
+        self._sizes = sizes
         self._trimmer = trimmer
         self._bridge = bridge
         self._refusals = refusals
@@ -135,6 +138,10 @@ class SolverFace:
             self._servicer.refuse_unreadable(name, "the call ended before its request",
                                              cast(grpc.ServicerContext, mine))
         mine.request_bytes = len(raw)
+        too_large = self._sizes.fault(name, len(raw))
+        if too_large is not None:
+            raise self._refusals.refuse(TOO_LARGE, name, grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                        too_large, mine.peer())
         try:
             return read(raw)
         except DecodeError as error:

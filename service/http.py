@@ -40,6 +40,7 @@ from service.guard import Guard, guarded_protocol
 from service.memory import Trimmer
 from service.refusals import BAD_BYTES, Aborted, Refusals
 from service.servicer import SolverServicer
+from service.sizes import RequestSizes
 from service.tls import ServerTls
 
 T = TypeVar("T")
@@ -155,9 +156,9 @@ class _Checked:
     (the client's Host is never sent back) and the page carries its security headers."""
 
     def __init__(self, app: ASGIApp, rpc_path: str, hosts: Sequence[str] | None,
-                 refusals: Refusals, trimmer: Trimmer, max_request_bytes: int) -> None:
+                 refusals: Refusals, trimmer: Trimmer, sizes: RequestSizes) -> None:
         self._app = app
-        self._max_request_bytes = max_request_bytes
+        self._sizes = sizes
         self._trimmer = trimmer
         self._rpc_path = rpc_path
         self._hosts = None if hosts is None else {host.lower() for host in hosts}
@@ -205,9 +206,10 @@ class _Checked:
                 return 421, (f"this server does not answer to the host {host.decode()!r} "
                              "(serve --allowed-host adds one)")
         length = next((value for key, value in headers if key == b"content-length"), b"0")
-        if length.isdigit() and int(length) > self._max_request_bytes:
-            return 413, (f"the request's {int(length)} bytes are more than this server's "
-                         f"limit of {self._max_request_bytes} (--max-request-bytes)")
+        method = scope["path"].rpartition("/")[2]
+        too_large = self._sizes.fault(method, int(length)) if length.isdigit() else None
+        if too_large is not None:
+            return 413, too_large
         if scope["path"].startswith(self._rpc_path) and scope["method"] == "POST":
             kind = next((value for key, value in headers if key == b"content-type"), b"")
             if kind.split(b";")[0].strip().lower() not in _CONTENT_TYPES:
@@ -238,7 +240,7 @@ async def _plain(send: Send, status: int, text: str) -> None:
 
 
 def application(servicer: SolverServicer, bridge: Bridge, trimmer: Trimmer,
-                cors_origins: Sequence[str] = (), max_request_bytes: int = 1 << 20,
+                sizes: RequestSizes, cors_origins: Sequence[str] = (),
                 hosts: Sequence[str] | None = None) -> ASGIApp:
     """The ASGI application: the RPCs and the page, behind the checks. `hosts`: the
     names the server answers to (None: any)."""
@@ -246,14 +248,14 @@ def application(servicer: SolverServicer, bridge: Bridge, trimmer: Trimmer,
     codecs = [google_protobuf_binary_codec(),
               google_protobuf_json_codec(ignore_unknown_fields=False)]
     rpcs = SolverASGIApplication(_Solver(servicer, bridge), codecs=codecs,
-                                 read_max_bytes=max_request_bytes)
+                                 read_max_bytes=sizes.request_bytes)
     app = Starlette(
         routes=[Mount(rpcs.path, app=rpcs),
                 Mount("/", app=StaticFiles(packages=[("service", "playground")], html=True))],
         middleware=[Middleware(CORSMiddleware, allow_origins=list(cors_origins),
                                allow_methods=["GET", "POST"], allow_headers=_ALLOWED_HEADERS,
                                expose_headers=_EXPOSED_HEADERS, max_age=7200)])
-    return _Checked(app, rpcs.path, hosts, servicer.refusals, trimmer, max_request_bytes)
+    return _Checked(app, rpcs.path, hosts, servicer.refusals, trimmer, sizes)
 
 
 def _uvicorn_tls(tls: ServerTls | None) -> dict[str, Any]:

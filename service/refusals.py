@@ -25,6 +25,7 @@ CALL_SLOTS = "call slots"  # every thread of the server answering a call
 STREAM_CAP = "stream cap"  # --max-streams-per-connection
 CONNECTION_CAP = "connection cap"  # --max-connections, on the HTTP face
 SLOW_REQUEST = "slow request"  # the request did not arrive within --receive-seconds
+TOO_LARGE = "too large"  # a request larger than its method takes (--max-position-bytes)
 UNAUTHENTICATED = "unauthenticated"  # no token, or one the server does not accept
 BAD_BYTES = "bad bytes"  # bytes that are not the protocol's or the request's
 BAD_INPUT = "bad input"  # a request that is read but refused (INVALID_ARGUMENT, ...)

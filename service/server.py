@@ -41,6 +41,7 @@ from service.metrics import Metrics
 from service.pool import WorkerPool
 from service.refusals import RateLimit, Refusals
 from service.servicer import SolverServicer
+from service.sizes import RequestSizes
 from service.tls import ServerTls, is_loopback
 from service.tokens import Tokens
 from solver.budget import Budget
@@ -61,6 +62,7 @@ class ServerConfig:
     limits: Budget = Budget(seconds=60.0, nodes=None, table_entries=5_000_000)
     grace_seconds: float = 30.0  # for the calls in flight, after SIGTERM or SIGINT
     max_request_bytes: int = 1 << 20  # larger requests are refused, saying so
+    max_position_bytes: int = 64 << 10  # the same for a request about one position
     max_batch: int = MAX_BATCH  # SolveBatch items, GenerateDeals deals (more: OUT_OF_RANGE)
     # imported by each worker as it starts: every game's questions and what they import
     preload: tuple[str, ...] = field(default_factory=search_modules)
@@ -178,6 +180,7 @@ class RunningServer:
         # fairly (by connection) what it cannot take, the calls needing no worker pass
         self.bridge = Bridge(4 * (config.workers + config.queue) + 16, self.refusals)
         self.trimmer = Trimmer()
+        self.sizes = RequestSizes(config.max_request_bytes, config.max_position_bytes)
         self.connections = config.max_connections or connection_cap(config.workers)
         self.streams = config.streams_per_connection or max(
             4, (config.workers + config.queue) // 2)
@@ -204,7 +207,7 @@ class RunningServer:
     async def _start_grpc(self) -> int:
         config = self.config
         face = SolverFace(self.servicer, self.bridge, self.refusals, config.receive_seconds,
-                          self.streams, self.trimmer)
+                          self.streams, self.trimmer, self.sizes)
         self.server = grpc.aio.server(
             options=_grpc_options(config, self.connections, self.streams))
         self.server.add_generic_rpc_handlers((face.handler(),))
@@ -229,8 +232,8 @@ class RunningServer:
         if hosts is None and is_loopback(config.host):
             hosts = LOOPBACK_HOSTS
         if config.http_port is not None:
-            app = application(self.servicer, self.bridge, self.trimmer, config.cors_origins,
-                              config.max_request_bytes, hosts)
+            app = application(self.servicer, self.bridge, self.trimmer, self.sizes,
+                              config.cors_origins, hosts)
             self.http = self._http(app, config.http_port, self.connections, "HTTP")
         if config.metrics_port is not None:
             self._metrics_http = self._http(self.metrics.app(), config.metrics_port, 32,

@@ -390,8 +390,9 @@ def _rpc(method: str, context: grpc.ServicerContext, game: str | None,
         code = grpc.StatusCode.INTERNAL
         raise
     finally:
-        if code is grpc.StatusCode.OK and not context.is_active():
-            code = grpc.StatusCode.CANCELLED
+        if code is grpc.StatusCode.OK and not context.is_active():  # no answer reached it
+            code = (grpc.StatusCode.DEADLINE_EXCEEDED if context.time_remaining() == 0
+                    else grpc.StatusCode.CANCELLED)
         seconds = time.perf_counter() - started
         line = {"method": method, "game": call.game, "status": code.name,
                 "ms": round(seconds * 1000, 3), "peer": context.peer(),

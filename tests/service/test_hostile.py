@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import signal
 import socket
@@ -100,7 +101,31 @@ def big_pile() -> pb.BeleagueredPosition:
     return message
 
 
-def test_an_oversized_pile_is_refused_and_leaves_no_memory_behind(server):
+def test_an_oversized_pile_is_refused_by_its_size_before_it_is_read(server):
+    with own_channel(server.address) as channel:
+        with pytest.raises(grpc.RpcError) as refused:
+            pb_grpc.SolverStub(channel).Hint(
+                pb.HintRequest(position=pb.PositionSource(beleaguered=big_pile())), timeout=30)
+    assert refused.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert re.fullmatch(r"the Hint request's 800\d\d\d bytes are more than a call about one "
+                        r"position may send, 65536 \(--max-position-bytes\)",
+                        refused.value.details())
+
+
+@pytest.fixture
+def lenient(tmp_path):
+    """A server that lets megabyte positions in, for its readers to refuse."""
+    running = ServeProcess(tmp_path / "serve.log", "--max-position-bytes", "1048576")
+    try:
+        running.wait_serving()
+        answered(running.address, 1)
+        yield running
+    finally:
+        running.stop()
+
+
+def test_an_oversized_pile_is_refused_and_leaves_no_memory_behind(lenient):
+    server = lenient
     as_json = json.dumps({"game": "beleaguered-fortress",
                           "tableau": [[str(c) for c in pile] for pile in deal(2).tableau],
                           "reserve": [str(c) for c in deal(2).reserve]})

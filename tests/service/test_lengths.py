@@ -140,7 +140,9 @@ def test_a_pile_of_200000_cards_is_refused_by_a_server_as_a_message_and_as_json(
     # as JSON, 150,000 cards: 200,000 would be more than a position's megabyte
     as_json = pb.PositionSource(json=json.dumps({"game": "beleaguered-fortress",
                                                  "tableau": _pile(150_000)}))
-    with running_server(workers=1) as server, connect(server) as client:
+    # a server that lets them in, for its reader to refuse (by default their size is)
+    with running_server(workers=1, max_position_bytes=1 << 20) as server, \
+            connect(server) as client:
         for source, cards in ((as_message, 200_000), (as_json, 150_000)):
             error = rpc_error(client.Hint, pb.HintRequest(position=source))
             assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
