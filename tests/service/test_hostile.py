@@ -15,6 +15,8 @@ import re
 import resource
 import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -309,3 +311,31 @@ def test_refusals_are_logged_once_per_cause_and_then_counted(tmp_path):
         assert 1 <= len(refused) <= 2  # the first, and one more if 10 s went by
     finally:
         server.stop()
+
+
+HANGING_STOP = """
+import threading
+from service import server
+server.RunningServer.stop = lambda self: threading.Event().wait()  # a stop that never ends
+server.serve(server.ServerConfig(port=0, workers=1, grace_seconds=1.0))
+"""
+
+
+def test_a_stop_that_hangs_is_ended_by_the_watchdog_with_its_workers(tmp_path):
+    log = tmp_path / "serve.log"
+    with log.open("w") as stderr:
+        process = subprocess.Popen([sys.executable, "-c", HANGING_STOP], stderr=stderr,
+                                   start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while "serving gRPC" not in log.read_text():
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 1
+        assert "not stopped 5 s after the grace: exiting now" in log.read_text()
+        assert group_ends(process.pid)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
