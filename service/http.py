@@ -12,6 +12,7 @@ headers' bytes), so client garbage is a 4xx with one line, never a traceback.
 
 from __future__ import annotations
 
+import json
 import socket
 import ssl
 import threading
@@ -38,7 +39,7 @@ from service.api.fortress_solver_connect import SolverASGIApplication
 from service.bridge import Bridge, CallContext
 from service.guard import Guard, guarded_protocol
 from service.memory import Trimmer
-from service.refusals import BAD_BYTES, Aborted, Refusals
+from service.refusals import BAD_BYTES, BAD_HOST, TOO_LARGE, Aborted, Refusals
 from service.servicer import SolverServicer
 from service.sizes import RequestSizes
 from service.tls import ServerTls
@@ -54,6 +55,10 @@ _EXPOSED_HEADERS = ["Content-Encoding", "Connect-Content-Encoding", "X-Request-I
 # The Connect protocol's bodies: unary calls, then streams.
 _CONTENT_TYPES = {b"application/json", b"application/proto",
                   b"application/connect+json", b"application/connect+proto"}
+
+# The Connect protocol's error codes of the refusals an RPC gets as its JSON error (the
+# others, a Host or a content type refused, are plain HTTP errors, as the protocol has it).
+_CONNECT_CODES = {400: "invalid_argument", 429: "resource_exhausted"}
 
 # The page may load only itself, and no other site may frame it.
 _PAGE_HEADERS = [
@@ -167,13 +172,14 @@ class _Checked:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self._app(scope, receive, send)
+        rpc = scope["path"].startswith(self._rpc_path)
         fault = self._fault(scope)
         if fault is not None:
-            status, text = fault
-            self._refusals.log(BAD_BYTES, {"method": scope["path"][:80], "status": status,
-                                           "peer": _peer(scope), "details": text})
-            return await _plain(send, status, text)
-        rpc = scope["path"].startswith(self._rpc_path)
+            status, cause, text = fault
+            self._refusals.log(cause, {"method": scope["path"][:80], "status": status,
+                                       "peer": _peer(scope), "details": text})
+            code = _CONNECT_CODES.get(status) if rpc else None
+            return await _refuse(send, status, text, code)
 
         async def checked_send(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -191,31 +197,32 @@ class _Checked:
                            if key == b"content-length"), b"0")
             self._trimmer.note(int(length) if length.isdigit() else 0)
 
-    def _fault(self, scope: Scope) -> tuple[int, str] | None:
-        """(status, one line) for a request refused before the application, or None."""
+    def _fault(self, scope: Scope) -> tuple[int, str, str] | None:
+        """(status, cause, one line) for a request refused before the application."""
         headers: list[tuple[bytes, bytes]] = scope["headers"]
         for key, value in headers:
             try:
                 value.decode("utf-8")
             except UnicodeDecodeError:
-                return 400, f"header {key.decode('latin-1')!r} holds bytes that are not UTF-8"
+                return 400, BAD_BYTES, (f"header {key.decode('latin-1')!r} holds bytes that "
+                                        "are not UTF-8")
         if self._hosts is not None:
             host = next((value for key, value in headers if key == b"host"), b"")
             name = urllib.parse.urlsplit("//" + host.decode()).hostname
             if name not in self._hosts:
-                return 421, (f"this server does not answer to the host {host.decode()!r} "
-                             "(serve --allowed-host adds one)")
+                return 421, BAD_HOST, (f"this server does not answer to the host "
+                                       f"{host.decode()!r} (serve --allowed-host adds one)")
         length = next((value for key, value in headers if key == b"content-length"), b"0")
         method = scope["path"].rpartition("/")[2]
         too_large = self._sizes.fault(method, int(length)) if length.isdigit() else None
         if too_large is not None:
-            return 413, too_large
+            return 429, TOO_LARGE, too_large
         if scope["path"].startswith(self._rpc_path) and scope["method"] == "POST":
             kind = next((value for key, value in headers if key == b"content-type"), b"")
             if kind.split(b";")[0].strip().lower() not in _CONTENT_TYPES:
-                return 415, (f"content type {kind.decode()!r} is not served here: send "
-                             "application/json or application/proto (Connect), or call the "
-                             "gRPC port")
+                return 415, BAD_BYTES, (f"content type {kind.decode()!r} is not served here: "
+                                        "send application/json or application/proto "
+                                        "(Connect), or call the gRPC port")
         return None
 
 
@@ -230,10 +237,14 @@ def _relative(location: bytes) -> bytes:
     return urllib.parse.urlunsplit((b"", b"", parts.path or b"/", parts.query, parts.fragment))
 
 
-async def _plain(send: Send, status: int, text: str) -> None:
-    body = (text + "\n").encode()
+async def _refuse(send: Send, status: int, text: str, code: str | None) -> None:
+    """The refusal as the protocol's JSON error with its `code`, or as one line of text."""
+    if code is None:
+        kind, body = b"text/plain; charset=utf-8", (text + "\n").encode()
+    else:
+        kind, body = b"application/json", json.dumps({"code": code, "message": text}).encode()
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                "headers": [(b"content-type", kind),
                             (b"content-length", str(len(body)).encode()),
                             (b"connection", b"close")]})
     await send({"type": "http.response.body", "body": body})

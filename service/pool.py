@@ -178,14 +178,14 @@ class WorkerPool:
                 raise Overloaded(f"all {self.workers} workers busy and {self.queue_size} "
                                  "calls queued: this call's place went to a client with "
                                  "fewer calls")
-            if self._idle and ticket is min(self._queue, key=lambda t: self._running[t.owner]):
-                self._queue.remove(ticket)
-                self._running[ticket.owner] += 1
-                return self._idle.pop()
             if cancelled() or time.perf_counter() >= deadline:
                 self._queue.remove(ticket)
                 self._release(ticket.owner)
                 return None
+            if self._idle and ticket is min(self._queue, key=lambda t: self._running[t.owner]):
+                self._queue.remove(ticket)
+                self._running[ticket.owner] += 1
+                return self._idle.pop()
             self._changed.wait(_POLL_SECONDS)
 
     def _run_on(self, worker: _Worker, job: Job, cancelled: Callable[[], bool],

@@ -28,6 +28,7 @@ SLOW_REQUEST = "slow request"  # the request did not arrive within --receive-sec
 TOO_LARGE = "too large"  # a request larger than its method takes (--max-position-bytes)
 UNAUTHENTICATED = "unauthenticated"  # no token, or one the server does not accept
 BAD_BYTES = "bad bytes"  # bytes that are not the protocol's or the request's
+BAD_HOST = "bad host"  # an HTTP Host the server does not answer to (--allowed-host)
 BAD_INPUT = "bad input"  # a request that is read but refused (INVALID_ARGUMENT, ...)
 DRAINING = "draining"  # a call while the server stops
 

@@ -23,9 +23,9 @@ class RequestSizes:
     def fault(self, method: str, size: int) -> str | None:
         """Why a request of `size` bytes to `method` is refused, or None."""
         if size > self.request_bytes:
-            return (f"the request's {size} bytes are more than this server's limit of "
+            return (f"the request's {size} bytes are larger than this server's limit of "
                     f"{self.request_bytes} (--max-request-bytes)")
         if method in METHODS and method not in BATCHES and size > self.position_bytes:
-            return (f"the {method} request's {size} bytes are more than a call about one "
+            return (f"the {method} request's {size} bytes are larger than a call about one "
                     f"position may send, {self.position_bytes} (--max-position-bytes)")
         return None

@@ -140,11 +140,13 @@ class Case:
     rpc: str                            # "Solve" or "Hint"
     request: pb.SolveRequest | pb.HintRequest
     deadline: float = DEADLINE
+    # a search that may finish inside its deadline: any answer before it keeps the promise
+    answers: tuple[int, ...] = (pb.STATUS_UNKNOWN,)
 
 
 def _solve(id: str, source: pb.PositionSource, deadline: float = DEADLINE,
-           **options: object) -> Case:
-    return Case(id, "Solve", pb.SolveRequest(position=source, **options), deadline)
+           answers: tuple[int, ...] = (pb.STATUS_UNKNOWN,), **options: object) -> Case:
+    return Case(id, "Solve", pb.SolveRequest(position=source, **options), deadline, answers)
 
 
 def _hint(id: str, source: pb.PositionSource, **options: object) -> Case:
@@ -174,8 +176,10 @@ CASES = [
     _solve("farbduell-solve-forced-win", FARBDUELL_NEW_GAME,
            farbduell=pb.FarbduellSolveOptions(turns=20)),
     # No go-out chain needs CP-SAT for much more than 0.2 s (a hand holds at most 16 cards
-    # that keep the turn, so no chain is longer than 17): a chain's deadline leaves 60 ms.
+    # that keep the turn, so no chain is longer than 17): a chain's deadline leaves 60 ms,
+    # in which CP-SAT sometimes proves its chain (SOLVED, in time all the same).
     *(_solve(f"farbduell-solve-chain-{measure}", FARBDUELL_WHOLE_HAND, 0.1,
+             (pb.STATUS_UNKNOWN, pb.STATUS_SOLVED),
              farbduell=pb.FarbduellSolveOptions(chain=measure))
       for measure in ("cards", "points")),
     _hint("farbduell-hint", FARBDUELL_FIVE, farbduell=pb.FarbduellHintOptions(worlds=1000)),
@@ -212,7 +216,7 @@ def _status(stub: fortress_solver_pb2_grpc.SolverStub, case: Case, deadline: flo
 
 @pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
 def test_unknown_before_the_deadline(stub, case: Case) -> None:
-    assert _status(stub, case, case.deadline) == pb.STATUS_UNKNOWN
+    assert _status(stub, case, case.deadline) in case.answers
 
 
 @pytest.mark.parametrize("case", [BY_ID[id] for id in AT_80_MS], ids=AT_80_MS)

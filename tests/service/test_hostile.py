@@ -109,7 +109,7 @@ def test_an_oversized_pile_is_refused_by_its_size_before_it_is_read(server):
             pb_grpc.SolverStub(channel).Hint(
                 pb.HintRequest(position=pb.PositionSource(beleaguered=big_pile())), timeout=30)
     assert refused.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
-    assert re.fullmatch(r"the Hint request's 800\d\d\d bytes are more than a call about one "
+    assert re.fullmatch(r"the Hint request's 800\d\d\d bytes are larger than a call about one "
                         r"position may send, 65536 \(--max-position-bytes\)",
                         refused.value.details())
 

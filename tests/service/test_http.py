@@ -317,7 +317,8 @@ def test_a_header_that_is_not_utf8_is_a_400_in_one_line(server):
         b"X-Name: caf\xe9\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"))
     status, body = status_and_body(answer)
     assert status == 400
-    assert body == b"header 'x-name' holds bytes that are not UTF-8\n"
+    assert json.loads(body) == {"code": "invalid_argument",
+                                "message": "header 'x-name' holds bytes that are not UTF-8"}
 
 
 def test_a_request_line_that_is_not_ascii_is_a_400_in_one_line(server):
@@ -402,11 +403,15 @@ def test_silent_connections_are_closed_and_the_cap_makes_room_for_new_ones():
         assert counts["connection cap"] == 1 and counts["slow request"] >= 3
 
 
-def test_a_body_declared_larger_than_the_limit_is_a_413_before_it_is_read(server):
+def test_a_body_declared_larger_than_its_method_takes_is_refused_before_it_is_read(server):
     assert server.http is not None
-    status, body = status_and_body(raw_exchange(server.http.port, (
-        b"POST /fortress.solver.v1.Solver/Hint HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-        b"Content-Type: application/json\r\nContent-Length: 2000000000\r\n\r\n{")))
-    assert status == 413
-    assert body == (b"the request's 2000000000 bytes are more than this server's limit of "
-                    b"1048576 (--max-request-bytes)\n")
+    for method, size, line in (
+            ("SolveBatch", 2_000_000_000, "the request's 2000000000 bytes are larger than "
+                                          "this server's limit of 1048576 (--max-request-bytes)"),
+            ("Hint", 70_000, "the Hint request's 70000 bytes are larger than a call about one "
+                             "position may send, 65536 (--max-position-bytes)")):
+        status, body = status_and_body(raw_exchange(server.http.port, (
+            f"POST /fortress.solver.v1.Solver/{method} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {size}\r\n\r\n{{").encode()))
+        assert status == 429
+        assert json.loads(body) == {"code": "resource_exhausted", "message": line}
