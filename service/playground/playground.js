@@ -405,7 +405,10 @@ function el(tag, attrs = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key === "text") node.textContent = value;
     else if (key === "class") node.className = value;
-    else node.setAttribute(key, value === true ? "" : value);
+    // the CSS object model: the page's Content-Security-Policy refuses style attributes
+    else if (key === "style") {
+      for (const [name, set] of Object.entries(value)) node.style.setProperty(name, set);
+    } else node.setAttribute(key, value === true ? "" : value);
   }
   node.append(...children.flat().filter((child) => child !== null && child !== undefined));
   return node;
@@ -629,7 +632,7 @@ function cardEl(card, place) {
 function pileEl(cards, index) {
   const place = `tableau:${index}`;
   const pile = el("div", {class: "pile", "data-target": place,
-                          style: `--cards: ${Math.max(cards.length, 1)}`},
+                          style: {"--cards": String(Math.max(cards.length, 1))}},
   el("span", {class: "label", text: String(index)}));
   if (cards.length === 0) pile.append(el("div", {class: "slot", tabindex: "0", text: "empty"}));
   cards.forEach((card, i) => {
@@ -800,7 +803,7 @@ function meterEl(label, value, full) {
   const width = Math.min(100, (100 * value) / full);
   return el("div", {class: `meter meter-${label}`},
     el("span", {class: "meter-label", text: `${label} ${value}`}),
-    el("span", {class: "meter-bar"}, el("span", {style: `width: ${width}%`})));
+    el("span", {class: "meter-bar"}, el("span", {style: {width: `${width}%`}})));
 }
 
 function replyEl() {
