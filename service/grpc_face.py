@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any, cast
 
 import grpc
@@ -67,19 +67,8 @@ class SolverFace:
 
         async def answer(_: AsyncIterator[bytes],
                          context: grpc.aio.ServicerContext[Any, Any]) -> Any:
-            mine = _context(context)
-            try:
-                with self._opened(name, mine):
-                    request = await self._request(name, read, context, mine)
-                    answer = await self._bridge.unary(name, call, request, mine)
-                context.set_trailing_metadata(mine.trailing)
-                return answer
-            except Aborted as ended:
-                context.set_trailing_metadata(mine.trailing)
-                await context.abort(ended.code, ended.details)
-            finally:
-                mine.hung_up.set()
-                self._trimmer.note(mine.request_bytes)
+            async with self._call(name, read, context) as (request, mine):
+                return await self._bridge.unary(name, call, request, mine)
 
         return answer
 
@@ -88,21 +77,29 @@ class SolverFace:
 
         async def answers(_: AsyncIterator[bytes],
                           context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Any]:
-            mine = _context(context)
-            try:
-                with self._opened(name, mine):
-                    request = await self._request(name, read, context, mine)
-                    async for item in self._bridge.stream(name, call, request, mine):
-                        yield item
-                context.set_trailing_metadata(mine.trailing)
-            except Aborted as ended:
-                context.set_trailing_metadata(mine.trailing)
-                await context.abort(ended.code, ended.details)
-            finally:
-                mine.hung_up.set()
-                self._trimmer.note(mine.request_bytes)
+            async with self._call(name, read, context) as (request, mine):
+                async for item in self._bridge.stream(name, call, request, mine):
+                    yield item
 
         return answers
+
+    @asynccontextmanager
+    async def _call(self, name: str, read: Callable[[bytes], Message],
+                    context: grpc.aio.ServicerContext[Any, Any]
+                    ) -> AsyncIterator[tuple[Any, CallContext]]:
+        """One call: counted among its connection's, its request read, then what the
+        servicer set to send back sent, and its abort (or a refusal) made gRPC's."""
+        mine = _context(context)
+        try:
+            with self._opened(name, mine):
+                yield await self._request(name, read, context, mine), mine
+            context.set_trailing_metadata(mine.trailing)
+        except Aborted as ended:
+            context.set_trailing_metadata(mine.trailing)
+            await context.abort(ended.code, ended.details)
+        finally:
+            mine.hung_up.set()
+            self._trimmer.note(mine.request_bytes)
 
     @contextmanager
     def _opened(self, name: str, context: CallContext) -> Any:

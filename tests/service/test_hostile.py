@@ -23,6 +23,7 @@ import urllib.request
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 import grpc
@@ -56,17 +57,24 @@ def answered(address: str, calls: int = 5) -> None:
             assert health.Check(health_pb2.HealthCheckRequest(), timeout=30).status == SERVING
 
 
-@pytest.fixture
-def server(tmp_path):
-    running = ServeProcess(tmp_path / "serve.log", "--http-port", "0", "--metrics-port", "0",
-                           "--receive-seconds", "2", "--max-streams-per-connection", "8",
-                           "--grace", "1")
+@contextmanager
+def serving(log: Path, *args: str) -> Iterator[ServeProcess]:
+    """A `serve` process with `args`, up and answering, stopped afterwards."""
+    running = ServeProcess(log, *args)
     try:
         running.wait_serving()
         answered(running.address, 1)
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture
+def server(tmp_path):
+    with serving(tmp_path / "serve.log", "--http-port", "0", "--metrics-port", "0",
+                 "--receive-seconds", "2", "--max-streams-per-connection", "8",
+                 "--grace", "1") as running:
+        yield running
 
 
 def test_calls_that_never_send_their_request_leave_solver_calls_and_health_answering(server):
@@ -114,20 +122,13 @@ def test_an_oversized_pile_is_refused_by_its_size_before_it_is_read(server):
                         refused.value.details())
 
 
-@pytest.fixture
-def lenient(tmp_path):
-    """A server that lets megabyte positions in, for its readers to refuse."""
-    running = ServeProcess(tmp_path / "serve.log", "--max-position-bytes", "1048576")
-    try:
-        running.wait_serving()
-        answered(running.address, 1)
-        yield running
-    finally:
-        running.stop()
+def test_an_oversized_pile_is_refused_and_leaves_no_memory_behind(tmp_path):
+    # a server that lets megabyte positions in, for its readers to refuse
+    with serving(tmp_path / "serve.log", "--max-position-bytes", "1048576") as server:
+        _refused_and_given_back(server)
 
 
-def test_an_oversized_pile_is_refused_and_leaves_no_memory_behind(lenient):
-    server = lenient
+def _refused_and_given_back(server: ServeProcess) -> None:
     as_json = json.dumps({"game": "beleaguered-fortress",
                           "tableau": [[str(c) for c in pile] for pile in deal(2).tableau],
                           "reserve": [str(c) for c in deal(2).reserve]})
