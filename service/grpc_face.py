@@ -130,8 +130,10 @@ class SolverFace:
                 f"the request did not arrive within {self.receive_seconds:g} s of the "
                 "call's start (--receive-seconds)", mine.peer()) from None
         if raw is grpc.aio.EOF:
-            if context.cancelled():  # the client left before sending: nothing to answer
-                raise asyncio.CancelledError
+            remaining = context.time_remaining()
+            if context.cancelled() or context.done() or (remaining is not None
+                                                         and remaining <= 0):
+                raise asyncio.CancelledError  # the client left, or its deadline passed
             self._servicer.refuse_unreadable(name, "the call ended before its request",
                                              cast(grpc.ServicerContext, mine))
         mine.request_bytes = len(raw)
