@@ -11,9 +11,8 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Generator, Iterator
+from collections.abc import AsyncIterator, Callable, Generator
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
 from typing import Any, NoReturn, TypeVar
 
 import grpc
@@ -56,7 +55,8 @@ class CallContext:
 
 
 class Bridge:
-    """A fixed pool of threads for the servicer's calls, and the slots that admit them."""
+    """A fixed pool of threads for the servicer's calls, and the slots that admit them: a
+    slot is free again when its thread is done, not when its client leaves."""
 
     def __init__(self, slots: int, refusals: Refusals) -> None:
         self.slots = slots
@@ -65,13 +65,7 @@ class Bridge:
         self._taken = 0
         self._lock = threading.Lock()
 
-    @property
-    def taken(self) -> int:
-        """Calls admitted and not yet finished."""
-        return self._taken
-
-    @contextmanager
-    def _slot(self, method: str, context: CallContext) -> Iterator[None]:
+    def _take(self, method: str, context: CallContext) -> None:
         with self._lock:
             free = self._taken < self.slots
             if free:
@@ -81,43 +75,55 @@ class Bridge:
                 CALL_SLOTS, method, grpc.StatusCode.RESOURCE_EXHAUSTED,
                 f"the server is answering {self.slots} calls, the most it takes at once: "
                 "send the call again shortly, or to another replica", context.peer())
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._taken -= 1
+
+    def _free(self, _: object = None) -> None:
+        with self._lock:
+            self._taken -= 1
 
     async def unary(self, method: str, call: Callable[[Any, Any], T], request: Any,
                     context: CallContext) -> T:
         """`call(request, context)` on a thread; the caller's cancellation (its client
         hung up) tells the servicer, which stops the search."""
-        with self._slot(method, context):
-            try:
-                return await asyncio.wrap_future(self._threads.submit(call, request, context))
-            finally:
-                context.hung_up.set()
+        self._take(method, context)
+        try:
+            work = self._threads.submit(call, request, context)
+        except BaseException:
+            self._free()
+            raise
+        work.add_done_callback(self._free)
+        try:
+            return await asyncio.wrap_future(work)
+        finally:
+            context.hung_up.set()
 
     async def stream(self, method: str,
                      call: Callable[[Any, Any], Generator[T, None, None]], request: Any,
                      context: CallContext) -> AsyncIterator[T]:
         """The responses of `call(request, context)`, each made on a thread; a stream
         cut short (its client gone) is closed once the step under way returns."""
-        with self._slot(method, context):
-            results = call(request, context)
-            step: Future[T | None] | None = None
+        self._take(method, context)
+        results = call(request, context)
+
+        def close(_: object = None) -> None:
             try:
-                while True:
-                    step = self._threads.submit(next, results, None)
-                    item = await asyncio.wrap_future(step)
-                    if item is None:
-                        return
-                    yield item
+                results.close()
             finally:
-                context.hung_up.set()
-                if step is not None and not step.done():  # the thread is in the generator
-                    step.add_done_callback(lambda _: results.close())
-                else:
-                    results.close()
+                self._free()
+
+        step: Future[T | None] | None = None
+        try:
+            while True:
+                step = self._threads.submit(next, results, None)
+                item = await asyncio.wrap_future(step)
+                if item is None:
+                    return
+                yield item
+        finally:
+            context.hung_up.set()
+            if step is not None and not step.done():  # the thread is in the generator
+                step.add_done_callback(close)
+            else:
+                close()
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
