@@ -134,13 +134,15 @@ def connection_cap(workers: int) -> int:
     workers' pipes and the server's own files, shared by the gRPC and the HTTP port
     with room to spare (314 each under a limit of 1,024), and at most 4,096."""
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return 4096
     room = soft - 64 - 8 * workers
     return max(16, min(4096, room // 3))
 
 
 def _grpc_options(config: ServerConfig, connections: int, streams: int) -> list[tuple[str, Any]]:
-    """gRPC's own bounds: the request size, connections, calls per connection (beyond
-    the face's own cap, room for health on the same connection), keepalive pings no
+    """gRPC's own bounds: the request size, connections, calls per connection (100
+    beyond the face's own cap: a backstop for clients that ignore it), keepalive pings no
     more often than every 10 s, idle connections closed after 5 min, every
     connection renewed after 30 min (its calls given 5 min more)."""
     return [("grpc.so_reuseport", 0),  # the port is ours alone
