@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 import importlib
 import multiprocessing as mp
+import signal
 import threading
 import time
 from collections import Counter
@@ -65,7 +66,10 @@ def _work(connection: Connection, cancel: Event, preload: tuple[str, ...]) -> No
     """A worker process: import what searches will need, then run each job received
     until told to stop (None). What is imported lives as long as the process: the
     garbage collector leaves it alone, or each full collection would walk all of it
-    (some 40 ms, in the middle of a search or on an answer's way out)."""
+    (some 40 ms, in the middle of a search or on an answer's way out). Ctrl-C, which a
+    terminal sends the whole process group, is the server's to handle: it drains, then
+    tells the workers to stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for module in preload:
         importlib.import_module(module)
     gc.freeze()

@@ -4,6 +4,7 @@ retry policy sends it to another replica) and the calls in flight finish."""
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 
@@ -69,5 +70,19 @@ def test_a_second_signal_stops_at_once(tmp_path):
                 in_flight.result()
             assert cut.value.code() in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE)
         assert "second signal: stopping now" in server.log.read_text()
+    finally:
+        server.stop()
+
+
+def test_ctrl_c_to_the_whole_process_group_stops_quietly(tmp_path):
+    """A terminal's Ctrl-C reaches the workers too: they leave the stop to the server."""
+    server = ServeProcess(tmp_path / "serve.log", "--workers", "2")
+    try:
+        server.wait_serving()
+        with grpc.insecure_channel(server.address) as channel:
+            assert pb_grpc.SolverStub(channel).Hint(HINT, timeout=30).moves_left == 66
+        os.killpg(server.process.pid, signal.SIGINT)
+        assert server.process.wait(timeout=60) == 0
+        assert "Traceback" not in server.log.read_text()
     finally:
         server.stop()
