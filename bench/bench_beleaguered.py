@@ -274,7 +274,7 @@ def engine_list(text: str) -> tuple[Engine, ...]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     from service.arguments import add_progress
-    from service.beleaguered_cli import deal_range
+    from service.beleaguered.commands import deal_range
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=deal_range, default=deal_range("1-1000"), metavar="A-B")

@@ -16,8 +16,8 @@ import statistics
 from service.arguments import add_progress, progress_bar
 from solver.budget import Budget
 from solver.farbduell.chains import KEEPERS, best_chain
-from solver.farbduell.state import State
-from solver.farbduell.tables import NUMBERS, Table, load_tables
+from solver.farbduell.data import NUMBERS, Table, load_tables
+from solver.farbduell.position import State
 
 KINDS = {"keepers": 25, "plain": 25, "go-out": 17}   # kind of hand -> cards in it
 

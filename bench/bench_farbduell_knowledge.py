@@ -14,11 +14,11 @@ import random
 import time
 
 from service.arguments import add_progress, progress_bar
+from solver.farbduell.data import Table, default_tables
 from solver.farbduell.hints import Settings, hint
 from solver.farbduell.policies import greedy_action
+from solver.farbduell.position import State
 from solver.farbduell.rules import apply, new_game
-from solver.farbduell.state import State
-from solver.farbduell.tables import Table, default_tables
 from solver.intervals import wilson_interval
 
 MAX_ACTIONS = 3000

@@ -11,10 +11,10 @@ import argparse
 import statistics
 import time
 
-from solver.ffkingdom.engine import apply, new_game
+from solver.ffkingdom.data import shipped_rules
 from solver.ffkingdom.hints import Settings, hint
 from solver.ffkingdom.policies import greedy_action
-from solver.ffkingdom.rules import shipped_rules
+from solver.ffkingdom.rules import apply, new_game
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ from bench.bench_beleaguered import nearest_rank, render
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.arguments import add_progress, progress_bar
-from service.beleaguered_cli import deal_range
+from service.beleaguered.commands import deal_range
 from service.server import RunningServer, ServerConfig
 from solver.beleaguered import Algorithm, Mode, deal, solve
 from solver.budget import Budget

@@ -17,7 +17,8 @@ from typing import Any
 
 from solver.budget import Budget
 from solver.stronghold.clear_driver import fewest_turns_cpsat
-from solver.stronghold.position import DEFENDER, Position
+from solver.stronghold.data import DEFENDER
+from solver.stronghold.position import Position
 from solver.stronghold.search import fewest_turns
 
 

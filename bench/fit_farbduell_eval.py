@@ -23,11 +23,11 @@ import numpy as np
 
 from bench.fitting import accuracy_and_log_loss, fit_logistic
 from service.arguments import add_progress, progress_bar
+from solver.farbduell.data import load_tables
 from solver.farbduell.evaluate import FEATURES, side_features
 from solver.farbduell.hints import hint
 from solver.farbduell.policies import greedy_action
 from solver.farbduell.rules import apply, new_game
-from solver.farbduell.tables import load_tables
 
 OUT = Path(__file__).resolve().parent.parent / "solver" / "farbduell" / "fitted_eval.toml"
 TABLE = load_tables()["classic"]

@@ -26,7 +26,7 @@ from bench.bench_beleaguered import nearest_rank
 from bench.hostile_server import HOST, OWN_CONNECTION, Crew, ServerFailed, ServerProcess, Target
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
-from service.convert.beleaguered import position_to_proto
+from service.beleaguered.messages import position_to_proto
 from solver.beleaguered import deal
 
 Details = dict[str, Any]

@@ -1,2 +1,2 @@
 """The application around the solver: the gRPC server, its client, the command line, and
-one converter and one set of commands per game (listed in service/games.py)."""
+each game's front ends (commands, messages, RPC handler; listed in service/frontends.py)."""

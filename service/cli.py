@@ -1,4 +1,4 @@
-"""fortress-solver: the command line. Each game adds its commands (service/games.py);
+"""fortress-solver: the command line. Each game adds its commands (service/frontends.py);
 bad input exits 2 with one line naming the fault; a failing server, or a command that
 ends with less than it was asked for, exits 1."""
 
@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from service.arguments import HelpFormatter, Shortfall, Version, positive, read_bytes, source_name
-from service.convert.common import MAX_BATCH
-from service.games import GAMES, find, read_any
+from service.frontends import find, front_end, read_any
+from service.messages import MAX_BATCH
 from solver.errors import InvalidInput
-from solver.games import Game
+from solver.games import Game, games
 
 PROG = "fortress-solver"
 
@@ -56,8 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=Version)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
                                      help="what to do (each has its own --help)")
-    for entry in GAMES:
-        entry.commands.add_commands(commands)
+    for game in games():
+        front_end(game).commands.add_commands(commands)
 
     show = commands.add_parser(
         "show", help="draw any game's position for a person",
@@ -87,11 +87,17 @@ def build_parser() -> argparse.ArgumentParser:
     schema = commands.add_parser(
         "schema", help="the JSON Schema of a game's positions",
         description="Print the JSON Schema that every position of GAME satisfies, for "
-                    "clients that validate before they send.",
-        epilog=f"example:\n  {PROG} schema {GAMES[0].game.name} > position.schema.json")
-    schema.add_argument("game", metavar="GAME",
-                        help=f"one of {', '.join(entry.game.name for entry in GAMES)} "
+                    "clients that validate before they send; or write every game's.",
+        epilog=f"examples:\n  {PROG} schema {games()[0].name} > position.schema.json\n"
+               f"  {PROG} schema --all docs/schemas")
+    wanted = schema.add_mutually_exclusive_group(required=True)
+    wanted.add_argument("game", metavar="GAME", nargs="?",
+                        help=f"one of {', '.join(game.name for game in games())} "
                              "(or an alias)")
+    wanted.add_argument("--all", metavar="DIR", type=Path,
+                        help="write every game's schema instead, the registry's and the "
+                             "installed plug-ins', to DIR/GAME.json (each path written is "
+                             "printed)")
     schema.set_defaults(run=_schema)
 
     serve = commands.add_parser(
@@ -181,8 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=f"example:\n  {PROG} client hint --server 127.0.0.1:50051 --deal 2")
     remote = client.add_subparsers(dest="remote", required=True, parser_class=_Parser,
                                    help="the command to send (each has its own --help)")
-    for entry in GAMES:
-        entry.commands.add_client_commands(remote)
+    for game in games():
+        front_end(game).commands.add_client_commands(remote)
     client.set_defaults(run=_client)
     return parser
 
@@ -199,9 +205,9 @@ def _add_any_position(parser: argparse.ArgumentParser) -> None:
 
 def _position_of(args: argparse.Namespace) -> tuple[Game[Any], Any]:
     """The game and the position of FILE, - or --deal N."""
-    game = None if args.game is None else find(args.game).game
+    game = None if args.game is None else find(args.game)
     if args.deal is not None:
-        dealer = game or next((e.game for e in GAMES if e.game.deal is not None), None)
+        dealer = game or next((g for g in games() if g.deal is not None), None)
         if dealer is None or dealer.deal is None:
             raise InvalidInput(f"{dealer.name if dealer else 'no game'} numbers no deals")
         return dealer, dealer.deal(args.deal)
@@ -229,7 +235,19 @@ def _apply(args: argparse.Namespace) -> None:
 
 
 def _schema(args: argparse.Namespace) -> None:
-    print(json.dumps(find(args.game).game.schema(), indent=2, ensure_ascii=False))
+    if args.all is None:
+        print(json.dumps(find(args.game).schema(), indent=2, ensure_ascii=False))
+        return
+    folder: Path = args.all
+    for game in games():  # each file what `schema GAME` prints, byte for byte
+        path = folder / f"{game.name}.json"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(game.schema(), indent=2, ensure_ascii=False) + "\n",
+                            encoding="utf-8")
+        except OSError as error:
+            raise InvalidInput(f"cannot write {path}: {error.strerror}") from None
+        print(path)
 
 
 def _serve(args: argparse.Namespace) -> None:

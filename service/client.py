@@ -1,7 +1,7 @@
 """The client side of the service, for the `fortress-solver client ...` commands: one
 channel to one server or to several replicas, and each RPC with a deadline of its
-request's budget and a little room. The games' converters build the requests and read
-the answers."""
+request's budget and a little room. Each game's messages (service/<game>/messages.py)
+build its requests and read its answers."""
 
 from __future__ import annotations
 

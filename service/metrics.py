@@ -1,22 +1,23 @@
-"""The server's Prometheus metrics (`serve --metrics-port`), kept here so that the pool,
-the hint cache and the refusals only count, in plain numbers read at each scrape, and
-know nothing of Prometheus. Each server has a registry of its own, not the process's
-global one, so that several servers in one process (the tests) do not share their counts.
+"""The server's Prometheus metrics (`serve --metrics-port`), kept here so that the pool
+and the refusals only count, in plain numbers read at each scrape, and know nothing of
+Prometheus; a game's handler adds its own collectors (a cache's lookups). Each server
+has a registry of its own, not the process's global one, so that several servers in one
+process (the tests) do not share their counts.
 
 A call about no one game (GetServerInfo, a position of no known game) has the game "".
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, make_asgi_app
 from prometheus_client.core import CounterMetricFamily
 from prometheus_client.metrics_core import Metric
+from prometheus_client.registry import Collector
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from service.hint_cache import HintCache
 from service.pool import WorkerPool
 from service.refusals import Refusals
 
@@ -27,7 +28,7 @@ _BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 30.0, 60.0)
 class Metrics:
     """One server's metrics; `serve()` exposes them on a port of their own."""
 
-    def __init__(self, pool: WorkerPool, cache: HintCache, refusals: Refusals) -> None:
+    def __init__(self, pool: WorkerPool, refusals: Refusals) -> None:
         self.registry = CollectorRegistry()
         self._calls = Counter("fortress_solver_calls", "Calls answered, by final status",
                               ("method", "game", "status"), registry=self.registry)
@@ -37,8 +38,12 @@ class Metrics:
               registry=self.registry).set_function(lambda: pool.waiting)
         Gauge("fortress_solver_workers_busy", "Workers running a job",
               registry=self.registry).set_function(lambda: pool.busy)
-        self.registry.register(_CacheCollector(cache))
         self.registry.register(_RefusalCollector(refusals))
+
+    def register(self, collectors: Iterable[Collector]) -> None:
+        """Add collectors of the games' own, each read at every scrape."""
+        for collector in collectors:
+            self.registry.register(collector)
 
     def observe(self, method: str, game: str | None, status: str, seconds: float) -> None:
         """Count one finished call."""
@@ -57,19 +62,6 @@ class Metrics:
                     scope, receive, send)
 
         return app
-
-
-class _CacheCollector:
-    """The hint cache's lookups, read from its own counts at each scrape."""
-
-    def __init__(self, cache: HintCache) -> None:
-        self._cache = cache
-
-    def collect(self) -> Iterator[Metric]:
-        yield CounterMetricFamily("fortress_solver_hint_cache_hits",
-                                  "Hint lookups answered from the cache", self._cache.hits)
-        yield CounterMetricFamily("fortress_solver_hint_cache_misses",
-                                  "Hint lookups the cache could not answer", self._cache.misses)
 
 
 class _RefusalCollector:

@@ -30,13 +30,12 @@ from grpc_reflection.v1alpha import reflection
 
 from service.api import fortress_solver_pb2 as pb
 from service.bridge import Bridge
-from service.convert.common import MAX_BATCH
-from service.games import search_modules
+from service.frontends import Settings, search_modules
 from service.grpc_face import SolverFace
 from service.guard import Guard
-from service.hint_cache import HintCache
 from service.http import LOOPBACK_HOSTS, HttpServer, application
 from service.memory import Trimmer
+from service.messages import MAX_BATCH
 from service.metrics import Metrics
 from service.pool import WorkerPool
 from service.refusals import RateLimit, Refusals
@@ -172,12 +171,13 @@ class RunningServer:
             config.token_file, config.max_calls_per_token)
         # the workers start before gRPC starts threads
         self.pool = WorkerPool(config.workers, config.queue, config.preload)
-        cache = HintCache(config.cache_entries)
         self.refusals = Refusals(config.refusal_log_seconds)
-        self.metrics = Metrics(self.pool, cache, self.refusals)  # counted always, served on request
+        self.metrics = Metrics(self.pool, self.refusals)  # counted always, served on request
         self.refusals.observe = self.metrics.observe
-        self.servicer = SolverServicer(self.pool, cache, config.limits, self.tokens,
-                                       self.metrics, config.max_batch, self.refusals)
+        self.servicer = SolverServicer(self.pool, Settings(config.cache_entries), config.limits,
+                                       self.tokens, self.metrics, config.max_batch,
+                                       self.refusals)
+        self.metrics.register(self.servicer.collectors())
         # room for every job the pool takes and four times more: the pool refuses
         # fairly (by connection) what it cannot take, the calls needing no worker pass
         self.bridge = Bridge(4 * (config.workers + config.queue) + 16, self.refusals)

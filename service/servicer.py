@@ -1,5 +1,6 @@
-"""The Solver RPCs: each request goes to the converter of its position's game (the list
-in service/games.py), which reads it and asks its game's questions through the pool.
+"""The Solver RPCs: each request's position is read once, here (a typed message by its
+game's handler, JSON by its game's reader), and the value goes to its game's handler
+(service/frontends.py), which asks the game's questions through the pool.
 
 Every call logs one JSON line (method, game, status, milliseconds, the client's address
 and the request id: the client's `x-request-id`, or a fresh one, sent back in the
@@ -19,26 +20,25 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import time
 import uuid
-from collections.abc import Callable, Generator, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from collections.abc import Generator, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from importlib.metadata import version
 from threading import Condition, Event
 from typing import Any, TypeVar
 
 import grpc
+from prometheus_client.registry import Collector
 
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
-from service.convert.common import MAX_BATCH, MAX_WORLDS, at_most, budget_from_proto
-from service.games import GAMES, Streams, Wire, find, read_any
-from service.hint_cache import HintCache
+from service.calls import Calls
+from service.frontends import Handler, Settings, Streams, find, front_end, named_game
+from service.messages import MAX_BATCH, MAX_WORLDS, at_most
 from service.metrics import Metrics
-from service.pool import Job, Overloaded, WorkerLost, WorkerPool
+from service.pool import Overloaded, WorkerLost, WorkerPool
 from service.refusals import (
     BAD_BYTES,
     BAD_INPUT,
@@ -51,20 +51,13 @@ from service.refusals import (
 from service.tokens import TokenBusy, Tokens, Unauthenticated
 from solver.budget import Budget
 from solver.errors import IllegalMove, InvalidInput, OutOfRange
-from solver.games import Game, Question
+from solver.games import Game, games
 
 log = logging.getLogger("fortress_solver.calls")
 _SOLVER = pb.DESCRIPTOR.services_by_name["Solver"].full_name
 
 T = TypeVar("T")
 
-# Kept back from a deadline, so that the UNKNOWN answer is sent before it: a fixed part
-# for the answer's way out (pickled, read by the pool, made a message and sent: some 5
-# ms) and a share for how far a search runs past its seconds (the stretch between two
-# looks at the clock, CP-SAT's start, a model's next step: 5-25 ms measured). A deadline
-# of 50 ms leaves a search 20 ms, one of 0.3 s 220 ms.
-_DEADLINE_MARGIN = 0.02  # seconds
-_DEADLINE_SHARE = 0.2  # of the time remaining
 MAX_MOVES = 1000  # moves one Play applies: more than any game's whole play (Play is a view)
 
 
@@ -81,15 +74,16 @@ class Unreadable(InvalidInput):
 
 
 class SolverServicer(pb_grpc.SolverServicer):
-    def __init__(self, pool: WorkerPool, cache: HintCache, limits: Budget,
+    def __init__(self, pool: WorkerPool, settings: Settings, limits: Budget,
                  tokens: Tokens | None = None, metrics: Metrics | None = None,
                  max_batch: int = MAX_BATCH, refusals: Refusals | None = None) -> None:
-        """`tokens`: the bearer tokens every call must show; None: calls need none.
+        """`settings`: what the games' handlers may keep (service/frontends.py).
+        `tokens`: the bearer tokens every call must show; None: calls need none.
         `metrics`: where each finished call is counted; None: nowhere. `max_batch`: the
         most items of a SolveBatch and deals of a GenerateDeals (more: OUT_OF_RANGE).
         `refusals`: where refused calls are counted and logged at a bounded rate."""
         self.pool = pool
-        self.cache = cache
+        self.settings = settings
         self.limits = limits
         self.max_batch = max_batch
         self.tokens = tokens
@@ -98,58 +92,53 @@ class SolverServicer(pb_grpc.SolverServicer):
         self._draining = False  # no new calls: the server is stopping
         self.metrics = metrics
         self.refusals = refusals or Refusals()
-        served = [entry for entry in GAMES if entry.wire is not None]
-        self._wires: dict[str, tuple[str, Wire]] = {
-            source: (entry.game.name, entry.wire)
-            for entry in served if entry.wire is not None for source in entry.wire.sources}
-        self._infos = [entry.wire.info() for entry in served if entry.wire is not None]
-        self._streams: tuple[str | None, Streams | None] = next(
-            ((entry.game.name, entry.streams) for entry in GAMES if entry.streams is not None),
-            (None, None))
+        self._handlers = {game.name: front_end(game).handler(game, settings)
+                          for game in games()}
+        self._by_source = {field: (game, self._handlers[game.name]) for game in games()
+                           for field in self._handlers[game.name].sources}
 
     def Solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:
         with self._rpc("Solve", context) as call:
-            call.game, wire = self._wire_of(request.position)
-            return wire.solve(request, _Calls(self, context))
+            _, handler, position = self._read(request.position, call)
+            return handler.solve(request, position, self._calls(context))
 
     def Hint(self, request: pb.HintRequest, context: grpc.ServicerContext) -> pb.HintResponse:
         with self._rpc("Hint", context) as call:
-            call.game, wire = self._wire_of(request.position)
-            return wire.hint(request, _Calls(self, context))
+            _, handler, position = self._read(request.position, call)
+            return handler.hint(request, position, self._calls(context))
 
     def GetServerInfo(self, request: pb.GetServerInfoRequest,
                       context: grpc.ServicerContext) -> pb.ServerInfo:
         with self._rpc("GetServerInfo", context):
             return pb.ServerInfo(
                 version=version("fortress-solver"),
-                games=self._infos,
+                games=[handler.info() for handler in self._handlers.values()],
                 limits=pb.Limits(
                     workers=self.pool.workers, queue=self.pool.queue_size,
                     max_seconds=self.limits.seconds or 0, max_nodes=self.limits.nodes or 0,
                     max_table_entries=self.limits.table_entries or 0,
-                    cache_entries=self.cache.capacity, max_worlds=MAX_WORLDS,
+                    cache_entries=self.settings.cache_entries, max_worlds=MAX_WORLDS,
                     max_batch=self.max_batch),
             )
 
     def SolveBatch(self, request: pb.SolveBatchRequest,
                    context: grpc.ServicerContext) -> Generator[pb.BatchResult, None, None]:
-        game, streams = self._streams
-        with self._rpc("SolveBatch", context, game):
-            if streams is None:
-                raise UnsupportedGame("no game of this server numbers its deals")
-            yield from streams.solve_batch(request, _Calls(self, context))
+        with self._rpc("SolveBatch", context) as call:
+            game, streams = self._streams(request.game)
+            call.game = game.name
+            yield from streams.solve_batch(request, self._calls(context))
 
     def GenerateDeals(self, request: pb.GenerateDealsRequest,
                       context: grpc.ServicerContext) -> Generator[pb.GeneratedDeal, None, None]:
-        game, streams = self._streams
-        with self._rpc("GenerateDeals", context, game):
-            if streams is None:
-                raise UnsupportedGame("no game of this server numbers its deals")
-            yield from streams.generate_deals(request, _Calls(self, context))
+        with self._rpc("GenerateDeals", context) as call:
+            game, streams = self._streams(request.game)
+            call.game = game.name
+            yield from streams.generate_deals(request, self._calls(context))
 
     def Deal(self, request: pb.DealRequest, context: grpc.ServicerContext) -> pb.PlayResponse:
         with self._rpc("Deal", context) as call:
-            game, wire = self._served(request.game)
+            game = find(request.game)
+            handler = self._handlers[game.name]
             call.game = game.name
             if game.start is not None:
                 position = game.start(request.seed)
@@ -157,13 +146,11 @@ class SolverServicer(pb_grpc.SolverServicer):
                 position = game.deal(request.seed)
             else:
                 raise InvalidInput(f"{game.name} deals no games: send its position")
-            return _view(game, wire, position)
+            return _view(game, handler, position)
 
     def Play(self, request: pb.PlayRequest, context: grpc.ServicerContext) -> pb.PlayResponse:
         with self._rpc("Play", context) as call:
-            call.game, wire = self._wire_of(request.position)
-            game = find(call.game).game
-            position = wire.position(request.position)  # with no moves: only shown
+            game, handler, position = self._read(request.position, call)  # no moves: shown
             seat = game.to_move(position) if game.to_move is not None else 0
             at_most(request.moves, MAX_MOVES, "moves")
             if request.moves:
@@ -174,7 +161,7 @@ class SolverServicer(pb_grpc.SolverServicer):
             replies: tuple[str, ...] = ()
             if request.replies:
                 position, replies = game.replies(position, seat)
-            return _view(game, wire, position, replies)
+            return _view(game, handler, position, replies)
 
     @contextmanager
     def _rpc(self, method: str, context: grpc.ServicerContext,
@@ -217,32 +204,53 @@ class SolverServicer(pb_grpc.SolverServicer):
                     return
                 self._in_flight.wait(min(left, 0.05))
 
-    def _served(self, name: str) -> tuple[Game[Any], Wire]:
-        entry = find(name)
-        if entry.wire is None:
-            raise UnsupportedGame(f"this server does not serve {entry.game.name}")
-        return entry.game, entry.wire
+    def collectors(self) -> list[Collector]:
+        """The games' own metrics."""
+        return [collector for handler in self._handlers.values()
+                for collector in handler.collectors()]
 
-    def _wire_of(self, source: pb.PositionSource) -> tuple[str, Wire]:
-        """The game of the position and its converter; a position sent as JSON is read
-        here and put back as its game's own message."""
+    def _calls(self, context: grpc.ServicerContext) -> Calls:
+        return Calls(self.pool, context, self.limits, self.max_batch)
+
+    def _read(self, source: pb.PositionSource, call: _Call) -> tuple[Game[Any], Handler, Any]:
+        """The position's game, its handler and the position, read once: JSON by the
+        game's reader, a typed message by the handler of its field. The call names its
+        game as soon as it is known, so that a refused position's log line does too."""
         field = source.WhichOneof("source")
         if field == "json":
-            game, position = read_any(source.json.encode(), "position.json")
-            source.CopyFrom(self._served(game.name)[1].source(position))
-            field = source.WhichOneof("source")
-        if field not in self._wires:
+            game, data = named_game(source.json.encode(), "position.json")
+            call.game = game.name
+            return game, self._handlers[game.name], game.from_json(data)
+        if field not in self._by_source:
             raise UnsupportedGame("position names no game this server supports (set "
-                                  f"{', '.join(self._wires)} or json)")
-        return self._wires[field]
+                                  f"{', '.join(self._by_source)} or json)")
+        game, handler = self._by_source[field]
+        call.game = game.name
+        return game, handler, handler.position(source)
+
+    def _streams(self, name: str) -> tuple[Game[Any], Streams]:
+        """The game a stream names, else the one game whose handler streams."""
+        streaming: list[tuple[Game[Any], Streams]] = [
+            (game, handler) for game in games()
+            if isinstance(handler := self._handlers[game.name], Streams)]
+        if name:
+            game = find(name)
+            found = next((handler for other, handler in streaming if other is game), None)
+            if found is None:
+                raise UnsupportedGame(f"{game.name} numbers no deals to stream")
+            return game, found
+        if len(streaming) != 1:
+            raise UnsupportedGame("name the game whose deals to stream (SolveBatchRequest.game)"
+                                  if streaming else "no game of this server numbers its deals")
+        return streaming[0]
 
 
-def _view(game: Game[Any], wire: Wire, position: Any,
+def _view(game: Game[Any], handler: Handler, position: Any,
           replies: tuple[str, ...] = ()) -> pb.PlayResponse:
     """A position as a player sees it: its message, its JSON, its picture, what may be
     played, who is to move and who has won."""
     view = pb.PlayResponse(
-        game=game.name, position=wire.source(position),
+        game=game.name, position=handler.source(position),
         position_json=json.dumps(game.to_json(position), ensure_ascii=False),
         picture=game.picture(position), replies=replies,
         legal_moves=game.moves(position) if game.moves is not None else ())
@@ -252,65 +260,6 @@ def _view(game: Game[Any], wire: Wire, position: Any,
     if won is not None:
         view.winner = won
     return view
-
-
-class _Calls:
-    """What one call lends its game's converter (service.games.Calls)."""
-
-    def __init__(self, servicer: SolverServicer, context: grpc.ServicerContext) -> None:
-        self._pool = servicer.pool
-        self._context = context
-        self._owner = context.peer()  # the pool is shared fairly between connections
-        self.cache = servicer.cache
-        self.limits = servicer.limits
-        self.max_batch = servicer.max_batch
-
-    def ask(self, question: Question[Any, Any, Any], position: Any, options: Any,
-            budget: pb.Budget) -> Any:
-        job = Job(question, position, options, self._budget(budget))
-        return self._pool.run(job, self._gone, owner=self._owner)
-
-    def ask_many(self, jobs: Iterator[tuple[T, Question[Any, Any, Any], Any, Any]],
-                 budget: Budget, enough: Callable[[], bool] = lambda: False
-                 ) -> Iterator[tuple[T, Any]]:
-        """Run jobs on every worker at once; yield (tag, answer) as each finishes."""
-        stop = Event()
-
-        def cancelled() -> bool:
-            return stop.is_set() or self._gone()
-
-        workers = self._pool.workers
-        with ThreadPoolExecutor(workers) as executor:
-            running: dict[Future[Any], T] = {}
-            try:
-                while True:
-                    while len(running) < workers and not cancelled() and not enough():
-                        item = next(jobs, None)
-                        if item is None:
-                            break
-                        tag, question, position, options = item
-                        job = Job(question, position, options, budget)
-                        running[executor.submit(self._pool.run, job, cancelled, True,
-                                                self._owner)] = tag
-                    if not running:
-                        return
-                    done, _ = wait(running, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        yield running.pop(future), future.result()
-            finally:
-                stop.set()
-
-    def _gone(self) -> bool:
-        return not self._context.is_active()
-
-    def _budget(self, message: pb.Budget) -> Budget:
-        """The request's budget within the server's limits and the client's deadline."""
-        budget = budget_from_proto(message, self.limits)
-        remaining = self._context.time_remaining()
-        if remaining is None:
-            return budget
-        room = max(remaining * (1 - _DEADLINE_SHARE) - _DEADLINE_MARGIN, 0.001)
-        return replace(budget, seconds=min(budget.seconds or math.inf, room))
 
 
 _CODES: list[tuple[type[Exception], grpc.StatusCode]] = [

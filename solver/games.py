@@ -5,6 +5,10 @@ through its wire schema) and written, and the questions it answers: each with it
 options (a frozen dataclass), its answer type and the function that answers it under a
 Budget. The service and the command line iterate descriptors; they name no game.
 Everything here pickles by reference, so a question can be sent to a worker process.
+
+The list of games is `REGISTRY` below, one line a game, as python-chess lists its
+variants; a package of its own adds a game through the `fortress_solver.games` entry
+point group instead (`games()` reads both, `find_game` looks a name up in them).
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Generic, Protocol, Self, TypeVar, runtime_checkable
 
 from solver.budget import Budget, SearchStats, Status
@@ -78,6 +84,8 @@ class Game(Generic[P]):
     start: Callable[[int], P] | None = None     # a new game from a seed, played against bots
     to_move: Callable[[P], int] | None = None   # the seat to move, for a game of several
     bot: Callable[[P], str] | None = None       # the greedy bot's move for the seat to move
+    imports: tuple[str, ...] = ()  # modules its questions import only when asked, for a
+    #                                search process to import as it starts
 
     def read(self, raw: bytes, source: str = "input") -> P:
         """A position from bytes (a file, standard input, a request)."""
@@ -110,10 +118,38 @@ class Game(Generic[P]):
                            f"not {name!r}")
 
 
-def find_game(name: str, games: Iterable[Game[Any]]) -> Game[Any]:
-    """The game called `name` (or one of its aliases), case-insensitively."""
+# The games, one line each: where its descriptor is, as an entry point names an object.
+REGISTRY = (
+    "solver.beleaguered.game:GAME",
+    "solver.ffkingdom.game:GAME",
+    "solver.farbduell.game:GAME",
+    "solver.stronghold.game:GAME",
+)
+PLUG_INS = "fortress_solver.games"  # the entry point group of games in other packages
+
+
+@cache
+def games() -> tuple[Game[Any], ...]:
+    """Every game: the registry's in its order, then the installed plug-ins' by name.
+    Loaded on first use, so that importing this module imports no game."""
+    built_in = [EntryPoint(value, value, PLUG_INS) for value in REGISTRY]
+    plug_ins = sorted(entry_points(group=PLUG_INS), key=lambda point: point.name)
+    found: list[Game[Any]] = []
+    for point in (*built_in, *plug_ins):
+        game = point.load()
+        if not isinstance(game, Game):
+            raise TypeError(f"{point.value} is not a solver.games.Game")
+        if any(game.name == other.name for other in found):
+            raise ValueError(f"two games are called {game.name!r}")
+        found.append(game)
+    return tuple(found)
+
+
+def find_game(name: str, among: Iterable[Game[Any]] | None = None) -> Game[Any]:
+    """The game called `name` (or one of its aliases), case-insensitively, among every
+    game or those given."""
     wanted = name.strip().lower()
-    listed = list(games)
+    listed = list(games() if among is None else among)
     for game in listed:
         if wanted == game.name or wanted in game.aliases:
             return game

@@ -34,7 +34,7 @@ MAX_UNKNOWN_KEYS = 8
 M = TypeVar("M", bound=BaseModel)
 
 
-class Wire(BaseModel):
+class Schema(BaseModel):
     """The base of every wire schema: strict types (no "3" for 3, no 1 for true), no
     unknown fields, and values that cannot change once read."""
 
@@ -108,9 +108,14 @@ def check(model: type[M], data: Any) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        raise InvalidInput([_fault(e) for e in error.errors(include_url=False)]) from None
+        raise InvalidInput(faults(error)) from None
     except RecursionError:
         raise InvalidInput("the position nests too deeply") from None
+
+
+def faults(error: ValidationError) -> list[str]:
+    """Each fault pydantic found, in the words of a JSON position, with its path."""
+    return [_fault(e) for e in error.errors(include_url=False)]
 
 
 def schema(model: type[BaseModel], game: str) -> dict[str, Any]:

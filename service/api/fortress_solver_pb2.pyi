@@ -485,13 +485,14 @@ class SearchStats(_message.Message):
     def __init__(self, nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., table_entries: _Optional[int] = ...) -> None: ...
 
 class SolveRequest(_message.Message):
-    __slots__ = ("position", "budget", "beleaguered", "ffkingdom", "farbduell", "stronghold", "mode", "algorithm", "turns", "chain", "question", "defender", "max_turns", "method")
+    __slots__ = ("position", "budget", "beleaguered", "ffkingdom", "farbduell", "stronghold", "question_options", "mode", "algorithm", "turns", "chain", "question", "defender", "max_turns", "method")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
     BELEAGUERED_FIELD_NUMBER: _ClassVar[int]
     FFKINGDOM_FIELD_NUMBER: _ClassVar[int]
     FARBDUELL_FIELD_NUMBER: _ClassVar[int]
     STRONGHOLD_FIELD_NUMBER: _ClassVar[int]
+    QUESTION_OPTIONS_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     ALGORITHM_FIELD_NUMBER: _ClassVar[int]
     TURNS_FIELD_NUMBER: _ClassVar[int]
@@ -506,6 +507,7 @@ class SolveRequest(_message.Message):
     ffkingdom: FfkSolveOptions
     farbduell: FarbduellSolveOptions
     stronghold: StrongholdSolveOptions
+    question_options: QuestionOptions
     mode: Mode
     algorithm: Algorithm
     turns: int
@@ -514,7 +516,15 @@ class SolveRequest(_message.Message):
     defender: str
     max_turns: int
     method: str
-    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., beleaguered: _Optional[_Union[BeleagueredSolveOptions, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkSolveOptions, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellSolveOptions, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdSolveOptions, _Mapping]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., turns: _Optional[int] = ..., chain: _Optional[str] = ..., question: _Optional[str] = ..., defender: _Optional[str] = ..., max_turns: _Optional[int] = ..., method: _Optional[str] = ...) -> None: ...
+    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., beleaguered: _Optional[_Union[BeleagueredSolveOptions, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkSolveOptions, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellSolveOptions, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdSolveOptions, _Mapping]] = ..., question_options: _Optional[_Union[QuestionOptions, _Mapping]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., turns: _Optional[int] = ..., chain: _Optional[str] = ..., question: _Optional[str] = ..., defender: _Optional[str] = ..., max_turns: _Optional[int] = ..., method: _Optional[str] = ...) -> None: ...
+
+class QuestionOptions(_message.Message):
+    __slots__ = ("question", "options")
+    QUESTION_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    question: str
+    options: str
+    def __init__(self, question: _Optional[str] = ..., options: _Optional[str] = ...) -> None: ...
 
 class BeleagueredSolveOptions(_message.Message):
     __slots__ = ("mode", "algorithm")
@@ -551,7 +561,7 @@ class StrongholdSolveOptions(_message.Message):
     def __init__(self, question: _Optional[str] = ..., defender: _Optional[str] = ..., max_turns: _Optional[int] = ..., method: _Optional[str] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("status", "optimal", "length", "moves", "stats", "ffk_line", "turns", "farbduell_line", "goes_out", "points", "stronghold")
+    __slots__ = ("status", "optimal", "length", "moves", "stats", "ffk_line", "turns", "farbduell_line", "goes_out", "points", "stronghold", "answer_json")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     OPTIMAL_FIELD_NUMBER: _ClassVar[int]
     LENGTH_FIELD_NUMBER: _ClassVar[int]
@@ -563,6 +573,7 @@ class SolveResponse(_message.Message):
     GOES_OUT_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
     STRONGHOLD_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_JSON_FIELD_NUMBER: _ClassVar[int]
     status: Status
     optimal: bool
     length: int
@@ -574,7 +585,8 @@ class SolveResponse(_message.Message):
     goes_out: bool
     points: int
     stronghold: StrongholdOutcome
-    def __init__(self, status: _Optional[_Union[Status, str]] = ..., optimal: _Optional[bool] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., ffk_line: _Optional[_Iterable[_Union[FfkStep, _Mapping]]] = ..., turns: _Optional[int] = ..., farbduell_line: _Optional[_Iterable[_Union[FarbduellStep, _Mapping]]] = ..., goes_out: _Optional[bool] = ..., points: _Optional[int] = ..., stronghold: _Optional[_Union[StrongholdOutcome, _Mapping]] = ...) -> None: ...
+    answer_json: str
+    def __init__(self, status: _Optional[_Union[Status, str]] = ..., optimal: _Optional[bool] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., ffk_line: _Optional[_Iterable[_Union[FfkStep, _Mapping]]] = ..., turns: _Optional[int] = ..., farbduell_line: _Optional[_Iterable[_Union[FarbduellStep, _Mapping]]] = ..., goes_out: _Optional[bool] = ..., points: _Optional[int] = ..., stronghold: _Optional[_Union[StrongholdOutcome, _Mapping]] = ..., answer_json: _Optional[str] = ...) -> None: ...
 
 class StrongholdOutcome(_message.Message):
     __slots__ = ("winner", "turn", "rounds", "proven", "defender_first", "plan", "cp_status")
@@ -612,13 +624,14 @@ class StrongholdStep(_message.Message):
     def __init__(self, turn: _Optional[int] = ..., player: _Optional[str] = ..., moves: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class HintRequest(_message.Message):
-    __slots__ = ("position", "budget", "ffkingdom", "farbduell", "stronghold", "beleaguered", "worlds", "seed", "exact")
+    __slots__ = ("position", "budget", "ffkingdom", "farbduell", "stronghold", "beleaguered", "question_options", "worlds", "seed", "exact")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
     FFKINGDOM_FIELD_NUMBER: _ClassVar[int]
     FARBDUELL_FIELD_NUMBER: _ClassVar[int]
     STRONGHOLD_FIELD_NUMBER: _ClassVar[int]
     BELEAGUERED_FIELD_NUMBER: _ClassVar[int]
+    QUESTION_OPTIONS_FIELD_NUMBER: _ClassVar[int]
     WORLDS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     EXACT_FIELD_NUMBER: _ClassVar[int]
@@ -628,10 +641,11 @@ class HintRequest(_message.Message):
     farbduell: FarbduellHintOptions
     stronghold: StrongholdHintOptions
     beleaguered: BeleagueredHintOptions
+    question_options: QuestionOptions
     worlds: int
     seed: int
     exact: bool
-    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkHintOptions, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHintOptions, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdHintOptions, _Mapping]] = ..., beleaguered: _Optional[_Union[BeleagueredHintOptions, _Mapping]] = ..., worlds: _Optional[int] = ..., seed: _Optional[int] = ..., exact: _Optional[bool] = ...) -> None: ...
+    def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkHintOptions, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHintOptions, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdHintOptions, _Mapping]] = ..., beleaguered: _Optional[_Union[BeleagueredHintOptions, _Mapping]] = ..., question_options: _Optional[_Union[QuestionOptions, _Mapping]] = ..., worlds: _Optional[int] = ..., seed: _Optional[int] = ..., exact: _Optional[bool] = ...) -> None: ...
 
 class BeleagueredHintOptions(_message.Message):
     __slots__ = ("all_moves",)
@@ -662,7 +676,7 @@ class StrongholdHintOptions(_message.Message):
     def __init__(self, exact: _Optional[bool] = ...) -> None: ...
 
 class HintResponse(_message.Message):
-    __slots__ = ("status", "move", "moves_left", "winnable", "cached", "ffk", "farbduell", "stronghold", "all_moves")
+    __slots__ = ("status", "move", "moves_left", "winnable", "cached", "ffk", "farbduell", "stronghold", "all_moves", "answer_json")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     MOVES_LEFT_FIELD_NUMBER: _ClassVar[int]
@@ -672,6 +686,7 @@ class HintResponse(_message.Message):
     FARBDUELL_FIELD_NUMBER: _ClassVar[int]
     STRONGHOLD_FIELD_NUMBER: _ClassVar[int]
     ALL_MOVES_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_JSON_FIELD_NUMBER: _ClassVar[int]
     status: Status
     move: Move
     moves_left: int
@@ -681,7 +696,8 @@ class HintResponse(_message.Message):
     farbduell: FarbduellHint
     stronghold: StrongholdPlan
     all_moves: _containers.RepeatedCompositeFieldContainer[GradedMove]
-    def __init__(self, status: _Optional[_Union[Status, str]] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., moves_left: _Optional[int] = ..., winnable: _Optional[bool] = ..., cached: _Optional[bool] = ..., ffk: _Optional[_Union[FfkHint, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHint, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdPlan, _Mapping]] = ..., all_moves: _Optional[_Iterable[_Union[GradedMove, _Mapping]]] = ...) -> None: ...
+    answer_json: str
+    def __init__(self, status: _Optional[_Union[Status, str]] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., moves_left: _Optional[int] = ..., winnable: _Optional[bool] = ..., cached: _Optional[bool] = ..., ffk: _Optional[_Union[FfkHint, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHint, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdPlan, _Mapping]] = ..., all_moves: _Optional[_Iterable[_Union[GradedMove, _Mapping]]] = ..., answer_json: _Optional[str] = ...) -> None: ...
 
 class GradedMove(_message.Message):
     __slots__ = ("move", "outcome", "moves_left")
@@ -793,18 +809,20 @@ class DealRange(_message.Message):
     def __init__(self, first: _Optional[int] = ..., last: _Optional[int] = ...) -> None: ...
 
 class SolveBatchRequest(_message.Message):
-    __slots__ = ("deals", "positions", "mode", "algorithm", "budget")
+    __slots__ = ("deals", "positions", "mode", "algorithm", "budget", "game")
     DEALS_FIELD_NUMBER: _ClassVar[int]
     POSITIONS_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     ALGORITHM_FIELD_NUMBER: _ClassVar[int]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
     deals: _containers.RepeatedCompositeFieldContainer[DealRange]
     positions: _containers.RepeatedCompositeFieldContainer[BeleagueredPosition]
     mode: Mode
     algorithm: Algorithm
     budget: Budget
-    def __init__(self, deals: _Optional[_Iterable[_Union[DealRange, _Mapping]]] = ..., positions: _Optional[_Iterable[_Union[BeleagueredPosition, _Mapping]]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ...) -> None: ...
+    game: str
+    def __init__(self, deals: _Optional[_Iterable[_Union[DealRange, _Mapping]]] = ..., positions: _Optional[_Iterable[_Union[BeleagueredPosition, _Mapping]]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., game: _Optional[str] = ...) -> None: ...
 
 class BatchResult(_message.Message):
     __slots__ = ("index", "deal", "result")
@@ -817,20 +835,22 @@ class BatchResult(_message.Message):
     def __init__(self, index: _Optional[int] = ..., deal: _Optional[int] = ..., result: _Optional[_Union[SolveResponse, _Mapping]] = ...) -> None: ...
 
 class GenerateDealsRequest(_message.Message):
-    __slots__ = ("count", "min_length", "max_length", "first_deal", "last_deal", "budget")
+    __slots__ = ("count", "min_length", "max_length", "first_deal", "last_deal", "budget", "game")
     COUNT_FIELD_NUMBER: _ClassVar[int]
     MIN_LENGTH_FIELD_NUMBER: _ClassVar[int]
     MAX_LENGTH_FIELD_NUMBER: _ClassVar[int]
     FIRST_DEAL_FIELD_NUMBER: _ClassVar[int]
     LAST_DEAL_FIELD_NUMBER: _ClassVar[int]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
     count: int
     min_length: int
     max_length: int
     first_deal: int
     last_deal: int
     budget: Budget
-    def __init__(self, count: _Optional[int] = ..., min_length: _Optional[int] = ..., max_length: _Optional[int] = ..., first_deal: _Optional[int] = ..., last_deal: _Optional[int] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ...) -> None: ...
+    game: str
+    def __init__(self, count: _Optional[int] = ..., min_length: _Optional[int] = ..., max_length: _Optional[int] = ..., first_deal: _Optional[int] = ..., last_deal: _Optional[int] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., game: _Optional[str] = ...) -> None: ...
 
 class GeneratedDeal(_message.Message):
     __slots__ = ("deal", "position", "length", "moves")

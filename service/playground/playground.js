@@ -1,5 +1,8 @@
-/* fortress-solver playground: the solver service's four games in a browser page.
+/* fortress-solver playground: the solver service's games in a browser page.
  *
+ * The games are the server's: the page asks GetServerInfo for them as it starts and lists
+ * each in the game selector. The page has boards of its own for four of them (BOARDS,
+ * keyed by the game's name):
  * Beleaguered Fortress: a deal or a pasted position, played by clicking a card and then a
  * pile or the foundations, the card's targets coloured by whether their move still wins;
  * Hint, and Solve with Previous / Next / Play along the optimal line. Fortress Fight
@@ -7,15 +10,20 @@
  * the person is seat 0 (or the seat to move) and sees only what that seat sees.
  * Stronghold: a pasted position and the attacker's plan (Hint) or the fewest turns to
  * clear (Solve).
+ * Any other game gets the generic view (GENERIC): its picture as the server draws it, its
+ * position's JSON in the paste box to edit and load again, its legal moves as buttons, and
+ * a button for each of its questions (GameInfo.modes), whose answer is shown as JSON.
  *
  * It calls the server it is served from, in the Connect protocol with JSON bodies
  * (POST /fortress.solver.v1.Solver/<Method>, see protos/fortress_solver.proto):
- *   Deal  - Beleaguered Fortress deal N, or a new duel from a seed
+ *   GetServerInfo - the games, with their questions
+ *   Deal  - Beleaguered Fortress deal N, a new duel from a seed, any game that deals
  *   Play  - moves in the game's notation (the duels: with the bot's replies); with no
  *           moves it checks and draws a pasted position of any game
  *   Hint  - the next move, the best action with its runners-up, the attacker's plan;
  *           Beleaguered Fortress: also every legal move graded (all_moves)
- *   Solve - the optimal line of a Beleaguered Fortress position; Stronghold's clear
+ *   Solve - the optimal line of a Beleaguered Fortress position; Stronghold's clear; any
+ *           other game's question by its name (question_options), answered as JSON
  * Every call sends back the `position` the previous answer gave. A server started with
  * --token-file answers UNAUTHENTICATED without a token: the page then asks for one, keeps
  * it for the tab (sessionStorage) and sends it as `Authorization: Bearer TOKEN`.
@@ -27,27 +35,74 @@ const TOKEN_KEY = "fortress-solver-token";
 const BUDGET = {seconds: 10};
 const PLAY_INTERVAL_MS = 400;
 
-const GAMES = {
-  "beleaguered-fortress": {input: "Deal", seed: 2, solve: true, steps: true},
-  ffk: {input: "Seed", seed: 1},
-  farbduell: {input: "Seed", seed: 1},
-  stronghold: {input: null, solve: true},
-};
-// The names PlayResponse.game gives, to the selector's values.
-const GAME_KEYS = {"fortress-fight-kingdom": "ffk"};
-
 const STRONGHOLD_EXAMPLE = `{"game": "stronghold", "mode": "1v3", "turn": 2,               // A1 to move
  "units": [{"id": "u4", "owner": "A1", "might": 4},                    // in base, ready
            {"id": "d2", "owner": "D", "might": 2, "tank": true, "loc": "O2"}],
  "removed": [], "defender_score": 0}`;
 
+// The games the page draws boards of its own for, by their names in GetServerInfo; any
+// other game the server lists gets GENERIC. What each entry says:
+//   label       the selector's text (else the game's name)
+//   option      the selector's value, where it is not the game's name ("ffk", as it was)
+//   input       the deal form's label; null: no deal form, the game loads `example`
+//   seed        the deal form's first value
+//   example     the position loaded when the game is chosen ("Load example")
+//   paste       the paste box is open when the game is chosen
+//   steps       Previous / Next / Play (and the arrow keys) walk Solve's line
+//   duel        played against the greedy bot: moves ask for its replies and are logged
+//   hintsOver   Hint stays enabled once the game is over
+//   draw        draws the board of state.view into the board element
+//   status      the status line for a view
+//   hint        fills the hint panel with a HintResponse
+//   afterHint   called once a hint has come
+//   solve       Solve's extra request fields (request) and where its answer goes (keep);
+//               absent: no Solve button
+//   solution    fills the solution panel's list; says whether there is one to show
+//   click       a click on the board that is not on an action button
+//   value       a duel's hint value as text
+//   actionClass an action button's class
+//   questions   a button for each of the game's questions (GameInfo.modes)
+const BOARDS = {
+  "beleaguered-fortress": {
+    label: "Beleaguered Fortress", input: "Deal", seed: 2, steps: true,
+    draw: renderBeleaguered, status: beleagueredStatus, hint: renderBeleagueredHint,
+    afterHint: gradeMoves, solve: {request: {}, keep: keepSolution}, solution: solutionLine,
+    click: onCardClick,
+  },
+  "fortress-fight-kingdom": {
+    label: "Fortress Fight Kingdom", option: "ffk", input: "Seed", seed: 1, duel: true,
+    draw: renderFfk, status: ffkStatus,
+    hint: (answer, more) => renderDuelHint(answer.ffk || {}, more), value: castleValue,
+  },
+  farbduell: {
+    label: "Farbduell", input: "Seed", seed: 1, duel: true,
+    draw: renderFarbduell, status: (view) => duelStatus(view, "", ""),
+    hint: (answer, more) => renderDuelHint(answer.farbduell || {}, more),
+    value: chanceValue, actionClass: fdActionClass,
+  },
+  stronghold: {
+    label: "Stronghold", input: null, example: STRONGHOLD_EXAMPLE, paste: true,
+    hintsOver: true, draw: renderStronghold,
+    status: (view) => strongholdStatus(JSON.parse(view.positionJson)),
+    hint: (answer, more) => renderStrongholdHint(answer.stronghold || {}, answer.status, more),
+    solve: {request: {stronghold: {question: "clear"}},
+            keep: (answer) => { state.strongholdClear = answer; }},
+    solution: strongholdSolution,
+  },
+};
+const GENERIC = {input: "Deal", seed: 1, paste: true, questions: true,
+                 draw: renderGeneric, status: genericStatus};
+
 const state = {
-  game: "beleaguered-fortress",
+  games: null,        // GetServerInfo's games: name -> GameInfo, in the server's order
+  game: null,         // the name of the game on show (a key of state.games)
   seeds: {},          // the last deal or seed typed, per game
   view: null,         // the last PlayResponse; null before the game has loaded
   history: [],        // the views before it, for Previous
   solution: null,     // {moves: [move text], start: history length when solved}
   strongholdClear: null,  // Stronghold: the last Solve's answer
+  answer: null,       // the generic view: {question, response} of the last question asked
+  shownJson: null,    // the generic view: the position JSON last put in the paste box
   selected: null,     // Beleaguered Fortress: {card, place} picked on the board
   hint: null,         // the last HintResponse, for the view it was asked for
   gradings: new Map(),  // Beleaguered Fortress: positionJson -> {moves: Map of move text
@@ -62,6 +117,16 @@ const state = {
 };
 
 const $ = (id) => document.getElementById(id);
+
+// A game's value in the selector: its name, or the shorter one its board has kept.
+function optionOf(game) {
+  return BOARDS[game]?.option ?? game;
+}
+
+// The entry of BOARDS that draws the game on show, else the generic view.
+function boardOf(game = state.game) {
+  return BOARDS[game] || GENERIC;
+}
 
 // ------------------------------------------------------------------ the server
 
@@ -101,7 +166,7 @@ function useToken() {
   } else {
     sessionStorage.removeItem(TOKEN_KEY);
   }
-  startGame(state.game);
+  loadGames();
 }
 
 // One user action at a time; a load may start at any time, and the answers of whatever
@@ -146,8 +211,21 @@ function showError(message) {
 
 // ------------------------------------------------------------------ loading
 
-function gameKey(name) {
-  return GAME_KEYS[name] || name;
+// The server's games (GetServerInfo) as the selector's options, in its order; then the
+// game that was on show, if the server still has it, else its first game.
+function loadGames() {
+  run(async (current) => {
+    const info = await rpc("GetServerInfo", {});
+    if (!current()) return;
+    state.games = new Map((info.games || []).map((game) => [game.name, game]));
+    $("game").replaceChildren(...[...state.games.keys()].map((name) =>
+      el("option", {value: optionOf(name), text: BOARDS[name]?.label ?? name})));
+  }, true).then((ok) => {
+    if (!ok) return;
+    const names = [...state.games.keys()];
+    if (names.length === 0) showError("this server has no games");
+    else startGame(names.includes(state.game) ? state.game : names[0]);
+  });
 }
 
 // A new game on show (state.game is already its game): `view` is its first PlayResponse,
@@ -160,6 +238,8 @@ function reset(view) {
   state.history = [];
   state.solution = null;
   state.strongholdClear = null;
+  state.answer = null;
+  state.shownJson = null;
   state.selected = null;
   state.hint = null;
   state.log = [];
@@ -169,20 +249,21 @@ function reset(view) {
 
 function selectGame(game) {
   state.game = game;
-  $("game").value = game;
-  const info = GAMES[game];
+  $("game").value = optionOf(game);
+  const info = boardOf();
   $("deal-form").hidden = !info.input;
   $("deal-label").textContent = info.input || "";
   $("deal").value = state.seeds[game] ?? info.seed ?? "";
-  $("load-example").textContent = game === "stronghold" ? "Load example" : "Current position";
-  $("paste").open = game === "stronghold";
+  $("load-example").textContent = info.example ? "Load example" : "Current position";
+  $("paste").open = Boolean(info.paste);
+  renderQuestions();
 }
 
 function loadDeal() {
   const seed = $("deal").value.trim();
   state.seeds[state.game] = seed;
   if (!/^\d+$/.test(seed)) {
-    showError(`${GAMES[state.game].input.toLowerCase()} must be a whole number, not "${seed}"`);
+    showError(`${boardOf().input.toLowerCase()} must be a whole number, not "${seed}"`);
     return;
   }
   run(async (current) => {
@@ -199,31 +280,43 @@ function loadPosition(text) {
   run(async (current) => {
     const view = await rpc("Play", {position: {json: text}, moves: []});
     if (!current()) return;
-    selectGame(gameKey(view.game));
+    selectGame(view.game);
     reset(view);
     render();
   }, true);
 }
 
 function loadExample() {
-  if (state.game === "stronghold") {
-    $("position-text").value = STRONGHOLD_EXAMPLE;
-    loadPosition(STRONGHOLD_EXAMPLE);
+  const example = boardOf().example;
+  if (example) {
+    $("position-text").value = example;
+    loadPosition(example);
   } else if (state.view) {
     $("position-text").value = JSON.stringify(JSON.parse(state.view.positionJson), null, 1);
   }
 }
 
-// Another game: its board stays empty until the server has answered for it.
+// Whether a pasted text is a position of `game`: its "game" key names it.
+function holdsGame(text, game) {
+  const named = /"game"\s*:\s*"([^"]*)"/.exec(text);
+  return named !== null && named[1] === game;
+}
+
+// Another game: its board stays empty until the server has answered for it. A game with
+// an example loads the position pasted for it, else the example; any other deals (a game
+// that deals none says so, and its position can be pasted: the paste box starts it).
 function startGame(game) {
   selectGame(game);
   reset(null);
-  if (game === "stronghold") {
-    const text = $("position-text").value.includes("stronghold")
-      ? $("position-text").value : STRONGHOLD_EXAMPLE;
-    $("position-text").value = text;
-    loadPosition(text);
+  const text = $("position-text").value;
+  const example = boardOf().example;
+  if (example) {
+    $("position-text").value = holdsGame(text, game) ? text : example;
+    loadPosition($("position-text").value);
   } else {
+    if (boardOf().paste && !holdsGame(text, game)) {
+      $("position-text").value = JSON.stringify({game}, null, 1);
+    }
     loadDeal();
   }
   render();
@@ -246,6 +339,7 @@ async function playMove(move, current) {
   state.view = view;
   state.selected = null;
   state.hint = null;
+  state.answer = null;
   render();
 }
 
@@ -280,6 +374,7 @@ function previous() {
   if (state.solution && state.history.length < state.solution.start) state.solution = null;
   state.selected = null;
   state.hint = null;
+  state.answer = null;
   showError("");
   render();
 }
@@ -311,15 +406,22 @@ function stopPlaying() {
   renderControls();
 }
 
-// Beleaguered Fortress: a card, then where it goes.
+// An action button plays its move (a duel's with the bot's replies); any other click is
+// the game's own.
 function onBoardClick(event) {
-  if (state.game === "stronghold" || !state.view) return;
+  if (!state.view) return;
+  const info = boardOf();
   const action = event.target.closest("[data-action]");
   if (action) {
-    if (!action.disabled) run((current) => playAction(action.dataset.action, current));
+    const play = info.duel ? playAction : playMove;
+    if (!action.disabled) run((current) => play(action.dataset.action, current));
     return;
   }
-  if (state.game !== "beleaguered-fortress") return;
+  info.click?.(event);
+}
+
+// Beleaguered Fortress: a card, then where it goes.
+function onCardClick(event) {
   const card = event.target.closest("[data-card]");
   const target = event.target.closest("[data-target]");
   const selected = state.selected;
@@ -350,23 +452,36 @@ function hint() {
     const answer = await rpc("Hint", {position: state.view.position, budget: BUDGET});
     if (!current()) return;
     state.hint = answer;
-    if (state.game === "beleaguered-fortress") gradeMoves();
+    boardOf().afterHint?.();
     render();
   });
 }
 
 function solve() {
+  const solving = boardOf().solve;
   run(async (current) => {
-    const request = {position: state.view.position, budget: BUDGET};
-    if (state.game === "stronghold") request.stronghold = {question: "clear"};
+    const request = {position: state.view.position, budget: BUDGET, ...solving.request};
     const answer = await rpc("Solve", request);
     if (!current()) return;
-    if (state.game === "stronghold") {
-      state.strongholdClear = answer;
-    } else {
-      state.solution = {moves: (answer.moves || []).map(moveText), start: state.history.length,
-                        status: answer.status, optimal: answer.optimal};
-    }
+    solving.keep(answer);
+    render();
+  });
+}
+
+// Beleaguered Fortress: the optimal line, to walk with Next.
+function keepSolution(answer) {
+  state.solution = {moves: (answer.moves || []).map(moveText), start: state.history.length,
+                    status: answer.status, optimal: answer.optimal};
+}
+
+// A game without a board of its own: one of its questions by name, asked through Solve;
+// the answer is its JSON (answerJson), beside its status.
+function ask(question) {
+  run(async (current) => {
+    const response = await rpc("Solve", {position: state.view.position, budget: BUDGET,
+                                         questionOptions: {question}});
+    if (!current()) return;
+    state.answer = {question, response};
     render();
   });
 }
@@ -420,16 +535,13 @@ function plural(n, word) {
 
 function render() {
   const board = $("board");
+  const info = boardOf();
   board.replaceChildren();
-  board.className = `board board-${state.game}`;
-  if (state.view) {
-    if (state.game === "beleaguered-fortress") renderBeleaguered(board);
-    else if (state.game === "ffk") renderFfk(board);
-    else if (state.game === "farbduell") renderFarbduell(board);
-    else renderStronghold(board);
-  }
+  board.className = `board board-${state.game}${info === GENERIC ? " board-generic" : ""}`;
+  if (state.view) info.draw(board);
   renderHint();
   renderSolution();
+  renderAnswer();
   renderLog();
   renderControls();
 }
@@ -437,23 +549,29 @@ function render() {
 function statusText() {
   const view = state.view;
   if (!view) return state.busy ? "loading…" : "no game loaded";
-  if (state.game === "beleaguered-fortress") {
-    const made = plural(state.history.length, "move");
-    if (isOver(view)) return `won in ${made}`;
-    if ((view.legalMoves || []).length === 0) return `stuck: ${made} made, no legal move left`;
-    return `playing: ${made} made`;
-  }
-  if (state.game === "stronghold") return strongholdStatus(JSON.parse(view.positionJson));
-  const round = state.game === "ffk" ? ` (round ${JSON.parse(view.positionJson).round})` : "";
+  return boardOf().status(view);
+}
+
+function beleagueredStatus(view) {
+  const made = plural(state.history.length, "move");
+  if (isOver(view)) return `won in ${made}`;
+  if ((view.legalMoves || []).length === 0) return `stuck: ${made} made, no legal move left`;
+  return `playing: ${made} made`;
+}
+
+function ffkStatus(view) {
+  const position = JSON.parse(view.positionJson);
+  return duelStatus(view, ` (round ${position.round})`,
+                    `, ${plural(position.actions_left, "action")} left`);
+}
+
+// A duel's status: `round` follows its outcome and the turn, `left` the person's turn.
+function duelStatus(view, round, left) {
   if (isOver(view)) {
     return view.winner === state.seat ? `won: you beat the greedy bot${round}`
       : `lost: the bot (seat ${view.winner}) won${round}`;
   }
-  if (view.toMove === state.seat) {
-    const left = state.game === "ffk" ? `, ${plural(JSON.parse(view.positionJson)
-      .actions_left, "action")} left` : "";
-    return `your turn${round}${left}`;
-  }
+  if (view.toMove === state.seat) return `your turn${round}${left}`;
   return `seat ${view.toMove} to move`;
 }
 
@@ -461,10 +579,10 @@ function statusText() {
 function renderControls() {
   $("status").textContent = statusText();
   const view = state.view;
-  const info = GAMES[state.game];
+  const info = boardOf();
   const idle = !state.busy && view !== null;
-  const playable = state.game !== "stronghold";
-  $("hint").disabled = !idle || (playable && isOver(view));
+  $("hint").hidden = !info.hint;
+  $("hint").disabled = !idle || (!info.hintsOver && isOver(view));
   $("solve").hidden = !info.solve;
   $("solve").disabled = !idle || state.playing;
   for (const id of ["prev", "next", "play"]) $(id).hidden = !info.steps;
@@ -472,7 +590,7 @@ function renderControls() {
   $("next").disabled = !idle || state.playing || nextSolutionMove() === null;
   $("play").disabled = !state.playing && (!idle || nextSolutionMove() === null);
   $("play").textContent = state.playing ? "Pause" : "Play";
-  for (const button of document.querySelectorAll("[data-action]")) {
+  for (const button of document.querySelectorAll("[data-action], [data-question]")) {
     button.disabled = !idle;
   }
   document.body.classList.toggle("busy", state.busy);
@@ -485,32 +603,37 @@ function renderHint() {
   const more = $("hint-more");
   more.replaceChildren();
   if (!answer) return;
-  const beleaguered = state.game === "beleaguered-fortress";
-  $("hint-facts").hidden = !beleaguered;
-  if (beleaguered) {
-    const move = answer.move;
-    $("hint-move").textContent = move ? `${move.card} ${move.source} → ${move.target}`
-      : isOver(state.view) ? "none: the game is won"
-        : answer.status === "STATUS_UNSOLVABLE" ? "none: no move wins from here"
-          : "unknown: the budget ran out first";
-    $("moves-left").textContent = answer.movesLeft ?? "—";
-    $("winnable").textContent = answer.winnable === true ? "winnable"
-      : answer.winnable === false ? "not winnable" : "unknown";
-    $("winnable").className = `fact ${answer.winnable === true ? "good"
-      : answer.winnable === false ? "bad" : ""}`;
-  } else if (state.game === "stronghold") {
-    renderStrongholdHint(answer.stronghold || {}, answer.status, more);
-  } else {
-    renderDuelHint(answer.ffk || answer.farbduell || {}, more);
-  }
+  $("hint-facts").hidden = true;  // Beleaguered Fortress's moves left and winnable
+  boardOf().hint(answer, more);
 }
 
-// ffk: castle points for the player to move (a win is 10000); Farbduell: the chance to win.
-function formatValue(value, short = false) {
-  if (value === undefined) return "";
-  if (state.game === "farbduell") return `${Math.round(value * 100)} %${short ? "" : " to win"}`;
+function renderBeleagueredHint(answer) {
+  const move = answer.move;
+  $("hint-facts").hidden = false;
+  $("hint-move").textContent = move ? `${move.card} ${move.source} → ${move.target}`
+    : isOver(state.view) ? "none: the game is won"
+      : answer.status === "STATUS_UNSOLVABLE" ? "none: no move wins from here"
+        : "unknown: the budget ran out first";
+  $("moves-left").textContent = answer.movesLeft ?? "—";
+  $("winnable").textContent = answer.winnable === true ? "winnable"
+    : answer.winnable === false ? "not winnable" : "unknown";
+  $("winnable").className = `fact ${answer.winnable === true ? "good"
+    : answer.winnable === false ? "bad" : ""}`;
+}
+
+// ffk: castle points for the player to move (a win is 10000).
+function castleValue(value, short) {
   if (Math.abs(value) >= 10000) return value > 0 ? "a win" : "a loss";
   return `${short ? "" : "value "}${value >= 0 ? "+" : ""}${value.toFixed(2)}`;
+}
+
+// Farbduell: the chance to win.
+function chanceValue(value, short) {
+  return `${Math.round(value * 100)} %${short ? "" : " to win"}`;
+}
+
+function formatValue(value, short = false) {
+  return value === undefined ? "" : boardOf().value(value, short);
 }
 
 function renderDuelHint(duel, more) {
@@ -531,17 +654,18 @@ function renderDuelHint(duel, more) {
 }
 
 function renderSolution() {
-  const panel = $("solution-panel");
   const list = $("solution-moves");
   list.replaceChildren();
-  if (state.game === "stronghold") {
-    panel.hidden = !state.strongholdClear;
-    if (state.strongholdClear) renderStrongholdClear(state.strongholdClear, list);
-    return;
-  }
+  const drawn = boardOf().solution?.(list) ?? false;
+  $("solution-panel").hidden = !drawn;
+  const current = list.querySelector(".current");
+  if (current) list.scrollTop = current.offsetTop - list.clientHeight / 2;
+}
+
+// Beleaguered Fortress: the line Solve found, the moves played so far struck through.
+function solutionLine(list) {
   const solution = state.solution;
-  panel.hidden = !solution;
-  if (!solution) return;
+  if (!solution) return false;
   const summary = {
     STATUS_SOLVED: `${solution.optimal ? "optimal" : "a"} solution: ${plural(
       solution.moves.length, "move")}`,
@@ -554,13 +678,11 @@ function renderSolution() {
     const cls = i < index ? "done" : i === index ? "current" : "";
     list.append(el("li", {class: cls, text: move}));
   });
-  const current = list.querySelector(".current");
-  if (current) list.scrollTop = current.offsetTop - list.clientHeight / 2;
+  return true;
 }
 
 function renderLog() {
-  const duel = state.game === "ffk" || state.game === "farbduell";
-  $("log-panel").hidden = !duel || state.log.length === 0;
+  $("log-panel").hidden = !boardOf().duel || state.log.length === 0;
   const log = $("log");
   log.replaceChildren(...state.log.map((entry) =>
     el("li", {class: entry.who}, el("b", {text: entry.who === "you" ? "you" : "bot"}),
@@ -593,10 +715,7 @@ function actionButtons(moves, hinted) {
 
 function actionClass(move) {
   const words = move.split(" ");
-  if (state.game === "farbduell" && words[0] === "play") {
-    return `fd-${words.length > 2 ? words[words.length - 1] : fdFace(words[1]).colour}`;
-  }
-  return words[0];
+  return boardOf().actionClass?.(words) ?? words[0];
 }
 
 // ------------------------------------------------------------------ Beleaguered Fortress
@@ -834,6 +953,11 @@ function fdCardEl(card, side = "day", size = "") {
     other ? el("small", {class: "other-face", text: other}) : null);
 }
 
+function fdActionClass(words) {
+  if (words[0] !== "play") return words[0];
+  return `fd-${words.length > 2 ? words[words.length - 1] : fdFace(words[1]).colour}`;
+}
+
 function renderFarbduell(board) {
   const position = JSON.parse(state.view.positionJson);
   const side = position.side || "day";
@@ -951,6 +1075,12 @@ function renderStrongholdHint(plan, status, more) {
       `${b.secure ? ", secure" : ""}${b.conquerable ? ", conquerable" : ""}`}))));
 }
 
+function strongholdSolution(list) {
+  if (!state.strongholdClear) return false;
+  renderStrongholdClear(state.strongholdClear, list);
+  return true;
+}
+
 function renderStrongholdClear(answer, list) {
   const outcome = answer.stronghold || {};
   $("solution-summary").textContent = outcome.winner
@@ -961,6 +1091,62 @@ function renderStrongholdClear(answer, list) {
     const moves = Object.entries(step.moves || {}).map(([u, to]) => `${u} → ${to}`);
     list.append(el("li", {text: `turn ${step.turn} ${step.player}: ${moves.join(", ") || "—"}`}));
   }
+}
+
+// ------------------------------------------------------------------ any other game
+
+// The server's picture of the position, its legal moves as buttons (Play), and its JSON
+// in the paste box, to edit and load again.
+function renderGeneric(board) {
+  const view = state.view;
+  if (state.shownJson !== view.positionJson) {  // a new position: what was typed goes
+    state.shownJson = view.positionJson;
+    $("position-text").value = JSON.stringify(JSON.parse(view.positionJson), null, 1);
+  }
+  const moves = view.legalMoves || [];
+  board.append(...[
+    el("pre", {class: "generic-picture", "data-testid": "picture", text: view.picture}),
+    moves.length ? el("section", {class: "actions", "aria-label": "legal moves"},
+      el("h3", {text: "Legal moves"}),
+      el("div", {class: "row"}, moves.map((move) => el("button", {
+        type: "button", class: "action", "data-testid": "action", "data-action": move,
+        text: move, disabled: state.busy})))) : null,
+  ].filter(Boolean));
+}
+
+function genericStatus(view) {
+  const made = plural(state.history.length, "move");
+  const mover = view.toMove === undefined ? "" : `, seat ${view.toMove} to move`;
+  if (isOver(view)) {
+    return view.toMove === undefined ? `won in ${made}` : `over: seat ${view.winner} won`;
+  }
+  return `playing: ${made} made${mover}`;
+}
+
+// A button for each of the game's questions (GameInfo.modes), in the controls; none for
+// a game with a board of its own (its Hint and Solve ask).
+function renderQuestions() {
+  const modes = boardOf().questions ? state.games?.get(state.game)?.modes || [] : [];
+  $("questions").replaceChildren(...modes.map((question) => el("button", {
+    type: "button", class: "question", "data-testid": "question", "data-question": question,
+    title: `ask the server: ${question}`, text: question, disabled: state.busy})));
+}
+
+// The last question's answer: its status, then its JSON pretty-printed.
+function renderAnswer() {
+  const answer = state.answer;
+  $("answer-panel").hidden = !answer;
+  if (!answer) return;
+  const status = (answer.response.status || "STATUS_UNSPECIFIED").replace(/^STATUS_/, "");
+  $("answer-question").textContent = `${answer.question}: ${status.toLowerCase()}`;
+  const text = answer.response.answerJson || "";
+  let pretty = text;
+  try {
+    pretty = JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    // shown as it came
+  }
+  $("answer").textContent = pretty;
 }
 
 // ------------------------------------------------------------------ wiring
@@ -975,9 +1161,9 @@ function onKey(event) {
   if (event.key === "Escape" && state.selected) {
     state.selected = null;
     render();
-  } else if (event.key === "ArrowRight" && GAMES[state.game].steps) {
+  } else if (event.key === "ArrowRight" && boardOf().steps) {
     next();
-  } else if (event.key === "ArrowLeft" && GAMES[state.game].steps) {
+  } else if (event.key === "ArrowLeft" && boardOf().steps) {
     previous();
   }
 }
@@ -985,7 +1171,7 @@ function onKey(event) {
 function init() {
   $("game").addEventListener("change", (event) => {
     state.seeds[state.game] = $("deal").value;
-    startGame(event.target.value);
+    startGame([...state.games.keys()].find((name) => optionOf(name) === event.target.value));
   });
   $("deal-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -1002,10 +1188,14 @@ function init() {
   $("next").addEventListener("click", next);
   $("prev").addEventListener("click", previous);
   $("play").addEventListener("click", togglePlay);
+  $("questions").addEventListener("click", (event) => {
+    const button = event.target.closest("[data-question]");
+    if (button && !button.disabled && state.view) ask(button.dataset.question);
+  });
   $("board").addEventListener("click", onBoardClick);
   document.addEventListener("keydown", onKey);
   $("token-form").hidden = !sessionStorage.getItem(TOKEN_KEY);
-  startGame($("game").value);
+  loadGames();
 }
 
 document.addEventListener("DOMContentLoaded", init);

@@ -5,8 +5,8 @@ its rules in the project's words are docs/beleaguered-fortress.md.
 """
 
 from solver.beleaguered.deals import MAX_DEAL, deal
-from solver.beleaguered.moves import Location, Move, apply, legal_moves, replay
 from solver.beleaguered.position import Position
+from solver.beleaguered.rules import Location, Move, apply, legal_moves, replay
 from solver.beleaguered.solve import (
     Algorithm,
     Engine,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from solver.beleaguered.position import Position
-from solver.beleaguered.wire import PILES
+from solver.beleaguered.schema import PILES
 from solver.cards import Card
 from solver.errors import OutOfRange
 

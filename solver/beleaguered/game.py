@@ -9,10 +9,11 @@ from typing import Any
 from solver.beleaguered.deals import deal
 from solver.beleaguered.drawing import picture
 from solver.beleaguered.grading import Grading, grade_moves
-from solver.beleaguered.moves import Move, apply, legal_moves
 from solver.beleaguered.position import Position
+from solver.beleaguered.reading import read
+from solver.beleaguered.rules import Move, apply, legal_moves
+from solver.beleaguered.schema import position_schema
 from solver.beleaguered.solve import Algorithm, Engine, Hint, Mode, Solution, hint, solve
-from solver.beleaguered.wire import position_schema
 from solver.budget import Budget
 from solver.errors import InvalidInput
 from solver.games import Game, Question
@@ -79,7 +80,7 @@ GAME: Game[Position] = Game(
     name="beleaguered-fortress",
     aliases=("beleaguered", "fortress", "bf"),
     summary="Beleaguered Fortress: one deck of patience, every card face up",
-    from_json=Position.from_json,
+    from_json=read,
     to_json=_to_json,
     schema=position_schema,
     questions=(SOLVE, HINT, GRADE),

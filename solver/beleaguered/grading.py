@@ -9,8 +9,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from solver.beleaguered.moves import Move, apply, legal_moves
 from solver.beleaguered.position import Position
+from solver.beleaguered.rules import Move, apply, legal_moves
 from solver.beleaguered.solve import Algorithm, Engine, Mode, solve
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 

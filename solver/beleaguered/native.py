@@ -9,9 +9,9 @@ position as it is and hands back its numbered moves, the opening moves home firs
 from __future__ import annotations
 
 from solver.beleaguered import _kernel
-from solver.beleaguered.moves import FOUNDATION, RESERVE, TABLEAU, Location, Move
 from solver.beleaguered.position import Position
-from solver.beleaguered.wire import PILES, RESERVE_SLOTS
+from solver.beleaguered.rules import FOUNDATION, RESERVE, TABLEAU, Location, Move
+from solver.beleaguered.schema import PILES, RESERVE_SLOTS
 from solver.budget import Budget, SearchStats, Status
 from solver.cards import Card
 

@@ -22,9 +22,9 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from solver.beleaguered.heuristic import Pile, blocked_cards, extra_moves_bound
-from solver.beleaguered.moves import FOUNDATION, TABLEAU, Location, Move
-from solver.beleaguered.moves import RESERVE as RESERVE_KIND
 from solver.beleaguered.position import Position
+from solver.beleaguered.rules import FOUNDATION, TABLEAU, Location, Move
+from solver.beleaguered.rules import RESERVE as RESERVE_KIND
 from solver.cards import Card
 
 RESERVE = -1  # a move's source when it is not a pile

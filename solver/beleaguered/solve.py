@@ -11,9 +11,9 @@ from enum import StrEnum
 from typing import Any
 
 from solver.beleaguered import heuristic, native
-from solver.beleaguered.moves import Move, replay
 from solver.beleaguered.position import Position
 from solver.beleaguered.problem import FortressProblem
+from solver.beleaguered.rules import Move, replay
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 from solver.search import astar, greedy, idastar
 from solver.search.gc_pause import paused_gc

@@ -8,12 +8,12 @@ line ask.
 """
 
 from solver.farbduell.actions import Action, Choose, Draw, Keep, Play, parse_action
+from solver.farbduell.data import Card, Table, default_tables, load_tables
+from solver.farbduell.position import NAME, Clock, Fuse, State
 from solver.farbduell.rules import apply, legal_actions, new_game, playable, scores
-from solver.farbduell.state import GAME, Clock, Fuse, State
-from solver.farbduell.tables import Card, Table, default_tables, load_tables
 
 __all__ = [
-    "GAME", "Action", "Card", "Choose", "Clock", "Draw", "Fuse", "Keep", "Play", "State",
+    "NAME", "Action", "Card", "Choose", "Clock", "Draw", "Fuse", "Keep", "Play", "State",
     "Table", "apply", "default_tables", "legal_actions", "load_tables", "new_game",
     "parse_action", "playable", "scores",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.errors import InvalidInput
-from solver.farbduell.tables import Card, Table
+from solver.farbduell.data import Card, Table
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from solver.farbduell.data import Table
 from solver.farbduell.hints import Settings, hint
 from solver.farbduell.policies import greedy_action, random_action
 from solver.farbduell.rules import apply, new_game
-from solver.farbduell.tables import Table
 from solver.selfplay import BLIND, Bots
 from solver.selfplay import BOTS as SHARED
 

@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any, Self
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.farbduell.actions import Play
+from solver.farbduell.data import Card
+from solver.farbduell.position import State
 from solver.farbduell.rules import playable
-from solver.farbduell.state import State
-from solver.farbduell.tables import Card
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model

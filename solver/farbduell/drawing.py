@@ -3,7 +3,7 @@ others'), the top of the pile, the colour in force and what is waiting."""
 
 from __future__ import annotations
 
-from solver.farbduell.state import State
+from solver.farbduell.position import State
 
 
 def picture(state: State) -> str:

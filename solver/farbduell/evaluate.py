@@ -16,7 +16,7 @@ import tomllib
 from importlib.resources import files
 
 from solver.errors import InvalidInput
-from solver.farbduell.state import State
+from solver.farbduell.position import State
 
 FEATURES = ("cards", "one_left", "two_left", "wilds", "penalties", "wild_penalties",
             "turn_keepers", "largest_colour", "colours", "colour_in_force", "bombs")

@@ -8,16 +8,15 @@ from dataclasses import dataclass
 from solver.budget import Budget
 from solver.farbduell.actions import parse_action
 from solver.farbduell.chains import Chain, best_chain
+from solver.farbduell.data import default_tables
 from solver.farbduell.drawing import picture
 from solver.farbduell.hints import Hint, Settings, hint
 from solver.farbduell.policies import greedy_action
-from solver.farbduell.positions import read
+from solver.farbduell.position import NAME, State
 from solver.farbduell.puzzles import PuzzleAnswer, solve_puzzle
+from solver.farbduell.reading import read
 from solver.farbduell.rules import apply, legal_actions, new_game
-from solver.farbduell.state import GAME as NAME
-from solver.farbduell.state import State
-from solver.farbduell.tables import default_tables
-from solver.farbduell.wire import position_schema
+from solver.farbduell.schema import position_schema
 from solver.games import Game, Question
 
 
@@ -79,4 +78,4 @@ GAME: Game[State] = Game(
     from_json=read, to_json=State.to_json, schema=position_schema,
     questions=(PUZZLE, CHAIN, HINT), draw=picture, play=play, moves=moves,
     winner=lambda state: state.winner, start=start, to_move=lambda state: state.to_move,
-    bot=lambda state: str(greedy_action(state)))
+    bot=lambda state: str(greedy_action(state)), imports=("solver.cpsat",))

@@ -27,12 +27,12 @@ from typing import Any, Self
 from solver.budget import Budget, BudgetExhausted, Meter, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.farbduell.actions import Action, Play
+from solver.farbduell.data import Card
 from solver.farbduell.evaluate import chance
 from solver.farbduell.knowledge import Slot, View, blind_view, known
 from solver.farbduell.policies import greedy_action
+from solver.farbduell.position import State
 from solver.farbduell.rules import apply, legal_actions
-from solver.farbduell.state import State
-from solver.farbduell.tables import Card
 from solver.search.expectimax import expectimax
 
 HINT_BUDGET = Budget(seconds=10.0, nodes=None, table_entries=None)

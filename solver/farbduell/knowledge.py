@@ -38,8 +38,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from solver.farbduell.state import Knows, State
-from solver.farbduell.tables import Card, other_side
+from solver.farbduell.data import Card, other_side
+from solver.farbduell.position import Knows, State
 
 WHOLE = ("card",)              # parts of a slot: the whole card
 FACES = ("day", "night")       # or its faces, one per side (Tag & Nacht)

@@ -8,8 +8,8 @@ import random
 from collections import Counter
 
 from solver.farbduell.actions import Action, Choose, Draw, Keep, Play
+from solver.farbduell.position import State
 from solver.farbduell.rules import legal_actions
-from solver.farbduell.state import State
 
 
 def random_action(state: State, rng: random.Random) -> Action:

@@ -12,8 +12,8 @@ from typing import Any, Self
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.farbduell.actions import Action
+from solver.farbduell.position import State
 from solver.farbduell.rules import apply, legal_actions
-from solver.farbduell.state import State
 from solver.search.andor import forced_win
 
 

@@ -27,9 +27,9 @@ from typing import TypeVar
 
 from solver.errors import IllegalMove
 from solver.farbduell.actions import Action, Choose, Draw, Keep, Play
+from solver.farbduell.data import HUNT, NUMBERS, PENALTY, Card, Table, other_side
 from solver.farbduell.knowledge import Tracker
-from solver.farbduell.state import Clock, Fuse, Knows, State
-from solver.farbduell.tables import HUNT, NUMBERS, PENALTY, Card, Table, other_side
+from solver.farbduell.position import Clock, Fuse, Knows, State
 
 Timer = TypeVar("Timer", Fuse, Clock)
 

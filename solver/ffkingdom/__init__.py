@@ -1,16 +1,17 @@
 """Fortress Fight Kingdom: the card table, the rules engine, exact puzzles and hints.
 
-Its descriptor for the service and the command line is `solver.ffkingdom.game.GAME`;
+Its descriptor for the service and the command line is `solver.ffkingdom.game.NAME`;
 its rules in the project's words are docs/fortress-fight-kingdom.md.
 """
 
 from solver.ffkingdom.actions import Action, Discard, Play, Timeout, parse_action
-from solver.ffkingdom.engine import apply, cost, legal_actions, new_game, why_not_playable
-from solver.ffkingdom.rules import Card, Config, Rules, load_rules
-from solver.ffkingdom.state import GAME, Loaded, Player, State, load, parse
+from solver.ffkingdom.data import Card, Config, Rules, load_rules
+from solver.ffkingdom.position import NAME, Loaded, Player, State
+from solver.ffkingdom.reading import load, parse
+from solver.ffkingdom.rules import apply, cost, legal_actions, new_game, why_not_playable
 
 __all__ = [
-    "GAME", "Action", "Card", "Config", "Discard", "Loaded", "Play", "Player", "Rules", "State",
+    "NAME", "Action", "Card", "Config", "Discard", "Loaded", "Play", "Player", "Rules", "State",
     "Timeout", "apply", "cost", "legal_actions", "load", "load_rules", "new_game",
     "parse", "parse_action", "why_not_playable",
 ]

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.ffkingdom.engine import apply, new_game
+from solver.ffkingdom.data import Rules
 from solver.ffkingdom.hints import Settings, hint
 from solver.ffkingdom.policies import greedy_action, random_action
-from solver.ffkingdom.rules import Rules
+from solver.ffkingdom.rules import apply, new_game
 from solver.selfplay import BLIND, Bots, seatings
 from solver.selfplay import BOTS as SHARED
 from solver.selfplay import tally as count_wins

@@ -4,9 +4,9 @@ cards, and the piles."""
 
 from __future__ import annotations
 
+from solver.ffkingdom.data import PRODUCERS, RESOURCES
 from solver.ffkingdom.knowledge import known
-from solver.ffkingdom.rules import PRODUCERS, RESOURCES
-from solver.ffkingdom.state import Loaded, Player
+from solver.ffkingdom.position import Loaded, Player
 
 
 def picture(position: Loaded) -> str:

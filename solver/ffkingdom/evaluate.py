@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from importlib.resources import files
 
 from solver.errors import InvalidInput
-from solver.ffkingdom.engine import surcharge
-from solver.ffkingdom.rules import Rules
-from solver.ffkingdom.state import Player, State
+from solver.ffkingdom.data import Rules
+from solver.ffkingdom.position import Player, State
+from solver.ffkingdom.rules import surcharge
 
 WIN = 10_000.0
 

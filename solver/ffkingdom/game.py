@@ -11,15 +11,14 @@ from typing import Any
 
 from solver.budget import Budget
 from solver.ffkingdom.actions import parse_action
+from solver.ffkingdom.data import shipped_rules
 from solver.ffkingdom.drawing import picture
-from solver.ffkingdom.engine import apply, legal_actions, new_game
 from solver.ffkingdom.hints import Hint, Settings, hint
 from solver.ffkingdom.policies import greedy_action
+from solver.ffkingdom.position import NAME, Loaded
 from solver.ffkingdom.puzzles import PuzzleAnswer, check_complete, solve_puzzle
-from solver.ffkingdom.rules import shipped_rules
-from solver.ffkingdom.state import GAME as NAME
-from solver.ffkingdom.state import Loaded
-from solver.ffkingdom.wire import position_schema
+from solver.ffkingdom.rules import apply, legal_actions, new_game
+from solver.ffkingdom.schema import position_schema
 from solver.games import Game, Question
 
 

@@ -31,11 +31,11 @@ from typing import Any
 from solver.budget import Budget, BudgetExhausted, Meter, SearchStats, Status
 from solver.errors import IllegalMove, InvalidInput
 from solver.ffkingdom.actions import Action, Discard
-from solver.ffkingdom.engine import apply, plays, waits
 from solver.ffkingdom.evaluate import FITTED_WEIGHTS, WIN, card_value, evaluate
 from solver.ffkingdom.knowledge import NOTHING, Knowledge, known, unseen
 from solver.ffkingdom.policies import greedy_turn
-from solver.ffkingdom.state import State
+from solver.ffkingdom.position import State
+from solver.ffkingdom.rules import apply, plays, waits
 from solver.search.expectimax import Ranked, expectimax
 
 HINT_BUDGET = Budget(seconds=10.0, nodes=None, table_entries=None)

@@ -44,8 +44,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 
-from solver.ffkingdom.rules import reveal_count
-from solver.ffkingdom.state import NOTHING, SHIELD_CARD, Knowledge, Player, State
+from solver.ffkingdom.data import reveal_count
+from solver.ffkingdom.position import NOTHING, SHIELD_CARD, Knowledge, Player, State
 
 __all__ = ["NOTHING", "Knowledge", "drawn", "forget", "forget_all", "known", "left_hand",
            "revealed_top", "saw_hand", "saw_top", "unseen"]

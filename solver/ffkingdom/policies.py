@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from solver.ffkingdom.actions import Action, Discard, Timeout
-from solver.ffkingdom.engine import apply, legal_actions, plays
 from solver.ffkingdom.evaluate import card_value, evaluate
-from solver.ffkingdom.state import State
+from solver.ffkingdom.position import State
+from solver.ffkingdom.rules import apply, legal_actions, plays
 
 
 def random_action(state: State, rng: random.Random) -> Action:

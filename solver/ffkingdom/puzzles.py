@@ -20,10 +20,10 @@ from typing import Any
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.ffkingdom.actions import Action, Discard
-from solver.ffkingdom.engine import apply, discards, plays, waits
 from solver.ffkingdom.evaluate import evaluate
 from solver.ffkingdom.knowledge import forget_all
-from solver.ffkingdom.state import Loaded, State
+from solver.ffkingdom.position import Loaded, State
+from solver.ffkingdom.rules import apply, discards, plays, waits
 from solver.search.andor import forced_win
 from solver.search.bfs import breadth_first
 

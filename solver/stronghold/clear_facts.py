@@ -20,8 +20,9 @@ from solver.budget import BudgetExhausted
 from solver.cpsat import CpSat
 from solver.errors import InvalidInput
 from solver.stronghold.combat import resolve
-from solver.stronghold.position import BASE, DEFENDER, Position, Unit
-from solver.stronghold.turns import play_turn
+from solver.stronghold.data import DEFENDER
+from solver.stronghold.position import BASE, Position, Unit
+from solver.stronghold.rules import play_turn
 
 MAX_UNITS_PER_ATTACKER = 8      # the subset table has 2**units rows per battlefield and turn
 MAX_TABLE_ROWS = 20_000        # (wave, defenders alive) pairs over attackers and battlefields

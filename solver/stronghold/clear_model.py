@@ -51,7 +51,8 @@ from solver.budget import BudgetExhausted
 from solver.cpsat import Solved
 from solver.stronghold.answers import Step
 from solver.stronghold.clear_facts import Facts
-from solver.stronghold.position import BASE, DEFENDER
+from solver.stronghold.data import DEFENDER
+from solver.stronghold.position import BASE
 
 DEAD = "(dead)"          # a place no battlefield is called: names have no brackets
 Mode = Literal["attack", "survive"]

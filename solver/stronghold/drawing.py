@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from solver.stronghold.position import BASE, FORMAT, ROWS, Position
+from solver.stronghold.data import FORMAT, ROWS
+from solver.stronghold.position import BASE, Position
 
 
 def picture(position: Position) -> str:

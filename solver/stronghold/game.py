@@ -14,10 +14,9 @@ from solver.stronghold.answers import Outcome, Plan, Race
 from solver.stronghold.drawing import picture
 from solver.stronghold.position import Position
 from solver.stronghold.questions import check_choices, clear, race
+from solver.stronghold.rules import begin_turn
+from solver.stronghold.schema import NAME, loads, position_schema
 from solver.stronghold.search import MAX_TURNS
-from solver.stronghold.turns import begin_turn
-from solver.stronghold.wire import GAME as NAME
-from solver.stronghold.wire import loads, position_schema
 
 
 @dataclass(frozen=True)
@@ -81,4 +80,5 @@ GAME: Game[Position] = Game(
     questions=(PLAN, CLEAR, RACE),
     loads=loads,
     draw=picture,
+    imports=("solver.cpsat", "solver.stronghold.plan", "solver.stronghold.clear_driver"),
 )

@@ -24,8 +24,9 @@ from solver.budget import DEFAULT_BUDGET, Budget, BudgetExhausted, SearchStats, 
 from solver.cpsat import CpSat, Solved
 from solver.errors import InvalidInput
 from solver.stronghold.answers import Forecast, Objective, Plan, PlanStatus
-from solver.stronghold.position import BASE, DEFENDER, Position, Unit
-from solver.stronghold.turns import Moves, act, destinations
+from solver.stronghold.data import DEFENDER
+from solver.stronghold.position import BASE, Position, Unit
+from solver.stronghold.rules import Moves, act, destinations
 
 MAX_READY = 12          # the subset tables hold 2^n rows per battlefield
 STAY = "(stay)"          # a destination no battlefield is called: names have no brackets

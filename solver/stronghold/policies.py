@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import combinations
 
-from solver.stronghold.position import BASE, DEFENDER, Position, Unit
-from solver.stronghold.turns import Moves, destinations
+from solver.stronghold.data import DEFENDER
+from solver.stronghold.position import BASE, Position, Unit
+from solver.stronghold.rules import Moves, destinations
 
 DefenderPolicy = Callable[[Position], Moves]
 

@@ -21,9 +21,10 @@ from itertools import product
 from solver.budget import DEFAULT_BUDGET, Budget, BudgetExhausted, Status
 from solver.search.bfs import breadth_first
 from solver.stronghold.answers import Outcome, Step
+from solver.stronghold.data import DEFENDER
 from solver.stronghold.policies import DefenderPolicy, passive
-from solver.stronghold.position import DEFENDER, Position
-from solver.stronghold.turns import Moves, act, begin_turn, destinations
+from solver.stronghold.position import Position
+from solver.stronghold.rules import Moves, act, begin_turn, destinations
 
 MAX_TURNS = 80
 JOINT_MOVES_PER_CLOCK = 256   # a node reads the clock after so many of its joint moves

@@ -56,7 +56,7 @@ def test_matching_is_a_matching_no_larger_than_maximum(edges: list[tuple[int, in
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_bound_is_admissible_on_small_endgames(seed: int) -> None:
-    from tests.beleaguered.endgames import scattered
+    from tests.support.beleaguered_endgames import scattered
 
     position = scattered(random.Random(seed).randint(8, 16), random.Random(seed))
     solution = solve(position)

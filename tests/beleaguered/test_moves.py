@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.beleaguered.deals import deal
-from solver.beleaguered.moves import Location, Move, accepts, apply, legal_moves, replay
 from solver.beleaguered.position import Position
+from solver.beleaguered.rules import Location, Move, accepts, apply, legal_moves, replay
 from solver.cards import FULL_DECK, Card, Rank, Suit
 from solver.errors import IllegalMove, InvalidInput
 

@@ -40,7 +40,7 @@ from solver.beleaguered import (
 )
 from solver.beleaguered.problem import FortressProblem, State
 from solver.budget import Budget, Status
-from tests.beleaguered.endgames import endgame, scattered
+from tests.support.beleaguered_endgames import endgame, scattered
 
 LONG = os.environ.get("FORTRESS_SOLVER_LONG") == "1"
 long_only = pytest.mark.skipif(not LONG, reason="set FORTRESS_SOLVER_LONG=1 for deals 201..1000")

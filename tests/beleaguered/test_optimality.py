@@ -31,7 +31,7 @@ from solver.beleaguered import (
 )
 from solver.budget import Budget, Status
 from solver.search import astar, breadth_first
-from tests.beleaguered.endgames import endgame, scattered
+from tests.support.beleaguered_endgames import endgame, scattered
 
 
 class PlainRules:

@@ -1,5 +1,7 @@
 """Positions: the JSON layout of DESIGN.md, str()/parse(), and refusal of anything that is not
-one whole deck in a legal shape, with messages that name each fault."""
+one whole deck in a legal shape, with messages that name each fault: a fault of shape, type or
+length with its path, as every game's reader names it (`tableau[3]: has 60 items, at most
+52`), a fault of the game in its words (`tableau:3: 'XX' is not a card`)."""
 
 from __future__ import annotations
 
@@ -10,8 +12,11 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
 
+from solver.beleaguered.game import GAME
 from solver.beleaguered.position import Position
+from solver.beleaguered.schema import position_schema
 from solver.cards import FULL_DECK, Card, Suit
 from solver.errors import InvalidInput
 
@@ -214,31 +219,45 @@ def test_a_string_that_is_not_a_card_names_text_and_location(where, index):
     assert has(problems, f"{where}:{index}", "'ZZ'", "not a card")
 
 
-def test_a_non_string_card_is_refused():
+def test_a_non_string_card_is_refused_by_its_path():
     data = example()
     data["tableau"][2][0] = 12
-    assert has(problems_of(data), "tableau:2", "12", "not a card")
+    assert problems_of(data) == ["tableau[2][0]: must be a string, not 12"]
+    data = example()
+    data["reserve"][2] = 5
+    assert problems_of(data) == ["reserve[2]: must be a string, not 5"]
 
 
 def test_more_than_eight_piles():
     data = example()
     data["tableau"].append([data["tableau"][7].pop()])
-    assert has(problems_of(data), "9 piles", "at most 8")
+    assert problems_of(data) == ["tableau: has 9 items, at most 8"]
 
 
 def test_more_than_twelve_reserve_slots():
     data = example()
     data["reserve"].append(None)
-    assert has(problems_of(data), "13 slots", "at most 12")
+    assert problems_of(data) == ["reserve: has 13 items, at most 12"]
 
 
-def test_a_pile_of_200000_cards_is_refused_before_any_card_is_read(monkeypatch):
+def _spied(monkeypatch) -> list[str]:
+    """The texts Card.parse is given from now on."""
     parsed: list[str] = []
     parse = Card.parse
     monkeypatch.setattr(Card, "parse",
                         staticmethod(lambda text: parsed.append(text) or parse(text)))
-    data = {"tableau": [[], [], [], ["TS"] * 200_000]}
-    assert problems_of(data) == ["tableau:3 holds 200000 cards, at most 52"]
+    return parsed
+
+
+# In lower case, so that a card read would be parsed, not looked up as written.
+@pytest.mark.parametrize(("data", "fault"), [
+    ({"tableau": [[], [], [], ["ts"] * 200_000]}, "tableau[3]: has 200000 items, at most 52"),
+    ({"tableau": [], "reserve": ["ts"] * 200_000}, "reserve: has 200000 items, at most 12"),
+    ({"tableau": [["ts"] * 30, ["ts"] * 30]}, "position holds 60 cards, at most 52"),
+], ids=["pile", "reserve", "position"])
+def test_more_cards_than_the_deck_are_refused_before_any_card_is_read(monkeypatch, data, fault):
+    parsed = _spied(monkeypatch)
+    assert problems_of(data) == [fault]
     assert parsed == []
 
 
@@ -249,31 +268,56 @@ def test_more_cards_in_all_than_the_deck_are_refused_by_their_count():
     assert problems_of(data) == ["position holds 57 cards, at most 52"]
 
 
-def test_a_refusal_by_size_lists_the_faults_found_before_it():
+def test_every_fault_of_shape_is_named_at_once_with_its_path():
     data = example()
     data["colour"] = "red"
+    data["game"] = "freecell"
     data["tableau"][0] += ["AC"] * 60
-    data["tableau"].append([])
-    assert problems_of(data) == ["unknown field 'colour'", "tableau has 9 piles, at most 8 allowed",
-                                 "tableau:0 holds 65 cards, at most 52"]
+    data["tableau"][2][0] = 12
+    data["reserve"].append(None)
+    data["foundations"]["S"] = 99
+    assert problems_of(data) == [
+        "game: input should be 'beleaguered-fortress', not \"freecell\"",
+        "tableau[0]: has 65 items, at most 52",
+        "tableau[2][0]: must be a string, not 12",
+        "reserve: has 13 items, at most 12",
+        "foundations.S: must be at most 13, not 99",
+        "colour: is not a field of this position",
+    ]
 
 
-def test_a_text_longer_than_any_card_is_not_one_and_quoted_short():
+def test_a_fault_of_shape_comes_before_the_games_checks():
+    """The cards are not read, nor the deck checked, until the shape is right."""
+    data = example()
+    data["tableau"][0][1] = "7H"   # 7H twice
+    data["tableau"][3][2] = "ZZ"
+    data["reserve"][2] = 5
+    assert problems_of(data) == ["reserve[2]: must be a string, not 5"]
+
+
+def test_a_text_longer_than_any_card_is_refused_by_its_length():
     data = example()
     data["tableau"][3][2] = " " * 10 + "TS"
     data["reserve"][0] = "Q" * 1_000
-    problems = problems_of(data)
-    assert has(problems, "tableau:3: '          TS' is not a card")
-    assert has(problems, f"reserve:0: '{'Q' * 36}... is not a card")
+    assert problems_of(data) == [
+        'tableau[3][2]: string should have at most 8 characters, not "          TS"',
+        f'reserve[0]: string should have at most 8 characters, not "{"Q" * 36}...',
+    ]
+
+
+def test_a_text_that_is_not_a_card_is_quoted_short():
+    data = example()
+    data["reserve"][0] = "\u200b" * 8  # each shown as 6 characters
+    assert has(problems_of(data), "reserve:0: '" + "\\u200b" * 6 + "... is not a card")
 
 
 def test_an_object_of_thousands_of_keys_is_refused_by_its_count():
     data = example()
     data.update({f"k{k}": 0 for k in range(9)})
-    assert problems_of(data) == ["position has 13 fields, at most 12"]
+    assert problems_of(data) == ["a position has 13 items, at most 12"]
     data = example()
     data["foundations"].update({f"k{k}": 0 for k in range(20_000)})
-    assert has(problems_of(data), "foundations has 20004 keys, at most 12")
+    assert problems_of(data) == ["foundations: has 20004 items, at most 12"]
 
 
 def test_foundations_that_contradict_cards_in_play():
@@ -291,51 +335,57 @@ def test_foundations_built_past_cards_in_play_name_each_card():
         assert has(problems, card, "C foundation")
 
 
-@pytest.mark.parametrize("value", [14, -1, "3", 2.0, None, True])
-def test_foundation_value_out_of_range(value):
+@pytest.mark.parametrize(("value", "fault"), [
+    (14, "must be at most 13, not 14"), (-1, "must be at least 0, not -1"),
+    ("3", 'must be a whole number, not "3"'), (2.0, "must be a whole number, not 2.0"),
+    (None, "must be a whole number, not null"), (True, "must be a whole number, not true"),
+])
+def test_foundation_value_out_of_range(value, fault):
     data = example()
     data["foundations"]["H"] = value
-    assert has(problems_of(data), "foundation H", repr(value), "0..13")
+    assert problems_of(data) == [f"foundations.H: {fault}"]
 
 
 def test_foundation_key_that_is_not_a_suit():
     data = example()
     data["foundations"]["X"] = 0
-    assert has(problems_of(data), "'X'", "not a suit")
+    assert problems_of(data) == ["foundations: 'X' is not a suit"]
 
 
 def test_foundations_not_an_object():
     data = example()
     data["foundations"] = [0, 3, 0, 1]
-    assert has(problems_of(data), "foundations must be an object")
+    assert problems_of(data) == ["foundations: must be an object, not [0, 3, 0, 1]"]
 
 
 def test_unknown_field():
     data = example()
     data["stock"] = []
-    assert has(problems_of(data), "unknown field 'stock'")
+    assert problems_of(data) == ["stock: is not a field of this position"]
 
 
 def test_wrong_game():
     data = example()
     data["game"] = "freecell"
-    assert has(problems_of(data), "'freecell'", "beleaguered-fortress")
+    assert problems_of(data) == ["game: input should be 'beleaguered-fortress', not \"freecell\""]
 
 
 def test_tableau_missing_or_malformed():
     data = example()
     del data["tableau"]
-    assert has(problems_of(data), "tableau is missing")
+    assert problems_of(data) == ["tableau: is missing"]
     data["tableau"] = "9S 2H"
-    assert has(problems_of(data), "tableau must be a list")
+    assert problems_of(data) == ['tableau: must be a list, not "9S 2H"']
     data["tableau"] = [["9S"], "2H"]
-    assert has(problems_of(data), "tableau must be a list")
+    assert problems_of(data) == ['tableau[1]: must be a list, not "2H"']
 
 
 def test_reserve_not_a_list():
     data = example()
     data["reserve"] = "QH"
-    assert has(problems_of(data), "reserve must be a list")
+    assert problems_of(data) == ['reserve: must be a list, not "QH"']
+    data["reserve"] = None
+    assert problems_of(data) == ["reserve: must be a list, not null"]
 
 
 def test_not_json():
@@ -365,19 +415,12 @@ def test_constructor_validates_too():
 
 def test_several_reading_faults_are_all_listed():
     data = example()
-    data["game"] = "freecell"
-    data["colour"] = "red"
-    data["tableau"][3][2] = "ZZ"
-    data["reserve"][4] = "1H"
-    data["reserve"] += [None]
-    data["foundations"]["S"] = 99
-    problems = problems_of(data)
-    assert has(problems, "unknown field 'colour'")
-    assert has(problems, "'freecell'")
-    assert has(problems, "tableau:3", "'ZZ'")
-    assert has(problems, "reserve:4", "'1H'")
-    assert has(problems, "13 slots")
-    assert has(problems, "foundation S", "99")
+    data["tableau"][3][2] = "ZZ"      # 5S
+    data["reserve"][4] = "1H"         # 3C
+    data["reserve"][5] = "3h"         # a spelling of 3H: read
+    data["foundations"]["X"] = 0
+    assert problems_of(data) == ["tableau:3: 'ZZ' is not a card", "reserve:4: '1H' is not a card",
+                                 "foundations: 'X' is not a suit", "position lacks 3C 5S"]
 
 
 def test_several_deck_faults_are_all_listed():
@@ -393,16 +436,47 @@ def test_several_deck_faults_are_all_listed():
 
 def test_reading_and_deck_faults_are_listed_together():
     data = example()
-    data["colour"] = "red"
     data["tableau"][0][1] = "7H"
     data["tableau"][2][0] = "ZZ"      # QC unreadable, so QC is also lacking
     data["foundations"]["H"] = 1
     problems = problems_of(data)
-    assert has(problems, "unknown field 'colour'")
     assert has(problems, "tableau:2", "'ZZ'")
     assert has(problems, "holds 7H twice")
     assert has(problems, "lacks", "2H", "QC")
     assert has(problems, "AH", "H foundation")
+
+
+def _twice(data: dict) -> None:
+    data["tableau"][0][1] = "7H"  # 7H also sits in pile 4; 2H is now missing
+
+
+def _home(data: dict) -> None:
+    data["foundations"]["H"] = 1  # AH is in the reserve
+
+
+def _unread(data: dict) -> None:
+    data["tableau"][3][2] = "ZZ"
+    data["reserve"][4] = ""
+
+
+def _foundations_past(data: dict) -> None:
+    data["foundations"]["C"] = 2  # AC and 2C are in play
+    data["foundations"]["h"] = 1  # AH too
+
+
+@pytest.mark.parametrize(("change", "faults"), [
+    (_twice, ["position holds 7H twice", "position lacks 2H"]),
+    (_home, ["AH is in play but the H foundation is built to A"]),
+    (_unread, ["tableau:3: 'ZZ' is not a card", "reserve:4: '' is not a card",
+               "position lacks 3C 5S"]),
+    (_foundations_past, ["AC is in play but the C foundation is built to 2",
+                         "AH is in play but the H foundation is built to A",
+                         "2C is in play but the C foundation is built to 2"]),
+], ids=["twice", "home", "unread", "foundations"])
+def test_the_games_faults_keep_their_words(change, faults):
+    data = example()
+    change(data)
+    assert problems_of(data) == faults
 
 
 def test_refusal_leaves_input_untouched():
@@ -447,3 +521,71 @@ def test_random_legal_positions_round_trip(position):
     assert Position.from_json(data) == position
     in_play = [c for p in position.tableau for c in p] + [c for c in position.reserve if c]
     assert len(in_play) == position.cards_left() == len(set(in_play))
+
+
+# --- the published schema and the reader agree ------------------------------------------------
+
+_SCHEMA = Draft202012Validator(position_schema())
+_ODD = [None, True, 0, -1, 13, 14, 2.0, "", "ZZ", "1H", "7h", "10♠", " ts ", "Q" * 9, "H", "♥",
+        "X", [], ["7H"], [["7H"]], {}, {"H": 1}]
+
+
+def _places(value, places: list) -> list:
+    """Every (container, key) of a JSON value, depth first."""
+    keys = list(value) if isinstance(value, dict) else range(len(value))
+    for key in keys:
+        places.append((value, key))
+        if isinstance(value[key], (dict, list)):
+            _places(value[key], places)
+    return places
+
+
+_SPELLINGS = {"T": ["T", "t", "10"], "C": ["c", "♣", "♧"], "D": ["d", "♦", "♢"],
+              "H": ["h", "♥", "♡"], "S": ["s", "♠", "♤"]}
+
+
+def _respelt(text: str, draw) -> str:
+    """Another spelling of a card, as a person might type it."""
+    rank, suit = text[:-1], text[-1]
+    rank = draw(st.sampled_from(_SPELLINGS.get(rank, [rank, rank.lower()])))
+    suit = draw(st.sampled_from(_SPELLINGS.get(suit, [suit])))
+    return draw(st.sampled_from(["", " ", "\t"])) + rank + suit + draw(st.sampled_from(["", " "]))
+
+
+@st.composite
+def mutated_positions(draw) -> dict:
+    """A legal position's JSON with a few cards respelt, values replaced, dropped or added."""
+    data = draw(legal_positions()).to_json()
+    for _ in range(draw(st.integers(1, 3))):
+        container, key = draw(st.sampled_from(_places(data, [])))
+        action = draw(st.sampled_from(["respell", "replace", "drop", "add"]))
+        if action == "respell" and isinstance(container[key], str) and len(container[key]) == 2:
+            container[key] = _respelt(container[key], draw)
+        elif action in ("respell", "replace"):
+            container[key] = draw(st.sampled_from(_ODD))
+        elif action == "drop":
+            del container[key]
+        elif isinstance(container, list):
+            container.insert(key, copy.deepcopy(container[key]))
+        else:
+            container[draw(st.sampled_from(["extra", "h", "X", "game"]))] = \
+                draw(st.sampled_from(_ODD))
+    return data
+
+
+@settings(max_examples=400)
+@given(mutated_positions())
+def test_what_the_published_schema_refuses_the_reader_refuses(data):
+    """A client that validates by `fortress-solver schema` never has a position refused
+    that the server would read; the reader refuses more (one whole deck)."""
+    try:
+        GAME.from_json(copy.deepcopy(data))
+    except InvalidInput:
+        return
+    assert not [error.message for error in _SCHEMA.iter_errors(data)]
+
+
+def test_the_descriptor_reads_as_position_does():
+    assert GAME.from_json(example()) == Position.from_json(example())
+    with pytest.raises(InvalidInput, match=re.escape("tableau[1]: must be a list")):
+        GAME.from_json({"tableau": [[], 7]})

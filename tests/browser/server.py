@@ -8,6 +8,7 @@ Chromium at /usr/bin/chromium, or no playwright package), or is None.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import signal
 import socket
@@ -63,18 +64,20 @@ def _answers(url: str) -> bool:
 
 
 @contextmanager
-def running_server(workers: int = 2, timeout: float = 30,
-                   options: tuple[str, ...] = ()) -> Iterator[str]:
+def running_server(workers: int = 2, timeout: float = 30, options: tuple[str, ...] = (),
+                   env: dict[str, str] | None = None) -> Iterator[str]:
     """`fortress-solver serve` on 127.0.0.1 (gRPC on a free port, HTTP on another), with
-    `options` added; yields the page's URL once the HTTP port answers, and stops it with
-    SIGTERM. Its log goes to a temporary file (a pipe nobody reads could fill and stall it)."""
+    `options` added and `env` added to its environment; yields the page's URL once the
+    HTTP port answers, and stops it with SIGTERM. Its log goes to a temporary file (a pipe
+    nobody reads could fill and stall it)."""
     with tempfile.TemporaryFile("w+") as log:
         for _attempt in range(3):  # the free port may be taken before the server binds it
             port = free_port()
             process = subprocess.Popen(
                 [command(), "serve", "--host", "127.0.0.1", "--port", "0",
                  "--http-port", str(port), "--workers", str(workers), *options],
-                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True)
+                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True,
+                env=None if env is None else {**os.environ, **env})
             url = f"http://127.0.0.1:{port}/"
             deadline = time.monotonic() + timeout
             while (process.poll() is None and time.monotonic() < deadline
@@ -100,6 +103,21 @@ def _stop(process: subprocess.Popen[str]) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def call(url: str, method: str, body: dict[str, Any]) -> dict[str, Any]:
+    """One RPC on the page's server, as the page sends it (Connect, JSON): the answer, or
+    the refusal's JSON error (its code and message)."""
+    request = urllib.request.Request(
+        f"{url}fortress.solver.v1.Solver/{method}", data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "Connect-Protocol-Version": "1"},
+        method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            answer: dict[str, Any] = json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        answer = json.loads(error.read() or b"{}")
+    return answer
 
 
 def launch_chromium(playwright: Any) -> Any:

@@ -1,8 +1,9 @@
 """The playground page (service/playground/) in headless Chromium against a real server:
-it loads cleanly, its hints are the command line's, a selected card's targets are coloured
-by the command line's grading of their moves, Solve / Next / Previous / Play walk deal 2's
-optimal line to the win, a refused move shows the server's reason, the duels answer
-through it, and Stronghold positions are drawn and checked by the server on load.
+it loads cleanly, its game selector lists the server's games, its hints are the command
+line's, a selected card's targets are coloured by the command line's grading of their
+moves, Solve / Next / Previous / Play walk deal 2's optimal line to the win, a refused
+move shows the server's reason, the duels answer through it, and Stronghold positions
+are drawn and checked by the server on load.
 
 Skipped, with the reason in the run's summary, without /usr/bin/chromium or playwright.
 """
@@ -15,7 +16,7 @@ import subprocess
 
 import pytest
 
-from tests.browser.server import ROOT, SKIP_REASON, command
+from tests.browser.server import ROOT, SKIP_REASON, call, command
 
 if SKIP_REASON:
     pytest.skip(SKIP_REASON, allow_module_level=True)
@@ -23,6 +24,10 @@ if SKIP_REASON:
 from playwright.sync_api import expect  # noqa: E402
 
 DEAL_2_LENGTH = 66  # the optimal solution's moves (docs, `fortress-solver solve --deal 2`)
+# the games the page has boards of its own for, under these names in the selector
+LABELS = {"beleaguered-fortress": "Beleaguered Fortress",
+          "fortress-fight-kingdom": "Fortress Fight Kingdom", "farbduell": "Farbduell",
+          "stronghold": "Stronghold"}
 
 
 def run_cli(*args: str, stdin: str | None = None,
@@ -77,6 +82,19 @@ def test_page_loads_without_console_errors(tab):
     expect(card(page, "TC")).to_have_class(re.compile(r"\bblack\b"))
     expect(page.get_by_test_id("error")).to_be_hidden()
     page.wait_for_timeout(300)  # anything the page does after loading
+    assert_clean(tab)
+
+
+def test_the_selector_lists_every_game_the_server_serves(tab, server_url):
+    """The page asks GetServerInfo for the games: each one it returns, in its order."""
+    games = [game["name"] for game in call(server_url, "GetServerInfo", {})["games"]]
+    assert set(LABELS) <= set(games)
+    options = tab.page.get_by_test_id("game").locator("option")
+    expect(options).to_have_count(len(games))
+    values = [{"fortress-fight-kingdom": "ffk"}.get(name, name) for name in games]
+    assert options.evaluate_all("os => os.map(o => o.value)") == values  # "ffk" as it was
+    assert options.all_inner_texts() == [LABELS.get(name, name) for name in games]
+    expect(tab.page.get_by_test_id("game")).to_have_value(games[0])
     assert_clean(tab)
 
 
@@ -226,7 +244,8 @@ def test_targets_are_coloured_by_the_servers_grading(tab):
 # ============================================================================ the duels
 
 
-@pytest.mark.parametrize("game, seed", [("ffk", "1"), ("farbduell", "1")])
+@pytest.mark.parametrize("game, seed", [pytest.param("ffk", "1", id="ffk-1"),
+                                        ("farbduell", "1")])
 def test_duel_hint_is_a_legal_action_and_the_bot_replies(tab, game, seed):
     page = tab.page
     page.get_by_test_id("game").select_option(game)

@@ -16,11 +16,10 @@ from solver.farbduell.actions import Action, Choose, Draw, Play
 from solver.farbduell.bots import BOTS, play_game
 from solver.farbduell.hints import Settings, hint, sample_world
 from solver.farbduell.policies import greedy_action
+from solver.farbduell.position import State
 from solver.farbduell.rules import apply, legal_actions, new_game
-from solver.farbduell.state import State
 from solver.selfplay import seatings, tally
-
-from .test_engine import TABLES, position
+from tests.support.farbduell import TABLES, position
 
 FAST = Settings(worlds=3)
 

@@ -12,9 +12,9 @@ from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from solver.farbduell.actions import Play
 from solver.farbduell.chains import KEEPERS, Chain, best_chain
+from solver.farbduell.data import Table, load_tables
+from solver.farbduell.position import Fuse, State
 from solver.farbduell.rules import apply, legal_actions
-from solver.farbduell.state import Fuse, State
-from solver.farbduell.tables import Table, load_tables
 
 ALL_TABLES = load_tables()
 TABLES = {name: table for name, table in ALL_TABLES.items() if not table.double_faced}

@@ -12,9 +12,9 @@ import pytest
 
 from solver.errors import IllegalMove, InvalidInput
 from solver.farbduell.actions import Draw, Keep, Play
+from solver.farbduell.data import load_tables
+from solver.farbduell.position import Fuse, State
 from solver.farbduell.rules import apply, legal_actions
-from solver.farbduell.state import Fuse, State
-from solver.farbduell.tables import load_tables
 
 TABLES = load_tables()
 BOTH = pytest.mark.parametrize("table", ["classic", "belagerung"])

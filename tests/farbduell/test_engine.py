@@ -11,16 +11,9 @@ from hypothesis import strategies as st
 
 from solver.errors import IllegalMove, InvalidInput
 from solver.farbduell.actions import Draw, Keep, Play
+from solver.farbduell.position import State
 from solver.farbduell.rules import apply, legal_actions, new_game, scores
-from solver.farbduell.state import State
-from solver.farbduell.tables import load_tables
-
-TABLES = load_tables()
-
-
-def position(*hands: list[str], table: str = "classic", top: str = "red-9", **fields) -> State:
-    return State.from_json({"table": table, "hands": list(hands), "discard": [top], **fields},
-                           TABLES)
+from tests.support.farbduell import TABLES, position
 
 
 def play(state: State, *texts: str) -> State:

@@ -7,11 +7,10 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.farbduell.state import State
-from solver.farbduell.tables import load_tables
-
-from ..cli import assert_one_line_error, run, run_json
-from .test_reading import mutated
+from solver.farbduell.data import load_tables
+from solver.farbduell.position import State
+from tests.support.cli import assert_one_line_error, run, run_json
+from tests.support.farbduell_strategies import mutated
 
 CHAIN = {"hands": [["red-skip", "blue-skip", "blue-7"], ["green-1"]], "discard": ["red-9"]}
 
@@ -92,10 +91,13 @@ QUICK = {"chain": ["--seconds", "1"], "puzzle": ["--seconds", "0.3", "--nodes", 
                                  HealthCheck.function_scoped_fixture])
 @given(data=mutated(), command=st.sampled_from(sorted(QUICK)))
 def test_mutated_positions_are_answered_or_one_line(capsys, tmp_path, data, command):
+    """Through the whole command line: exit 0 with an answer, or exit 2 with one line."""
     path = tmp_path / "fuzzed.json"
     path.write_text(json.dumps(data))
     code, out, err = run(capsys, "farbduell", command, str(path), *QUICK[command])
-    if code != 0:
+    if code == 0:
+        assert out.strip() and not err
+    else:
         assert_one_line_error(code, out, err)
 
 

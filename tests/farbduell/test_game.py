@@ -8,7 +8,7 @@ import pickle
 
 from solver.budget import Budget, Status
 from solver.farbduell.game import CHAIN, GAME, HINT, PUZZLE, ChainOptions
-from solver.farbduell.state import State
+from solver.farbduell.position import State
 
 GOES_OUT = {"hands": [["red-skip", "blue-skip", "blue-7"], ["green-1"]], "discard": ["red-9"]}
 

@@ -18,14 +18,13 @@ from hypothesis import strategies as st
 from solver.errors import InvalidInput
 from solver.farbduell import hints
 from solver.farbduell.actions import Draw, Keep, Play
+from solver.farbduell.data import NUMBERS, other_side
 from solver.farbduell.hints import Settings, hint, sample_world
 from solver.farbduell.policies import greedy_action
+from solver.farbduell.position import Knows, State
 from solver.farbduell.puzzles import solve_puzzle
 from solver.farbduell.rules import apply, legal_actions, new_game
-from solver.farbduell.state import Knows, State
-from solver.farbduell.tables import NUMBERS, other_side
-
-from .test_engine import TABLES
+from tests.support.farbduell import TABLES
 
 FAST = Settings(worlds=3)
 

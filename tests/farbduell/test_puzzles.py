@@ -7,8 +7,7 @@ from dataclasses import replace
 from solver.budget import Status
 from solver.farbduell.puzzles import solve_puzzle
 from solver.farbduell.rules import apply
-
-from .test_engine import position
+from tests.support.farbduell import position
 
 
 def with_pile_top(state, text: str):

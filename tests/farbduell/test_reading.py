@@ -5,151 +5,26 @@ published schema admits every position the game deals or writes."""
 
 from __future__ import annotations
 
-import copy
 import json
-import random
 from typing import Any
 
 import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from solver.budget import Budget
+from solver.budget import Budget, Status
 from solver.errors import InvalidInput
+from solver.farbduell.chains import Chain
 from solver.farbduell.game import CHAIN, GAME, HINT, PUZZLE, HintOptions, PuzzleOptions
-from solver.farbduell.rules import apply, legal_actions, new_game
-from solver.farbduell.state import State
-from solver.farbduell.tables import default_tables
-from solver.farbduell.wire import MAX_CARDS, MAX_SEATS
+from solver.farbduell.hints import Hint
+from solver.farbduell.position import State
+from solver.farbduell.puzzles import PuzzleAnswer
+from solver.farbduell.rules import apply, legal_actions
+from solver.farbduell.schema import MAX_CARDS, MAX_SEATS
 from solver.reading import MAX_BYTES
+from tests.support.farbduell_strategies import POSITIONS, mutated, values
 
-TABLES = default_tables()
 SMALL = Budget(seconds=0.2, nodes=200, table_entries=10_000)
-
-
-def _positions() -> list[dict[str, Any]]:
-    """Deals and positions along random games on every table, and hand-made ones with
-    what is rare in play: a stack, a hunt, a fuse, a clock, a colour to be named."""
-    found: list[dict[str, Any]] = [
-        {"hands": [["red-skip", "blue-skip", "blue-7"], ["green-1"]], "discard": ["red-9"]},
-        {"table": "belagerung", "hands": [["red-1"], ["blue-2"], []], "discard": ["blue-draw2"],
-         "pending": 4, "pending_kind": "draw2", "shields": [0, 1, 0], "to_move": 1,
-         "direction": -1, "seed": 2**62, "winner": None, "drawn": None},
-        {"hands": [["red-1", "green-bomb"], ["blue-2"]], "discard": ["joker"],
-         "colour": "green", "fuse": {"size": 6, "count": 1, "skip_next": True}},
-        {"table": "tag_nacht", "hands": [["red-1/pink-1"], ["blue-2/teal-2"]],
-         "discard": ["red-3/joker"], "colour": None, "side": "night", "clock": None},
-        {"table": "tag_nacht", "hands": [["red-1/pink-1"], ["blue-2/teal-2"]],
-         "discard": ["yellow-3/joker"], "colour": "orange", "side": "night",
-         "pending": 1, "pending_kind": "hunt", "hunt_colour": "orange",
-         "clock": {"count": 2, "skip_next": False}},
-    ]
-    rng = random.Random(5)
-    for name in sorted(TABLES):
-        for players in (2, 3):
-            state = new_game(TABLES[name], players, rng.randrange(1000))
-            found.append(state.to_json())
-            for _ in range(rng.randrange(5, 60)):
-                if state.winner is not None:
-                    break
-                state = apply(state, rng.choice(legal_actions(state)))
-            found.append(state.to_json())
-    return found
-
-
-POSITIONS = _positions()
-KEYS = sorted(POSITIONS[1].keys() | POSITIONS[-1].keys())
-
-scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(
-    max_size=12) | st.sampled_from(["red-7", "joker", "red-7/teal-skipall", "pink", "hunt",
-                                    "draw2", "night", "classic", "tag_nacht", "farbduell"])
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
-                      | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=5), inner,
-                                        max_size=4), max_leaves=12)
-numbers = st.sampled_from([-1, 0, 1, 2, 5, 6, 7, 12, 2**31, 2**64, -(10**20), 10**20])
-
-
-def _nested(depth: int) -> Any:
-    value: Any = "red-7"
-    for _ in range(depth):
-        value = [value]
-    return value
-
-
-def _places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """The path of every value inside `value` down to a depth of 6, itself first."""
-    places = [path]
-    if len(path) == 6:
-        return places
-    items = value.items() if isinstance(value, dict) else enumerate(value) \
-        if isinstance(value, list) else ()
-    for key, inner in items:
-        places.extend(_places(inner, (*path, key)))
-    return places
-
-
-@st.composite
-def mutated(draw: st.DrawFn) -> Any:
-    """A real position with a few things changed: mildly (a card moved to another hand or
-    pile, a small number or a null set, a key dropped: what still reads now and then) or
-    harshly (a value replaced by any JSON, an item duplicated or wrapped in a list or an
-    object, a number out of range, a value nested deep, a key added)."""
-    data = copy.deepcopy(draw(st.sampled_from(POSITIONS)))
-    for _ in range(draw(st.integers(1, 3))):
-        if draw(st.booleans()):
-            _mild(draw, data)
-        else:
-            _harsh(draw, data)
-    return data
-
-
-def _mild(draw: st.DrawFn, data: dict[str, Any]) -> None:
-    hands = data.get("hands")
-    piles = [hand for hand in hands if isinstance(hand, list)] if isinstance(hands, list) else []
-    piles += [data[key] for key in ("draw_pile", "discard") if isinstance(data.get(key), list)]
-    change = draw(st.sampled_from(["move", "number", "null", "drop"]))
-    if change == "move":
-        if any(piles):
-            source = draw(st.sampled_from([pile for pile in piles if pile]))
-            card = source.pop(draw(st.integers(0, len(source) - 1)))
-            draw(st.sampled_from(piles)).append(card)
-    elif change == "number":
-        key = draw(st.sampled_from(["to_move", "winner", "pending", "direction", "seed"]))
-        data[key] = draw(st.integers(-1, 4))
-    else:
-        key = draw(st.sampled_from(KEYS))
-        if change == "null":
-            data[key] = None
-        else:
-            data.pop(key, None)
-
-
-def _harsh(draw: st.DrawFn, data: dict[str, Any]) -> None:
-    path = draw(st.sampled_from(_places(data)))
-    if not path:
-        data[draw(st.sampled_from(KEYS))] = draw(values | numbers)
-        return
-    parent: Any = data
-    for key in path[:-1]:
-        parent = parent[key]
-    last = path[-1]
-    change = draw(st.sampled_from(["replace", "number", "drop", "twice", "list", "object",
-                                   "deep"]))
-    if change == "replace":
-        parent[last] = draw(values)
-    elif change == "number":
-        parent[last] = draw(numbers)
-    elif change == "drop":
-        del parent[last]
-    elif change == "twice" and isinstance(parent, list):
-        parent.insert(last, copy.deepcopy(parent[last]))
-    elif change == "list":
-        parent[last] = [parent[last]]
-    elif change == "object":
-        parent[last] = {"card": parent[last]}
-    else:
-        parent[last] = _nested(draw(st.sampled_from([3, 40, 300])))
 
 
 def _read(data: Any) -> State | None:
@@ -161,15 +36,60 @@ def _read(data: Any) -> State | None:
         return None
 
 
-def _ask_everything(state: State) -> None:
-    """Every question under a small budget answers or refuses the position, nothing else."""
+def _ask_everything(state: State) -> dict[str, Any]:
+    """Every question under a small budget: its answer, or the InvalidInput refusing the
+    position (nothing else escapes); each answer is checked to be honest."""
+    asked: dict[str, Any] = {}
     for question, options in ((PUZZLE, PuzzleOptions(2)), (CHAIN, None),
                               (HINT, HintOptions(worlds=2))):
         try:
             answer = question.ask(state, options, SMALL)
-        except InvalidInput:
+        except InvalidInput as refusal:
+            asked[question.name] = refusal
             continue
-        json.dumps(answer.to_json())
+        _assert_honest(state, answer)
+        asked[question.name] = answer
+    return asked
+
+
+def _assert_honest(state: State, answer: Any) -> None:
+    """An answer's status is one the question gives, its JSON says the same, and what a
+    SOLVED answer claims replays legally from the position: the puzzle's line to the
+    mover's win (each action by the seat to move), the chain's plays within the mover's
+    turn (all of its hand when it goes out), the hint's action and runners-up among the
+    legal actions. An answer that is not SOLVED claims no moves."""
+    assert json.loads(json.dumps(answer.to_json()))["status"] == answer.status.value
+    legal = legal_actions(state)
+    if isinstance(answer, PuzzleAnswer):
+        assert answer.status in (Status.SOLVED, Status.UNSOLVABLE, Status.UNKNOWN)
+        if answer.status is not Status.SOLVED:
+            assert answer.line == () and answer.turns is None
+            return
+        assert answer.turns is not None and 1 <= answer.turns <= 2 and answer.line
+        replayed = state
+        for seat, action in answer.line:
+            assert seat == replayed.to_move and action in legal_actions(replayed)
+            replayed = apply(replayed, action)
+        assert replayed.winner == state.to_move
+    elif isinstance(answer, Chain):
+        assert answer.status in (Status.SOLVED, Status.UNKNOWN)
+        if answer.status is not Status.SOLVED:
+            assert answer.plays == ()
+            return
+        assert answer.cards == len(answer.plays)
+        replayed = state
+        for play in answer.plays:
+            assert replayed.to_move == state.to_move and play in legal_actions(replayed)
+            replayed = apply(replayed, play)
+        assert answer.goes_out == (not replayed.hands[state.to_move])
+    else:
+        assert isinstance(answer, Hint) and answer.status in (Status.SOLVED, Status.UNKNOWN)
+        if answer.status is not Status.SOLVED:
+            assert answer.action is None and answer.runners_up == ()
+            return
+        others = [action for action, _ in answer.runners_up]
+        assert answer.action in legal and answer.action not in others
+        assert all(other in legal for other in others) and len(set(others)) == len(others)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -190,7 +110,15 @@ def test_mutated_positions_are_read_or_refused_and_then_answered(data):
 
 @pytest.mark.parametrize("data", POSITIONS[:8])
 def test_real_positions_are_answered(data):
-    _ask_everything(State.from_json(data))
+    """A game not yet over is hinted (and every answer is honest, see _assert_honest);
+    a finished one is refused by every question, saying so."""
+    state = State.from_json(data)
+    asked = _ask_everything(state)
+    if state.winner is None:
+        assert not isinstance(asked["hint"], InvalidInput), asked["hint"]
+    else:
+        assert all(isinstance(answer, InvalidInput) and "over" in str(answer)
+                   for answer in asked.values()), asked
 
 
 def test_faults_found_by_fuzzing_are_named():

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from solver.errors import IllegalMove, InvalidInput
 from solver.farbduell.actions import Choose, Draw, Keep, Play
+from solver.farbduell.data import NUMBERS, Card, load_tables
+from solver.farbduell.position import Clock, State
 from solver.farbduell.rules import apply, legal_actions, new_game, scores
-from solver.farbduell.state import Clock, State
-from solver.farbduell.tables import NUMBERS, Card, load_tables
 
 TABLES = load_tables()
 TN = TABLES["tag_nacht"]

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from solver.ffkingdom.bots import BOTS, GameResult, pairing_games, play_game, tally
-
-from .helpers import RULES
+from tests.support.ffkingdom import RULES
 
 
 def result(seats: tuple[str, str], winner: int | None) -> GameResult:

@@ -22,8 +22,7 @@ from solver.ffkingdom import (
     new_game,
     why_not_playable,
 )
-
-from .helpers import (
+from tests.support.ffkingdom import (
     EVERY_STEP,
     RULES,
     act,

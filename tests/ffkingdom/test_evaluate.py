@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.ffkingdom import Play, State, apply, new_game
-from solver.ffkingdom.engine import cost
+from solver.ffkingdom.data import PRODUCED, PRODUCERS, Rules
 from solver.ffkingdom.evaluate import (
     BOARD_FEATURES,
     BOARD_WEIGHTS,
@@ -24,10 +24,9 @@ from solver.ffkingdom.evaluate import (
     evaluate,
     side_features,
 )
-from solver.ffkingdom.rules import PRODUCED, PRODUCERS, Rules
-from solver.ffkingdom.state import Player
-
-from .helpers import RULES, playout, position, with_config
+from solver.ffkingdom.position import Player
+from solver.ffkingdom.rules import cost
+from tests.support.ffkingdom import RULES, playout, position, with_config
 
 WEIGHT_SETS = pytest.mark.parametrize("weights", [BOARD_WEIGHTS, FITTED_WEIGHTS],
                                       ids=["board", "fitted"])

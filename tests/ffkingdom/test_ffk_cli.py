@@ -13,10 +13,9 @@ from hypothesis import strategies as st
 
 from solver.ffkingdom import legal_actions, load, new_game, parse, parse_action
 from solver.ffkingdom.puzzles import solve_puzzle
-
-from ..cli import assert_one_line_error, run, run_json
-from .helpers import RULES, rest_of_deck
-from .strategies import mutated, plausible
+from tests.support.cli import assert_one_line_error, run, run_json
+from tests.support.ffkingdom import RULES, rest_of_deck
+from tests.support.ffkingdom_strategies import mutated, plausible
 
 SIMPLE_WIN = {"players": [{"W": 4, "hand": ["angriff", "mauer"]}, {"castle": 6, "wall": 0}]}
 

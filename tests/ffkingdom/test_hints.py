@@ -20,8 +20,7 @@ from solver.ffkingdom.evaluate import WIN
 from solver.ffkingdom.hints import Settings, hint, sample_world
 from solver.ffkingdom.knowledge import NOTHING, known
 from solver.ffkingdom.puzzles import win_this_turn
-
-from .helpers import RULES, playout, position
+from tests.support.ffkingdom import RULES, playout, position
 
 FULL_DECK = Counter(RULES.deck())
 FAST = Settings(worlds=2, shortlist=3)

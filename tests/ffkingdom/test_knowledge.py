@@ -19,8 +19,7 @@ from solver.ffkingdom.bots import play_game
 from solver.ffkingdom.hints import Settings, hint, sample_world
 from solver.ffkingdom.knowledge import NOTHING, Knowledge, forget, known, unseen
 from solver.ffkingdom.policies import greedy_action
-
-from .helpers import RULES, act, has, playout, position, problems_of, rest_of_deck
+from tests.support.ffkingdom import RULES, act, has, playout, position, problems_of, rest_of_deck
 
 FAST = Settings(worlds=2, shortlist=3)
 BLIND = Settings(knowing=False)
@@ -412,7 +411,7 @@ def test_every_knowledge_fault_is_named_at_once():
 
 
 def test_knows_is_in_the_schema():
-    from solver.ffkingdom.wire import position_schema
+    from solver.ffkingdom.schema import position_schema
 
     schema = json.dumps(position_schema())
     assert "opponent_hand" in schema and "deck_top" in schema

@@ -12,11 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.ffkingdom import Discard, Play, State, apply, new_game, why_not_playable
-from solver.ffkingdom.engine import discards, legal_actions, plays, waits
+from solver.ffkingdom.data import CARD_TYPES, PRODUCERS, RESOURCES
 from solver.ffkingdom.policies import greedy_action, random_action
-from solver.ffkingdom.rules import CARD_TYPES, PRODUCERS, RESOURCES
-
-from .helpers import EVERY_STEP, RULES, playout, with_config
+from solver.ffkingdom.rules import discards, legal_actions, plays, waits
+from tests.support.ffkingdom import EVERY_STEP, RULES, playout, with_config
 
 PER_TYPE = with_config(producer_surcharge_scope="per_type")
 rule_sets = st.sampled_from([RULES, EVERY_STEP, PER_TYPE,

@@ -8,8 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.ffkingdom import apply, legal_actions, new_game
-
-from .helpers import EVERY_STEP, RULES, playout, with_config
+from tests.support.ffkingdom import EVERY_STEP, RULES, playout, with_config
 
 FULL_DECK = Counter(RULES.deck())
 LIMIT = 5000

@@ -20,8 +20,7 @@ import pytest
 from solver.budget import Budget, Status
 from solver.ffkingdom import State, apply, legal_actions, load
 from solver.ffkingdom.puzzles import solve_puzzle
-
-from .helpers import RULES
+from tests.support.ffkingdom import RULES
 
 PUZZLES = Path(__file__).parent / "puzzles"
 FILES = sorted(PUZZLES.glob("*.json"))

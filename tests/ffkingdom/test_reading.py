@@ -14,17 +14,16 @@ from hypothesis import strategies as st
 
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
-from solver.ffkingdom import GAME, Loaded, State, apply, legal_actions, load, new_game
+from solver.ffkingdom import NAME, Loaded, State, apply, legal_actions, load, new_game
+from solver.ffkingdom.data import CARD_TYPES
 from solver.ffkingdom.game import GAME as DESCRIPTOR
 from solver.ffkingdom.game import HINT, PUZZLE, HintOptions, PuzzleOptions
 from solver.ffkingdom.hints import Hint
 from solver.ffkingdom.puzzles import PuzzleAnswer
-from solver.ffkingdom.rules import CARD_TYPES
-from solver.ffkingdom.wire import MAX_CARDS, CardType, PlayerWire, PositionWire
+from solver.ffkingdom.schema import MAX_CARDS, CardType, PlayerSchema, PositionSchema
 from solver.reading import MAX_BYTES, MAX_UNKNOWN_KEYS
-
-from .helpers import RULES
-from .strategies import REAL, json_values, mutated, plausible, view_of
+from tests.support.ffkingdom import RULES
+from tests.support.ffkingdom_strategies import REAL, json_values, mutated, plausible, view_of
 
 SMALL = Budget(seconds=0.05, nodes=2_000, table_entries=None)
 
@@ -129,9 +128,9 @@ def test_deep_nesting_is_refused():
     ({"players": [{"hand": [], "poison": [{"per": 1, "ticks": 1}] * 101}, {}]},
      "players[0].poison: has 101 items, at most 100"),
     ({"players": [{"hand": [], **{f"k{k}": 0 for k in range(3_000)}}, {}]},
-     f"players[0]: has 3001 items, at most {len(PlayerWire.model_fields) + MAX_UNKNOWN_KEYS}"),
+     f"players[0]: has 3001 items, at most {len(PlayerSchema.model_fields) + MAX_UNKNOWN_KEYS}"),
     ({"players": [{"hand": []}, {}], **{f"k{k}": 0 for k in range(3_000)}},
-     f"a position has 3001 items, at most {len(PositionWire.model_fields) + MAX_UNKNOWN_KEYS}"),
+     f"a position has 3001 items, at most {len(PositionSchema.model_fields) + MAX_UNKNOWN_KEYS}"),
 ])
 def test_a_list_or_object_longer_than_the_game_allows_is_one_fault(data, fault):
     """Refused by its length before any item is read: one fault, however many items."""
@@ -144,13 +143,13 @@ def test_a_list_or_object_longer_than_the_game_allows_is_one_fault(data, fault):
 
 
 def test_the_schema_names_the_game_and_the_card_types():
-    assert PositionWire.model_fields["game"].default == GAME == DESCRIPTOR.name
+    assert PositionSchema.model_fields["game"].default == NAME == DESCRIPTOR.name
     assert get_args(CardType) == CARD_TYPES
 
 
 def test_the_schema_lists_every_card():
     document = DESCRIPTOR.schema()
-    assert document["$id"].endswith(f"/{GAME}.json")
+    assert document["$id"].endswith(f"/{NAME}.json")
     card = document["properties"]["discard"]["items"]
     assert card["enum"] == list(RULES.cards)
 
@@ -159,7 +158,7 @@ def test_the_schema_lists_every_card():
 def test_the_descriptor_reads_back_what_it_writes(data):
     position = DESCRIPTOR.from_json(data)
     written = DESCRIPTOR.to_json(position)
-    assert written["game"] == GAME
+    assert written["game"] == NAME
     again = DESCRIPTOR.from_json(json.loads(json.dumps(written)))
     assert again == position  # the same state, the same parts known
 
@@ -175,7 +174,7 @@ def test_a_view_keeps_the_opponents_hand_and_the_deck_unknown():
 def test_a_complete_state_reads_back_as_a_state():
     state = new_game(RULES, 5)
     assert State.from_json(state.to_json()) == state
-    assert State.GAME == Loaded.GAME == GAME
+    assert State.NAME == Loaded.NAME == NAME
 
 
 def test_unknown_answers_are_unknown():

@@ -9,8 +9,7 @@ import pytest
 
 from solver.errors import InvalidInput
 from solver.ffkingdom import load_rules
-
-from .helpers import RULES, act, position
+from tests.support.ffkingdom import RULES, act, position
 
 SHIPPED = Path(__file__).resolve().parents[2] / "solver" / "ffkingdom" / "cards.toml"
 PLAY_AGAIN = {"mauer", "flinker_bote", "sturmlaeufer", "heilkunde", "kundschafter", "spitzel"}

@@ -10,9 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.errors import InvalidInput
-from solver.ffkingdom import GAME, load, new_game, parse
-
-from .helpers import RULES, has, playout, position, problems_of, rest_of_deck
+from solver.ffkingdom import NAME, load, new_game, parse
+from tests.support.ffkingdom import RULES, has, playout, position, problems_of, rest_of_deck
 
 HAND = ["katapult", "mauer", "turm"]
 
@@ -39,7 +38,7 @@ def test_str_is_one_compact_json_line():
     text = str(state)
     assert "\n" not in text and ", " not in text
     data = json.loads(text)
-    assert data["game"] == GAME
+    assert data["game"] == NAME
     assert list(data) == ["game", "round", "to_move", "first_player", "actions_left",
                           "resource_win", "winner", "seed", "players", "deck", "discard"]
 

@@ -18,7 +18,7 @@ from service.api import fortress_solver_pb2 as pb
 from solver.beleaguered import Algorithm, Mode, deal, solve
 from solver.beleaguered.census import Census, shipped
 from solver.budget import Budget, Status
-from tests.service.conftest import connect, deal_source, running_server
+from tests.support.servers import connect, deal_source, running_server
 
 CLI = [sys.executable, "-m", "service.cli"]
 

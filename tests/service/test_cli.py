@@ -22,9 +22,9 @@ import pytest
 
 from service.cli import main
 from solver.beleaguered import Move, Position, apply, deal, legal_moves, replay
-from tests.service.conftest import address
-
-from ..cli import assert_one_line_error, run, run_json
+from tests.support.batch_output import batch_records, batch_summary, check_summary
+from tests.support.cli import assert_one_line_error, run, run_json
+from tests.support.servers import address
 
 SCRIPT = Path(sys.executable).parent / "fortress-solver"
 
@@ -34,11 +34,6 @@ CARD = re.compile(r"[A2-9TJQK][CDHS]")
 SOURCE = re.compile(r"tableau:[0-7]|reserve:(?:[0-9]|1[01])")
 TARGET = re.compile(r"tableau:[0-7]|foundation")
 NUMBERED = re.compile(r"^\s*(\d+)\. (\S+) (\S+) -> (\S+)$")
-SUMMARY = re.compile(
-    r"^(\d+) deals: (\d+) solvable, (\d+) unsolvable, (\d+) unknown; "
-    r"solvable share ([\d.]+)% \(95 % interval ([\d.]+)%-([\d.]+)%\); "
-    r"(\d+) run in [\d.]+ s \([\d.]+ deals/s\)$"
-)
 BATCH_KEYS = {"deal", "status", "optimal", "length", "nodes", "seconds"}
 
 
@@ -366,9 +361,9 @@ def _unknown_field(data: dict) -> None:
 @pytest.mark.parametrize(("change", "fragments"), [
     (_duplicate_7h, ["holds 7H twice"]),
     (_bad_card, ["'XX' is not a card", "tableau:3"]),
-    (_nine_piles, ["9 piles", "at most 8"]),
-    (_bad_foundation, ["foundation H", "14"]),
-    (_unknown_field, ["unknown field 'cells'"]),
+    (_nine_piles, ["tableau: has 9 items, at most 8"]),
+    (_bad_foundation, ["foundations.H: must be at most 13, not 14"]),
+    (_unknown_field, ["cells: is not a field of this position"]),
 ], ids=["duplicate", "not-a-card", "nine-piles", "foundation", "unknown-field"])
 def test_bad_position_file(capsys, tmp_path, command, change, fragments):
     path = write_position(tmp_path, _deal_2_with(change))
@@ -463,33 +458,6 @@ def test_console_script_bad_argument():
 # ----------------------------------------------------------------------------- batch
 
 
-def _records(text: str) -> list[dict]:
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
-
-
-def _summary(err: str) -> re.Match:
-    last = err.rstrip("\n").splitlines()[-1]
-    assert "solvable share" in last and "95 % interval" in last and "unknown" in last, last
-    match = SUMMARY.match(last)
-    assert match, last
-    return match
-
-
-def _check_summary(match: re.Match, records: list[dict], processed: int) -> None:
-    total, solvable, unsolvable, unknown = (int(match.group(i)) for i in range(1, 5))
-    statuses = [r["status"] for r in records]
-    assert total == len(records)
-    assert solvable == statuses.count("solved")
-    assert unsolvable == statuses.count("unsolvable")
-    assert unknown == statuses.count("unknown")
-    share, low, high = (float(match.group(i)) for i in range(5, 8))
-    decided = solvable + unsolvable
-    assert share == pytest.approx(100 * solvable / decided, abs=0.05)
-    assert low <= share <= high
-    assert 0 <= low and high <= 100
-    assert int(match.group(8)) == processed
-
-
 def test_batch_writes_and_resumes(capsys, tmp_path):
     out_path = tmp_path / "results.jsonl"
     code, out, err = run(capsys, "batch", "--deals", "1-20", "--jobs", "2",
@@ -497,7 +465,7 @@ def test_batch_writes_and_resumes(capsys, tmp_path):
     assert code == 0, err
     assert out == ""
     first_text = out_path.read_text()
-    records = _records(first_text)
+    records = batch_records(first_text)
     assert len(first_text.splitlines()) == 20
     for record in records:
         assert set(record) == BATCH_KEYS
@@ -511,7 +479,7 @@ def test_batch_writes_and_resumes(capsys, tmp_path):
             assert record["length"] is None
     assert sorted(r["deal"] for r in records) == list(range(1, 21))
     assert "deal" in err  # the progress bar's unit
-    _check_summary(_summary(err), records, processed=20)
+    check_summary(batch_summary(err), records, processed=20)
 
     by_deal = {r["deal"]: r for r in records}
     assert by_deal[1]["status"] == "unsolvable"
@@ -527,21 +495,21 @@ def test_batch_writes_and_resumes(capsys, tmp_path):
     assert code == 0, err
     text = out_path.read_text()
     assert text.startswith(first_text)  # appended, not rewritten
-    all_records = _records(text)
+    all_records = batch_records(text)
     assert len(text.splitlines()) == 25
     deals = [r["deal"] for r in all_records]
     assert len(deals) == len(set(deals))
     assert sorted(deals) == list(range(1, 26))
-    match = _summary(err)
+    match = batch_summary(err)
     assert match.group(1) == "25"
-    _check_summary(match, all_records, processed=5)
+    check_summary(match, all_records, processed=5)
 
     code, _, err = run(capsys, "batch", "--deals", "3-7", "--jobs", "2",
                        "--out", str(out_path))
     assert code == 0
     assert out_path.read_text() == text  # nothing left to do
-    match = _summary(err)
-    _check_summary(match, [r for r in all_records if 3 <= r["deal"] <= 7], processed=0)
+    match = batch_summary(err)
+    check_summary(match, [r for r in all_records if 3 <= r["deal"] <= 7], processed=0)
 
 
 def test_batch_shows_no_bar_when_stderr_is_not_a_terminal(capsys):
@@ -550,7 +518,7 @@ def test_batch_shows_no_bar_when_stderr_is_not_a_terminal(capsys):
     code, out, err = run(capsys, "batch", "--deals", "1-4", "--jobs", "1")
     assert code == 0, err
     assert len(err.splitlines()) == 1 and "\r" not in err and "it/s" not in err
-    _check_summary(_summary(err), _records(out), processed=4)
+    check_summary(batch_summary(err), batch_records(out), processed=4)
 
 
 def test_batch_drops_a_partial_last_line_and_runs_its_deal_again(capsys, tmp_path):
@@ -564,8 +532,8 @@ def test_batch_drops_a_partial_last_line_and_runs_its_deal_again(capsys, tmp_pat
     assert code == 0, err
     text = out_path.read_text()
     assert text.startswith(whole) and text.endswith("\n")
-    assert sorted(r["deal"] for r in _records(text)) == [1, 2, 3, 4, 5, 6]
-    _check_summary(_summary(err), _records(text), processed=3)
+    assert sorted(r["deal"] for r in batch_records(text)) == [1, 2, 3, 4, 5, 6]
+    check_summary(batch_summary(err), batch_records(text), processed=3)
 
 
 @pytest.mark.parametrize("text", ["not json\n", '{"deal": 1}\n', '[1]\n{"deal": 2, "st'])
@@ -580,17 +548,17 @@ def test_batch_refuses_an_out_file_that_is_not_batch_lines(capsys, tmp_path, tex
 def test_batch_to_stdout(capsys):
     code, out, err = run(capsys, "batch", "--deals", "1-4", "--jobs", "1")
     assert code == 0, err
-    records = _records(out)
+    records = batch_records(out)
     assert len(out.splitlines()) == 4
     assert sorted(r["deal"] for r in records) == [1, 2, 3, 4]
     assert all(set(r) == BATCH_KEYS for r in records)
-    _check_summary(_summary(err), records, processed=4)
+    check_summary(batch_summary(err), records, processed=4)
 
 
 def test_batch_single_deal_and_optimal_mode(capsys):
     code, out, err = run(capsys, "batch", "--deals", "2", "--mode", "optimal", "--jobs", "1")
     assert code == 0, err
-    [record] = _records(out)
+    [record] = batch_records(out)
     assert record["deal"] == 2
     assert record["status"] == "solved"
     assert record["optimal"] is True
@@ -670,7 +638,7 @@ def test_sigint_to_a_batch_alone_is_one_line_exit_130_and_a_rerun_fills_the_file
     rerun = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert rerun.returncode == 0, rerun.stderr
     assert len(rerun.stderr.splitlines()) == 1  # the summary alone
-    _check_summary(_summary(rerun.stderr), _records(out.read_text()),
+    check_summary(batch_summary(rerun.stderr), batch_records(out.read_text()),
                    processed=200 - len(done))
     lines = [json.loads(line)["deal"] for line in out.read_text().splitlines()]
     assert sorted(lines) == list(range(1, 201))
@@ -684,7 +652,7 @@ def test_client_generate_finds_the_deals_of_a_band(capsys, solver_server):
                          "--count", "2", "--min-length", "60", "--max-length", "70",
                          "--deals", "1-20")
     assert (code, err) == (0, "")
-    found = sorted((r["deal"], r["length"]) for r in _records(out))
+    found = sorted((r["deal"], r["length"]) for r in batch_records(out))
     assert found == [(2, 66), (13, 69)]
 
 
@@ -699,7 +667,7 @@ def test_client_generate_says_when_the_range_is_spent_and_exits_1(capsys, solver
     code, out, err = run(capsys, "client", "generate", "--server", address(solver_server),
                          "--count", "3", "--min-length", "60", "--max-length", "70",
                          "--deals", "1-20")
-    assert code == 1 and len(_records(out)) == 2
+    assert code == 1 and len(batch_records(out)) == 2
     assert err == "fortress-solver: deals 1-20 spent: 2 of 3 deals found within 60-70 moves\n"
 
 

@@ -8,7 +8,7 @@ import json
 import subprocess
 import sys
 
-from tests.service.conftest import address
+from tests.support.servers import address
 
 CLI = [sys.executable, "-m", "service.cli", "client"]
 # IDA* through a 256-entry table on deal 126 runs for tens of seconds (test_server.py).

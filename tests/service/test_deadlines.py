@@ -17,15 +17,17 @@ import pytest
 
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc
-from service.convert import farbduell, ffkingdom, stronghold
-from service.convert.beleaguered import position_to_proto
+from service.beleaguered.messages import position_to_proto
+from service.farbduell import messages as farbduell
+from service.ffkingdom import messages as ffkingdom
+from service.stronghold import messages as stronghold
 from solver.beleaguered import Position
 from solver.budget import Budget
 from solver.farbduell import default_tables
 from solver.farbduell import new_game as new_farbduell
 from solver.ffkingdom import load, load_rules
 from solver.ffkingdom import new_game as new_ffk
-from tests.service.conftest import connect, running_server
+from tests.support.servers import connect, running_server
 
 DEADLINE = 0.3       # seconds: the issue's
 SHORTEST = 0.08      # near the promise's floor (50 ms), where the margin kept back binds

@@ -14,16 +14,16 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
-from tests.service.conftest import deal_source
-from tests.service.serving import ServeProcess
+from tests.support.serve_process import ServeProcess
+from tests.support.servers import deal_source
 
+IDASTAR = pb.BeleagueredSolveOptions(mode=pb.MODE_OPTIMAL, algorithm=pb.ALGORITHM_IDASTAR)
 HINT = pb.HintRequest(position=deal_source(2))
 
 
 def long_solve(seconds: float) -> pb.SolveRequest:
     """IDA* on a deal it needs minutes for, ending UNKNOWN at its budget of `seconds`."""
-    return pb.SolveRequest(position=deal_source(126), mode=pb.MODE_OPTIMAL,
-                           algorithm=pb.ALGORITHM_IDASTAR,
+    return pb.SolveRequest(position=deal_source(126), beleaguered=IDASTAR,
                            budget=pb.Budget(seconds=seconds, table_entries=256))
 
 

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from service.api import fortress_solver_pb2 as pb
-from service.convert.farbduell import (
+from service.farbduell.messages import (
     chain_from_proto,
     hint_from_proto,
     position_from_json,
@@ -32,39 +32,19 @@ from solver.errors import InvalidInput
 from solver.farbduell.actions import parse_action
 from solver.farbduell.chains import best_chain
 from solver.farbduell.hints import HINT_BUDGET, Settings, hint
+from solver.farbduell.position import State
 from solver.farbduell.puzzles import solve_puzzle
 from solver.farbduell.rules import apply, legal_actions, new_game
-from solver.farbduell.state import State
-from solver.farbduell.tables import load_tables
-from tests.farbduell.test_reading import mutated
-from tests.service.conftest import address, connect, rpc_error, running_server
+from tests.support.cli import assert_client_prints_what_local_prints, run
+from tests.support.farbduell import GOES_OUT, TABLES, TWO_TURNS, WILD, view
+from tests.support.farbduell_strategies import mutated
+from tests.support.servers import address, connect, rpc_error, running_server
 
-from ..cli import assert_client_prints_what_local_prints, run
-
-TABLES = load_tables()
 CHAIN_BUDGET = Budget(seconds=10.0, nodes=None, table_entries=None)
-
-# Goes out: two Skips keep the turn, the 7 ends it.
-GOES_OUT = {"hands": [["red-skip", "blue-skip", "blue-7"], ["green-1"]], "discard": ["red-9"]}
-# Cannot go out: the longest chain is the Skip, then the Joker (naming red).
-WILD = {"hands": [["red-skip", "joker", "blue-5", "green-2"], ["green-1"]],
-        "discard": ["red-9"]}
-
-
-def _two_turns() -> dict:
-    """No win this turn, a forced win in two: the yellow-3 drawn by the opponent cannot
-    be played on either 1 (test_puzzles' position, with the draw pile given)."""
-    data = State.from_json({"hands": [["red-1", "blue-1"], ["green-5", "green-6"]],
-                            "discard": ["red-9"]}, TABLES).to_json()
-    data["draw_pile"].remove("yellow-3")
-    data["draw_pile"].insert(0, "yellow-3")
-    return data
-
-
-TWO_TURNS = _two_turns()
 HARD = new_game(TABLES["classic"], 2, 1).to_json()  # within 20 turns: far beyond a second
 BAD_CARD = {"hands": [["red-11", "blue-7"], ["green-1", "purple-3"]], "discard": ["red-9"]}
 THREE_SEATS = {"hands": [["red-1"], ["red-2"], ["red-3"]], "discard": ["red-9"]}
+CHAIN_OF_CARDS = pb.FarbduellSolveOptions(chain="cards")
 
 
 def _empty_pile() -> dict:
@@ -88,11 +68,6 @@ def _knowing_three_seats() -> dict:
     return data
 
 
-def view(seed: int) -> dict:
-    """A new two-player Classic game (a hint sees only the mover's hand of it)."""
-    return new_game(TABLES["classic"], 2, seed).to_json()
-
-
 def source(data: dict) -> pb.PositionSource:
     return pb.PositionSource(farbduell=position_from_json(data))
 
@@ -101,8 +76,18 @@ def state(data: dict):
     return State.from_json(data, TABLES)
 
 
-def solve(stub, data: dict, timeout: float = 30, **fields) -> pb.SolveResponse:
-    return stub.Solve(pb.SolveRequest(position=source(data), **fields), timeout=timeout)
+def solve(stub, data: dict, timeout: float = 30, budget: pb.Budget | None = None,
+          **options) -> pb.SolveResponse:
+    """Solve with FarbduellSolveOptions of `options` (none given: no options message)."""
+    chosen = pb.FarbduellSolveOptions(**options) if options else None
+    request = pb.SolveRequest(position=source(data), farbduell=chosen, budget=budget)
+    return stub.Solve(request, timeout=timeout)
+
+
+def hint_request(data: dict, **options) -> pb.HintRequest:
+    """A Hint with FarbduellHintOptions of `options` (none given: no options message)."""
+    chosen = pb.FarbduellHintOptions(**options) if options else None
+    return pb.HintRequest(position=source(data), farbduell=chosen)
 
 
 def _load_message(data: dict) -> str:
@@ -122,7 +107,7 @@ def _load_message(data: dict) -> str:
 def test_chain_is_the_librarys(stub, name, data, objective):
     response = solve(stub, data, chain=objective)
     local = best_chain(state(data), objective, CHAIN_BUDGET)
-    assert response.status == pb.SOLVED and local.status is Status.SOLVED
+    assert response.status == pb.STATUS_SOLVED and local.status is Status.SOLVED
     assert response.optimal == local.optimal
     assert response.HasField("goes_out") and response.goes_out == local.goes_out
     assert response.HasField("points") and response.points == local.points
@@ -160,7 +145,8 @@ def test_chain_refusals_are_the_librarys(stub, data, objective, problem):
     with pytest.raises(InvalidInput) as caught:
         best_chain(state(data), objective, CHAIN_BUDGET)
     assert str(caught.value) == problem
-    error = rpc_error(stub.Solve, pb.SolveRequest(position=source(data), chain=objective))
+    error = rpc_error(stub.Solve, pb.SolveRequest(
+        position=source(data), farbduell=pb.FarbduellSolveOptions(chain=objective)))
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert error.details() == problem
 
@@ -170,7 +156,7 @@ def test_chain_refusals_are_the_librarys(stub, data, objective, problem):
 
 def test_win_this_turn(stub):
     response = solve(stub, GOES_OUT)
-    assert response.status == pb.SOLVED and response.optimal
+    assert response.status == pb.STATUS_SOLVED and response.optimal
     assert response.turns == 1 and response.length == 3 == len(response.farbduell_line)
     assert [step.action for step in response.farbduell_line] == [
         "play red-skip", "play blue-skip", "play blue-7"]
@@ -180,13 +166,13 @@ def test_win_this_turn(stub):
 
 def test_forced_win_within_two_turns_is_the_librarys(stub):
     one = solve(stub, TWO_TURNS)
-    assert one.status == pb.UNSOLVABLE and not one.optimal
+    assert one.status == pb.STATUS_UNSOLVABLE and not one.optimal
     assert not one.HasField("turns") and not one.HasField("length")
     assert list(one.farbduell_line) == []
     response = solve(stub, TWO_TURNS, turns=2)
     local = solve_puzzle(state(TWO_TURNS), 2)
     assert local.status is Status.SOLVED and local.turns == 2
-    assert response.status == pb.SOLVED and response.optimal and response.turns == 2
+    assert response.status == pb.STATUS_SOLVED and response.optimal and response.turns == 2
     assert [(step.player, step.action) for step in response.farbduell_line] == \
         [(seat, str(action)) for seat, action in local.line]
     assert {step.player for step in response.farbduell_line} == {0, 1}  # with the defence
@@ -217,9 +203,8 @@ def test_a_finished_game_is_invalid_argument(stub):
 @pytest.mark.parametrize(("seed", "worlds", "hint_seed"), [(1, 0, 0), (2, 3, 7), (5, 20, 1)])
 def test_hint_is_legal_and_the_librarys(stub, seed, worlds, hint_seed):
     data = view(seed)
-    response = stub.Hint(pb.HintRequest(position=source(data), worlds=worlds, seed=hint_seed),
-                         timeout=30)
-    assert response.status == pb.SOLVED
+    response = stub.Hint(hint_request(data, worlds=worlds, seed=hint_seed), timeout=30)
+    assert response.status == pb.STATUS_SOLVED
     assert not response.HasField("move") and not response.HasField("ffk")
     advice = response.farbduell
     assert advice.HasField("action") and advice.HasField("value")
@@ -237,44 +222,19 @@ def test_hint_is_legal_and_the_librarys(stub, seed, worlds, hint_seed):
 def test_a_single_legal_action_has_no_value(stub):
     data = {"hands": [["blue-1"], ["green-1"]], "discard": ["red-9"]}  # nothing playable
     response = stub.Hint(pb.HintRequest(position=source(data)), timeout=30)
-    assert response.status == pb.SOLVED
+    assert response.status == pb.STATUS_SOLVED
     assert response.farbduell.action == "draw"
     assert not response.farbduell.HasField("value")
     assert list(response.farbduell.runners_up) == []
 
 
 def test_too_many_worlds_is_out_of_range(stub):
-    error = rpc_error(stub.Hint, pb.HintRequest(position=source(view(1)), worlds=1001))
+    error = rpc_error(stub.Hint, hint_request(view(1), worlds=1001))
     assert error.code() == grpc.StatusCode.OUT_OF_RANGE
     assert error.details() == "worlds 1001 is more than this server's limit of 1000"
 
 
 # ============================================================================ options
-
-
-def test_options_messages_come_before_the_flat_fields(stub):
-    """FarbduellSolveOptions and FarbduellHintOptions, as the client sends them; the flat
-    fields are read only when no options message is set."""
-    chain = stub.Solve(pb.SolveRequest(position=source(WILD),
-                                       farbduell=pb.FarbduellSolveOptions(chain="points")),
-                       timeout=30)
-    assert chain.farbduell_line == solve(stub, WILD, chain="points").farbduell_line
-    assert chain.HasField("goes_out")
-    puzzle = stub.Solve(pb.SolveRequest(position=source(TWO_TURNS), chain="cards",
-                                        farbduell=pb.FarbduellSolveOptions(turns=2)),
-                        timeout=30)
-    assert puzzle.status == pb.STATUS_SOLVED and puzzle.turns == 2
-    assert not puzzle.HasField("goes_out")
-    data = view(2)
-    sent = stub.Hint(pb.HintRequest(position=source(data),
-                                    farbduell=pb.FarbduellHintOptions(worlds=3, seed=7)),
-                     timeout=30)
-    flat = stub.Hint(pb.HintRequest(position=source(data), worlds=3, seed=7), timeout=30)
-    local = hint(state(data), HINT_BUDGET, Settings(worlds=3), 7)
-    for response in (sent, flat):
-        remote = hint_from_proto(response, state(data).table)
-        assert (remote.action, remote.value, remote.runners_up) == \
-            (local.action, local.value, local.runners_up)
 
 
 @pytest.mark.parametrize(("call", "message"), [
@@ -290,13 +250,6 @@ def test_another_games_options_are_invalid_argument(stub, call, message):
                                "position is farbduell")
 
 
-def test_too_many_worlds_in_the_options_is_out_of_range(stub):
-    request = pb.HintRequest(position=source(view(1)),
-                             farbduell=pb.FarbduellHintOptions(worlds=1001))
-    error = rpc_error(stub.Hint, request)
-    assert error.code() == grpc.StatusCode.OUT_OF_RANGE
-
-
 # ============================================================================ bad input
 
 
@@ -304,7 +257,8 @@ def test_bad_card_is_invalid_argument_naming_it(stub):
     expected = _load_message(BAD_CARD)
     assert "'red-11'" in expected and "'purple-3'" in expected
     for call, request in ((stub.Solve, pb.SolveRequest(position=source(BAD_CARD))),
-                          (stub.Solve, pb.SolveRequest(position=source(BAD_CARD), chain="cards")),
+                          (stub.Solve, pb.SolveRequest(position=source(BAD_CARD),
+                                                       farbduell=CHAIN_OF_CARDS)),
                           (stub.Hint, pb.HintRequest(position=source(BAD_CARD)))):
         error = rpc_error(call, request)
         assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
@@ -353,7 +307,7 @@ def test_a_hint_reads_what_the_mover_knows_and_without_it_knows_nothing(stub):
     data = game.to_json()
     blind = {key: value for key, value in data.items() if key != "knows"}
     for sent, asked in ((data, Settings()), (blind, Settings(knowing=False))):
-        response = stub.Hint(pb.HintRequest(position=source(sent), seed=5), timeout=30)
+        response = stub.Hint(hint_request(sent, seed=5), timeout=30)
         local = hint(state(sent), HINT_BUDGET, asked, 5)
         remote = hint_from_proto(response, game.table)
         assert (remote.action, remote.value, remote.runners_up) == \
@@ -362,13 +316,14 @@ def test_a_hint_reads_what_the_mover_knows_and_without_it_knows_nothing(stub):
 
 def test_tag_nacht_hint_is_the_librarys_and_its_chain_is_refused(stub):
     data = new_game(TABLES["tag_nacht"], 2, 1).to_json()
-    response = stub.Hint(pb.HintRequest(position=source(data), seed=3), timeout=30)
+    response = stub.Hint(hint_request(data, seed=3), timeout=30)
     local = hint(state(data), HINT_BUDGET, Settings(), 3)
     remote = hint_from_proto(response, state(data).table)
     assert remote.action is not None
     assert (remote.status, remote.action, remote.value, remote.runners_up) == \
         (local.status, local.action, local.value, local.runners_up)
-    error = rpc_error(stub.Solve, pb.SolveRequest(position=source(data), chain="cards"))
+    error = rpc_error(stub.Solve, pb.SolveRequest(position=source(data),
+                                                  farbduell=CHAIN_OF_CARDS))
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "go-out chains are for the one-faced tables" in error.details()
 
@@ -398,9 +353,11 @@ def test_mutated_positions_are_answered_or_invalid_argument(stub, data):
                                         farbduell=pb.FarbduellHintOptions(worlds=2)))]
     for call, request in calls:
         try:
-            call(request, timeout=30)
+            response = call(request, timeout=30)
         except grpc.RpcError as error:
             assert error.code() in ANSWERED_OR_REFUSED, (error.code(), error.details())
+        else:
+            assert response.status in (pb.STATUS_SOLVED, pb.STATUS_UNSOLVABLE, pb.STATUS_UNKNOWN)
 
 
 # ============================================================================ deadlines
@@ -412,32 +369,33 @@ def test_tiny_deadline_answers_unknown_in_time(stub):
     elapsed = time.perf_counter() - started
     print(f"\n[figure] Farbduell forced win within 20 turns, timeout=0.3: UNKNOWN after "
           f"{elapsed * 1000:.0f} ms")
-    assert response.status == pb.UNKNOWN and not response.optimal
+    assert response.status == pb.STATUS_UNKNOWN and not response.optimal
     assert not response.HasField("length") and not response.HasField("turns")
     assert elapsed < 0.3
 
 
 def test_request_budget_answers_unknown(stub):
     response = solve(stub, HARD, turns=20, budget=pb.Budget(nodes=50))
-    assert response.status == pb.UNKNOWN
+    assert response.status == pb.STATUS_UNKNOWN
     assert response.stats.nodes <= 50
     response = stub.Hint(pb.HintRequest(position=source(view(1)), budget=pb.Budget(nodes=3)),
                          timeout=30)
-    assert response.status == pb.UNKNOWN
+    assert response.status == pb.STATUS_UNKNOWN
     assert not response.farbduell.HasField("action")
     assert not response.farbduell.HasField("value")
 
 
 def test_cancelled_puzzle_frees_its_worker():
     with running_server(workers=1, queue=2) as server, connect(server) as client:
-        hard = client.Solve.future(pb.SolveRequest(position=source(HARD), turns=20))
+        hard = client.Solve.future(pb.SolveRequest(
+            position=source(HARD), farbduell=pb.FarbduellSolveOptions(turns=20)))
         time.sleep(0.3)
         assert not hard.done(), "the search should still be running"
         cancelled_at = time.perf_counter()
         assert hard.cancel()
         response = solve(client, GOES_OUT, timeout=5)
         elapsed = time.perf_counter() - cancelled_at
-    assert response.status == pb.SOLVED
+    assert response.status == pb.STATUS_SOLVED
     assert elapsed < 0.25
 
 

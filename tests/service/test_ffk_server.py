@@ -1,7 +1,7 @@
 """Fortress Fight Kingdom over gRPC, against real servers on 127.0.0.1: puzzles and
-hints, their options (and the deprecated flat fields), bad input, deadlines,
-cancellation, the position message, the log line, the client commands, and mutated
-positions that never get INTERNAL or UNKNOWN.
+hints, their options messages, bad input, deadlines, cancellation, the position message,
+the log line, the client commands, and mutated positions that never get INTERNAL or
+UNKNOWN. (The deprecated flat fields: test_deprecated_fields.py.)
 
 Most tests share one module-scoped server (2 workers); the cancellation test gets a
 1-worker server of its own. Remote answers are compared with the library's answers for
@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from service.api import fortress_solver_pb2 as pb
-from service.convert.ffkingdom import (
+from service.ffkingdom.messages import (
     hint_from_proto,
     position_from_json,
     position_from_proto,
@@ -31,45 +31,17 @@ from service.convert.ffkingdom import (
 )
 from solver.budget import Status
 from solver.errors import InvalidInput
-from solver.ffkingdom import apply, legal_actions, load, load_rules, new_game, parse_action
+from solver.ffkingdom import apply, legal_actions, load, new_game, parse_action
 from solver.ffkingdom.hints import HINT_BUDGET, Settings, hint
 from solver.ffkingdom.puzzles import solve_puzzle
-from tests.ffkingdom.strategies import mutated, plausible
-from tests.service.conftest import address, connect, rpc_error, running_server
+from tests.support.cli import assert_client_prints_what_local_prints, run
+from tests.support.ffkingdom import RULES, TWO_TURNS, WIN_THIS_TURN, view, whole
+from tests.support.ffkingdom_strategies import mutated, plausible
+from tests.support.servers import address, connect, rpc_error, running_server
 
-from ..cli import assert_client_prints_what_local_prints, run
-
-RULES = load_rules()
-
-# Wins this turn in 3 actions: doppelzug (two more actions), then angriff and katapult.
-WIN_THIS_TURN = {"players": [
-    {"W": 20, "G": 6, "hand": ["doppelzug", "katapult", "angriff", "sturmlaeufer", "mauer"]},
-    {"castle": 14, "wall": 0},
-]}
 OUT_OF_REACH = {"players": [WIN_THIS_TURN["players"][0], {"castle": 30, "wall": 0}]}
 NEEDS_A_HAND_AND_DECK = ('turns 2 needs the whole position: give the opponent\'s "hand" '
                          'and the "deck" in order')
-
-
-def whole(data: dict) -> dict:
-    """The position with its unseen cards filled in and given, as a complete position."""
-    return load(data, RULES).state.to_json()
-
-
-# A win within two turns whatever the opponent does, found in a few milliseconds.
-TWO_TURNS = whole({"players": [
-    {"Z": 0, "W": 9, "K": 0, "G": 0, "hand": ["katapult", "angriff"]},
-    {"castle": 12, "wall": 0, "Z": 0, "W": 0, "K": 0, "G": 0,
-     "hand": ["sturmlaeufer", "angriff"]},
-]})
-
-
-def view(seed: int) -> dict:
-    """A new game as the player to move sees it: the opponent's hand and the deck unknown."""
-    data = new_game(RULES, seed).to_json()
-    del data["deck"]
-    del data["players"][1 - data["to_move"]]["hand"]
-    return data
 
 
 def source(data: dict) -> pb.PositionSource:
@@ -77,8 +49,8 @@ def source(data: dict) -> pb.PositionSource:
 
 
 def puzzle(stub, data: dict, timeout: float = 30, turns: int = 0,
-           **fields) -> pb.SolveResponse:
-    request = pb.SolveRequest(position=source(data), **fields)
+           budget: pb.Budget | None = None) -> pb.SolveResponse:
+    request = pb.SolveRequest(position=source(data), budget=budget)
     if turns:
         request.ffkingdom.turns = turns
     return stub.Solve(request, timeout=timeout)
@@ -98,7 +70,7 @@ def replay(data: dict, line) -> int | None:
 
 def test_win_this_turn(stub):
     response = puzzle(stub, WIN_THIS_TURN)
-    assert response.status == pb.SOLVED
+    assert response.status == pb.STATUS_SOLVED
     assert response.optimal
     assert response.HasField("turns") and response.turns == 1
     assert response.HasField("length") and response.length == 3 == len(response.ffk_line)
@@ -117,20 +89,6 @@ def test_turns_one_is_the_default(stub):
     assert default.turns == one.turns == 1
 
 
-def test_the_deprecated_flat_turns_still_work(stub):
-    """A client of before the options messages sends `turns` on the request itself."""
-    options = puzzle(stub, TWO_TURNS, turns=2)
-    flat = stub.Solve(pb.SolveRequest(position=source(TWO_TURNS), turns=2), timeout=30)
-    assert (flat.status, flat.turns, flat.ffk_line) == \
-        (options.status, options.turns, options.ffk_line)
-
-
-def test_options_win_over_the_flat_fields(stub):
-    request = pb.SolveRequest(position=source(whole(WIN_THIS_TURN)), turns=5,
-                              ffkingdom=pb.FfkSolveOptions())
-    assert stub.Solve(request, timeout=30).turns == 1  # 0 means 1; the flat 5 is unread
-
-
 @pytest.mark.parametrize("request_", [
     pb.SolveRequest(position=source(WIN_THIS_TURN), farbduell=pb.FarbduellSolveOptions(turns=1)),
     pb.HintRequest(position=source(WIN_THIS_TURN), farbduell=pb.FarbduellHintOptions(worlds=2)),
@@ -145,7 +103,7 @@ def test_another_games_options_are_invalid_argument(stub, request_):
 
 def test_out_of_reach_is_unsolvable(stub):
     response = puzzle(stub, OUT_OF_REACH)
-    assert response.status == pb.UNSOLVABLE
+    assert response.status == pb.STATUS_UNSOLVABLE
     assert not response.optimal
     assert not response.HasField("length")
     assert not response.HasField("turns")
@@ -156,7 +114,7 @@ def test_forced_win_within_two_turns(stub):
     response = puzzle(stub, TWO_TURNS, turns=2)
     local = solve_puzzle(load(TWO_TURNS, RULES).state, 2)
     assert local.status is Status.SOLVED and local.turns == 2
-    assert response.status == pb.SOLVED
+    assert response.status == pb.STATUS_SOLVED
     assert response.turns == 2
     assert response.optimal
     assert [(step.player, step.action) for step in response.ffk_line] == \
@@ -234,18 +192,13 @@ def test_a_finished_game_is_invalid_argument(stub):
 # ============================================================================ hints
 
 
-@pytest.mark.parametrize(("seed", "worlds", "hint_seed", "flat"),
-                         [(1, 0, 0, False), (2, 3, 7, False), (5, 12, 1, True)])
-def test_hint_is_legal_and_the_librarys(stub, seed, worlds, hint_seed, flat):
-    """With the options, or the deprecated flat fields of the request."""
+@pytest.mark.parametrize(("seed", "worlds", "hint_seed"), [(1, 0, 0), (2, 3, 7), (5, 12, 1)])
+def test_hint_is_legal_and_the_librarys(stub, seed, worlds, hint_seed):
     data = view(seed)
-    if flat:
-        request = pb.HintRequest(position=source(data), worlds=worlds, seed=hint_seed)
-    else:
-        request = pb.HintRequest(position=source(data), ffkingdom=pb.FfkHintOptions(
-            worlds=worlds, seed=hint_seed))
+    request = pb.HintRequest(position=source(data), ffkingdom=pb.FfkHintOptions(
+        worlds=worlds, seed=hint_seed))
     response = stub.Hint(request, timeout=30)
-    assert response.status == pb.SOLVED
+    assert response.status == pb.STATUS_SOLVED
     assert not response.HasField("move") and not response.cached
     ffk = response.ffk
     assert ffk.HasField("action") and ffk.HasField("value")
@@ -269,13 +222,8 @@ def test_some_hint_has_runners_up(stub):
     assert response.ffk.runners_up
 
 
-@pytest.mark.parametrize("flat", [False, True])
-def test_too_many_worlds_is_out_of_range(stub, flat):
-    request = pb.HintRequest(position=source(view(1)))
-    if flat:
-        request.worlds = 1001
-    else:
-        request.ffkingdom.worlds = 1001
+def test_too_many_worlds_is_out_of_range(stub):
+    request = pb.HintRequest(position=source(view(1)), ffkingdom=pb.FfkHintOptions(worlds=1001))
     error = rpc_error(stub.Hint, request)
     assert error.code() == grpc.StatusCode.OUT_OF_RANGE
     assert "1001" in error.details() and "1000" in error.details()
@@ -291,7 +239,7 @@ def test_tiny_deadline_answers_unknown_in_time(stub):
     elapsed = time.perf_counter() - started
     print(f"\n[figure] FFK forced win within 3 turns, timeout=0.3: UNKNOWN after "
           f"{elapsed * 1000:.0f} ms")
-    assert response.status == pb.UNKNOWN
+    assert response.status == pb.STATUS_UNKNOWN
     assert not response.optimal
     assert not response.HasField("length") and not response.HasField("turns")
     assert elapsed < 0.3
@@ -300,7 +248,7 @@ def test_tiny_deadline_answers_unknown_in_time(stub):
     started = time.perf_counter()
     response = stub.Hint(request, timeout=0.3)
     assert time.perf_counter() - started < 0.3
-    assert response.status == pb.UNKNOWN
+    assert response.status == pb.STATUS_UNKNOWN
     assert not response.ffk.HasField("action") and not response.ffk.HasField("value")
     assert list(response.ffk.plan) == [] and list(response.ffk.runners_up) == []
 
@@ -308,7 +256,7 @@ def test_tiny_deadline_answers_unknown_in_time(stub):
 def test_request_budget_answers_unknown(stub):
     response = puzzle(stub, new_game(RULES, 1).to_json(), turns=3,
                       budget=pb.Budget(nodes=50))
-    assert response.status == pb.UNKNOWN
+    assert response.status == pb.STATUS_UNKNOWN
     assert response.stats.nodes <= 50
 
 
@@ -328,7 +276,7 @@ def test_cancelled_call_frees_its_worker(call):
         elapsed = time.perf_counter() - cancelled_at
     print(f"\n[figure] after cancelling an FFK {call}, a puzzle answered in "
           f"{elapsed * 1000:.1f} ms on a 1-worker server")
-    assert response.status == pb.SOLVED
+    assert response.status == pb.STATUS_SOLVED
     assert elapsed < 0.25
 
 
@@ -517,10 +465,12 @@ def test_mutated_positions_get_an_answer_or_invalid_argument(stub, data, rng):
     assume(request is not None)
     call = stub.Solve if isinstance(request, pb.SolveRequest) else stub.Hint
     try:
-        call(request, timeout=30)
+        response = call(request, timeout=30)
     except grpc.RpcError as error:
         assert error.code() in (grpc.StatusCode.INVALID_ARGUMENT,
                                 grpc.StatusCode.OUT_OF_RANGE), (request, error.details())
+    else:
+        assert response.status in (pb.STATUS_SOLVED, pb.STATUS_UNSOLVABLE, pb.STATUS_UNKNOWN)
 
 
 def test_messages_with_any_field_values_get_an_answer_or_invalid_argument(stub):

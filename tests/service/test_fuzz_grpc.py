@@ -4,10 +4,11 @@ UNIMPLEMENTED; RESOURCE_EXHAUSTED for one over --max-request-bytes, or over
 --max-position-bytes for a call about one position) with a one-line
 message, never INTERNAL or UNKNOWN; the server serves on and its memory stays flat.
 
-The messages (tests/service/fuzzing.py) are built from nothing over the request's
+The messages (tests/support/rpc_strategies.py) are built from nothing over the request's
 descriptor (extreme numbers, long strings, any oneof member, empty messages, repeated
-fields of thousands of items), real requests of every game mutated field by field, or
-bytes that need not be the message at all. A few hundred go to each RPC by default;
+fields of thousands of items), real requests of every registered game
+(tests/support/rpc_requests.py) mutated field by field, or bytes that need not be the
+message at all. A few hundred go to each RPC by default;
 FORTRESS_SOLVER_LONG=1 sends 2,000 to each and bounds the memory's growth.
 
 The server runs in a process of its own, so that its memory is measured apart from the
@@ -34,11 +35,12 @@ from hypothesis import HealthCheck, given, settings
 
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
-from service.games import GAMES
 from service.sizes import RequestSizes
 from solver.beleaguered import MAX_DEAL
-from tests.service.fuzzing import SOLVER, SOURCES, VALID, requests
-from tests.service.serving import family_rss
+from solver.games import games
+from tests.support.memory import family_rss
+from tests.support.rpc_requests import SOLVER, SOURCES, VALID
+from tests.support.rpc_strategies import requests
 
 LONG = os.environ.get("FORTRESS_SOLVER_LONG") == "1"
 PER_RPC = 2_000 if LONG else 300
@@ -174,8 +176,7 @@ def test_no_message_gets_internal_or_unknown(channel, memory, rpc):
 
 def test_every_rpc_has_real_requests_and_every_game_a_source():
     assert set(VALID) == set(RPCS) and all(VALID.values())
-    games = {game for game, _ in SOURCES}
-    assert games == {entry.game.name for entry in GAMES if entry.wire is not None}
+    assert {game for game, _ in SOURCES} == {game.name for game in games()}
 
 
 def test_the_server_still_serves_and_its_memory_is_flat(server, channel, memory):

@@ -32,10 +32,11 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
-from service.convert.beleaguered import position_to_proto
+from service.beleaguered.messages import position_to_proto
 from solver.beleaguered import deal
-from tests.service.conftest import deal_source
-from tests.service.serving import ServeProcess, family_rss
+from tests.support.memory import family_rss
+from tests.support.serve_process import ServeProcess
+from tests.support.servers import deal_source
 
 HINT_METHOD = "/fortress.solver.v1.Solver/Hint"
 SERVING = health_pb2.HealthCheckResponse.SERVING

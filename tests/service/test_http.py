@@ -26,9 +26,9 @@ from service.api.fortress_solver_connect import SolverClientSync
 from service.server import RunningServer
 from solver.beleaguered import deal
 from solver.beleaguered.game import GAME
-from tests.service.conftest import running_server
+from tests.support.http import SOLVER, post
+from tests.support.servers import running_server
 
-SOLVER = "/fortress.solver.v1.Solver"
 ORIGIN = "http://playground.example"
 
 
@@ -36,21 +36,6 @@ ORIGIN = "http://playground.example"
 def server() -> Iterator[RunningServer]:
     with running_server(workers=2, queue=4, http_port=0, cors_origins=(ORIGIN,)) as running:
         yield running
-
-
-def post(server: RunningServer, method: str, body: Any, headers: dict[str, str] | None = None
-         ) -> tuple[int, dict[str, Any]]:
-    """(HTTP status, JSON body) of one unary call with a JSON body."""
-    assert server.http is not None
-    data = body if isinstance(body, bytes) else json.dumps(body).encode()
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{server.http.port}{SOLVER}/{method}", data=data,
-        headers={"Content-Type": "application/json", **(headers or {})})
-    try:
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
 
 
 def command_line(*args: str) -> dict[str, Any]:
@@ -254,7 +239,7 @@ def test_calls_in_parallel_share_the_pool(server):
 def test_deal_and_play_answer_over_grpc_too(server):
     import grpc
 
-    from tests.service.conftest import connect, rpc_error
+    from tests.support.servers import connect, rpc_error
 
     with connect(server) as stub:
         view = stub.Deal(pb.DealRequest(game="bf", seed=2), timeout=10)

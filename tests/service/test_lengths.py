@@ -13,14 +13,18 @@ import grpc
 import pytest
 
 from service.api import fortress_solver_pb2 as pb
-from service.convert import beleaguered, farbduell, ffkingdom, stronghold
+from service.beleaguered import messages as beleaguered
+from service.beleaguered.handler import _batch_items
+from service.farbduell import messages as farbduell
+from service.ffkingdom import messages as ffkingdom
+from service.stronghold import messages as stronghold
 from solver.beleaguered import Position
 from solver.cards import Card
 from solver.errors import InvalidInput, OutOfRange
-from solver.farbduell.state import State
+from solver.farbduell.position import State
 from solver.ffkingdom import load
 from solver.stronghold.position import Position as StrongholdPosition
-from tests.service.conftest import connect, rpc_error, running_server
+from tests.support.servers import connect, rpc_error, running_server
 
 
 def _fault(read: Callable[[Any], Any], value: Any) -> str:
@@ -34,10 +38,10 @@ def _pile(cards: int) -> list[list[str]]:
 
 
 @pytest.mark.parametrize(("data", "fault"), [
-    ({"tableau": _pile(200_000)}, "tableau:3 holds 200000 cards, at most 52"),
+    ({"tableau": _pile(200_000)}, "tableau[3]: has 200000 items, at most 52"),
     ({"tableau": [["AC"] * 30, ["AD"] * 30]}, "position holds 60 cards, at most 52"),
-    ({"tableau": [[]] * 9}, "tableau has 9 piles, at most 8 allowed"),
-    ({"tableau": [], "reserve": [None] * 13}, "reserve has 13 slots, at most 12 allowed"),
+    ({"tableau": [[]] * 9}, "tableau: has 9 items, at most 8"),
+    ({"tableau": [], "reserve": [None] * 13}, "reserve: has 13 items, at most 12"),
 ], ids=["pile", "position", "piles", "slots"])
 def test_a_beleaguered_position_too_big_is_refused_before_a_card_is_read(monkeypatch, data,
                                                                           fault):
@@ -56,7 +60,7 @@ def test_a_beleaguered_position_too_big_is_refused_before_a_card_is_read(monkeyp
 def test_a_batch_of_more_ranges_than_items_allowed_is_refused_before_any_is_checked():
     request = pb.SolveBatchRequest(deals=[pb.DealRange(first=0, last=0)] * 6)
     with pytest.raises(OutOfRange) as caught:
-        next(beleaguered._batch_items(request, 5))
+        next(_batch_items(request, 5))
     assert str(caught.value) == ("the batch lists 6 ranges and positions, more than this "
                                  "server's limit of 5 items a call: send it in parts")
 
@@ -146,7 +150,7 @@ def test_a_pile_of_200000_cards_is_refused_by_a_server_as_a_message_and_as_json(
         for source, cards in ((as_message, 200_000), (as_json, 150_000)):
             error = rpc_error(client.Hint, pb.HintRequest(position=source))
             assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
-            assert error.details() == f"tableau:3 holds {cards} cards, at most 52"
+            assert error.details() == f"tableau[3]: has {cards} items, at most 52"
         play = pb.PlayRequest(position=pb.PositionSource(beleaguered_deal=2),
                               moves=["AS reserve:8 foundation"] * 1001)
         error = rpc_error(client.Play, play)

@@ -18,16 +18,16 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from service.api import fortress_solver_pb2 as pb
 from service.server import RunningServer
-from tests.service.conftest import connect, deal_source, rpc_error, running_server
+from tests.support.servers import connect, deal_source, rpc_error, running_server
 
+IDASTAR = pb.BeleagueredSolveOptions(mode=pb.MODE_OPTIMAL, algorithm=pb.ALGORITHM_IDASTAR)
 HINT = pb.HintRequest(position=deal_source(2))
 BAD_HINT = pb.HintRequest(position=pb.PositionSource(beleaguered=pb.BeleagueredPosition(
     tableau=[pb.Pile(cards=["7H", "7H"])])))
 GAME = "beleaguered-fortress"
 # IDA* through a 256-entry table on deal 126 searches for tens of seconds: a call that
 # holds its worker until it is cancelled
-LONG_SOLVE = pb.SolveRequest(position=deal_source(126), mode=pb.MODE_OPTIMAL,
-                             algorithm=pb.IDASTAR,
+LONG_SOLVE = pb.SolveRequest(position=deal_source(126), beleaguered=IDASTAR,
                              budget=pb.Budget(seconds=20, table_entries=256))
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]

@@ -17,10 +17,9 @@ from pathlib import Path
 import pytest
 
 from service.client import channel_target
-from tests.service.serving import SCRIPT, ServeProcess
-from tests.service.test_cli import _check_summary, _records, _summary
-
-from ..cli import assert_one_line_error, run
+from tests.support.batch_output import batch_records, batch_summary, check_summary
+from tests.support.cli import assert_one_line_error, run
+from tests.support.serve_process import SCRIPT, ServeProcess
 
 
 def started(folder: Path, count: int) -> list[ServeProcess]:
@@ -58,7 +57,7 @@ def new_calls(replicas: list[ServeProcess], before: list[int], total: int) -> li
 
 
 def deals_of(path: Path) -> list[int]:
-    return [record["deal"] for record in _records(path.read_text())]
+    return [record["deal"] for record in batch_records(path.read_text())]
 
 
 def verdicts(records: list[dict]) -> dict[int, tuple]:
@@ -83,7 +82,7 @@ def test_one_batch_spreads_its_calls_over_both_replicas_and_resumes(capsys, tmp_
         assert (code, stdout) == (0, ""), err
         calls = new_calls(pair, before, chunks)
         assert sum(calls) == chunks and min(calls) >= 3, calls
-        _check_summary(_summary(err), _records(out.read_text()), processed=150)
+        check_summary(batch_summary(err), batch_records(out.read_text()), processed=150)
     assert sorted(deals_of(out)) == list(range(1, 301))
 
 
@@ -112,12 +111,12 @@ def test_a_replica_killed_mid_batch_costs_no_deal(capsys, tmp_path, pair):
     assert batch.returncode == 0, err
     assert 100 <= answered < 600  # killed mid-batch
     assert survivor.calls() > before  # what was left went to the other replica
-    records = _records(out.read_text())
+    records = batch_records(out.read_text())
     assert sorted(r["deal"] for r in records) == list(range(1, 601))  # each exactly once
-    _check_summary(_summary(err), records, processed=600)
+    check_summary(batch_summary(err), records, processed=600)
     code, local, err = run(capsys, "batch", "--deals", "1-600", "--jobs", "2")
     assert code == 0, err
-    assert verdicts(records) == verdicts(_records(local))
+    assert verdicts(records) == verdicts(batch_records(local))
 
 
 BAD_TARGETS = ["127.0.0.1", "127.0.0.1:port", "ipv4:localhost:50051", "dns:///",
@@ -140,7 +139,7 @@ def test_a_dns_target_reaches_a_single_server(capsys, pair):
     code, out, err = run(capsys, "client", "batch", "--server", target, "--deals", "1-40",
                          "--chunk", "10")
     assert code == 0, err
-    assert sorted(r["deal"] for r in _records(out)) == list(range(1, 41))
+    assert sorted(r["deal"] for r in batch_records(out)) == list(range(1, 41))
     assert new_calls([server], before, 4) == [4]
     code, out, err = run(capsys, "client", "solve", "--server", target, "--deal", "2",
                          "--mode", "any", "--json")

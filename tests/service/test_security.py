@@ -19,20 +19,20 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from bench.certs import Certificates, make_certificates
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.server import RunningServer
 from service.tls import ClientTls, ServerTls, is_loopback
 from service.tokens import bearer
 from solver.errors import InvalidInput
-from tests.service.conftest import deal_source, running_server
-from tests.service.serving import SCRIPT, ServeProcess
+from tests.support.certificates import Certificates, make_certificates
+from tests.support.serve_process import SCRIPT, ServeProcess
+from tests.support.servers import deal_source, running_server
 
+IDASTAR = pb.BeleagueredSolveOptions(mode=pb.MODE_OPTIMAL, algorithm=pb.ALGORITHM_IDASTAR)
 HINT = pb.HintRequest(position=deal_source(2))
 # about 2 s of IDA* that ends UNKNOWN at its budget: a call still running when asked
-LONG_SOLVE = pb.SolveRequest(position=deal_source(126), mode=pb.MODE_OPTIMAL,
-                             algorithm=pb.ALGORITHM_IDASTAR,
+LONG_SOLVE = pb.SolveRequest(position=deal_source(126), beleaguered=IDASTAR,
                              budget=pb.Budget(seconds=2, table_entries=256))
 
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tests.service.conftest import running_server
+from tests.support.servers import running_server
 
 CLI = [sys.executable, "-m", "service.cli", "serve", "--workers", "1"]
 
@@ -61,8 +61,8 @@ def test_a_request_over_the_size_limit_is_refused_saying_so():
     import grpc
 
     from service.api import fortress_solver_pb2 as pb
-    from tests.service.conftest import connect, rpc_error
-    from tests.service.test_http import post
+    from tests.support.http import post
+    from tests.support.servers import connect, rpc_error
 
     with running_server(workers=1, http_port=0, max_request_bytes=50_000) as server:
         big = pb.SolveBatchRequest(positions=[pb.BeleagueredPosition(

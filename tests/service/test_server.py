@@ -22,13 +22,13 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from service.api import fortress_solver_pb2 as pb
-from service.convert.beleaguered import position_from_proto, position_to_proto
-from service.convert.common import budget_from_proto
+from service.beleaguered.messages import position_from_proto, position_to_proto
+from service.messages import budget_from_proto
 from service.server import SERVICE_NAME
 from solver.beleaguered import MAX_DEAL, Mode, Position, apply, deal, legal_moves, replay, solve
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
-from tests.service.conftest import (
+from tests.support.servers import (
     address,
     connect,
     deal_source,
@@ -44,14 +44,16 @@ SLOW_DEAL = 114599  # among the most searched of deals 1..1,000,000: some 3 s of
 # A search long enough to cut short: IDA* through a 256-entry table on the hard deal runs
 # for tens of seconds (re-searching what the table cannot hold).
 CRAMPED = pb.Budget(table_entries=256)
-STATUS = {pb.SOLVED: Status.SOLVED, pb.UNSOLVABLE: Status.UNSOLVABLE, pb.UNKNOWN: Status.UNKNOWN}
+STATUS = {pb.STATUS_SOLVED: Status.SOLVED, pb.STATUS_UNSOLVABLE: Status.UNSOLVABLE,
+          pb.STATUS_UNKNOWN: Status.UNKNOWN}
 
 
-def solve_request(number_or_source, mode=pb.MODE_OPTIMAL, algorithm=pb.ASTAR,
+def solve_request(number_or_source, mode=pb.MODE_OPTIMAL, algorithm=pb.ALGORITHM_ASTAR,
                   budget: pb.Budget | None = None) -> pb.SolveRequest:
     source = (deal_source(number_or_source) if isinstance(number_or_source, int)
               else number_or_source)
-    return pb.SolveRequest(position=source, mode=mode, algorithm=algorithm, budget=budget)
+    options = pb.BeleagueredSolveOptions(mode=mode, algorithm=algorithm)
+    return pb.SolveRequest(position=source, beleaguered=options, budget=budget)
 
 
 def assert_wins(position: Position, moves) -> None:
@@ -62,7 +64,7 @@ def assert_still_answers(stub) -> None:
     """The server survived: an info call and a quick solve both answer."""
     assert stub.GetServerInfo(pb.GetServerInfoRequest(), timeout=5).games
     response = stub.Solve(solve_request(1), timeout=5)
-    assert response.status == pb.UNSOLVABLE
+    assert response.status == pb.STATUS_UNSOLVABLE
 
 
 def rpc_error(call, *args, **kwargs) -> grpc.RpcError:
@@ -83,7 +85,7 @@ def local_optimal_2():
 
 def test_solve_deal_2_optimal(stub, local_optimal_2):
     response = stub.Solve(solve_request(2), timeout=30)
-    assert response.status == pb.SOLVED
+    assert response.status == pb.STATUS_SOLVED
     assert response.optimal
     assert response.HasField("length")
     assert response.length == OPTIMAL_LENGTH_DEAL_2 == len(response.moves)
@@ -95,14 +97,14 @@ def test_solve_deal_2_optimal(stub, local_optimal_2):
 def test_solve_mode_unspecified_is_optimal(stub):
     response = stub.Solve(solve_request(2, mode=pb.MODE_UNSPECIFIED,
                                         algorithm=pb.ALGORITHM_UNSPECIFIED), timeout=30)
-    assert response.status == pb.SOLVED
+    assert response.status == pb.STATUS_SOLVED
     assert response.optimal
     assert response.length == OPTIMAL_LENGTH_DEAL_2
 
 
 def test_solve_mode_any(stub):
     response = stub.Solve(solve_request(2, mode=pb.MODE_ANY), timeout=30)
-    assert response.status == pb.SOLVED
+    assert response.status == pb.STATUS_SOLVED
     assert response.length == len(response.moves) >= OPTIMAL_LENGTH_DEAL_2
     assert_wins(deal(2), response.moves)
     local = solve(deal(2), Mode.ANY)
@@ -111,8 +113,8 @@ def test_solve_mode_any(stub):
 
 
 def test_solve_idastar_same_length(stub):
-    response = stub.Solve(solve_request(2, algorithm=pb.IDASTAR), timeout=30)
-    assert response.status == pb.SOLVED
+    response = stub.Solve(solve_request(2, algorithm=pb.ALGORITHM_IDASTAR), timeout=30)
+    assert response.status == pb.STATUS_SOLVED
     assert response.optimal
     assert response.length == OPTIMAL_LENGTH_DEAL_2
     assert_wins(deal(2), response.moves)
@@ -120,7 +122,7 @@ def test_solve_idastar_same_length(stub):
 
 def test_solve_unsolvable_deal(stub):
     response = stub.Solve(solve_request(1), timeout=30)
-    assert response.status == pb.UNSOLVABLE
+    assert response.status == pb.STATUS_UNSOLVABLE
     assert not response.optimal
     assert not response.HasField("length")
     assert list(response.moves) == []
@@ -130,7 +132,7 @@ def test_solve_explicit_position(stub):
     position = deal(13)
     response = stub.Solve(solve_request(position_source(position)), timeout=30)
     local = solve(position)
-    assert response.status == pb.SOLVED
+    assert response.status == pb.STATUS_SOLVED
     assert response.optimal
     assert response.length == local.length
     assert_wins(position, response.moves)
@@ -138,7 +140,7 @@ def test_solve_explicit_position(stub):
 
 def test_hint_deal_2(stub, local_optimal_2):
     response = stub.Hint(pb.HintRequest(position=deal_source(2)), timeout=30)
-    assert response.status == pb.SOLVED
+    assert response.status == pb.STATUS_SOLVED
     assert response.HasField("move")
     assert moves_from_proto([response.move]) == [local_optimal_2.moves[0]]
     assert response.HasField("moves_left")
@@ -148,7 +150,7 @@ def test_hint_deal_2(stub, local_optimal_2):
 
 def test_hint_unsolvable_deal(stub):
     response = stub.Hint(pb.HintRequest(position=deal_source(1)), timeout=30)
-    assert response.status == pb.UNSOLVABLE
+    assert response.status == pb.STATUS_UNSOLVABLE
     assert not response.HasField("move")
     assert not response.HasField("moves_left")
     assert response.HasField("winnable") and not response.winnable
@@ -170,7 +172,7 @@ def test_solve_batch(stub):
         assert STATUS[by_index[index].result.status] is local.status
         assert by_index[index].result.length == (local.length or 0)
     assert not by_index[4].HasField("deal")
-    assert by_index[4].result.status == pb.SOLVED
+    assert by_index[4].result.status == pb.STATUS_SOLVED
     assert by_index[4].result.length == OPTIMAL_LENGTH_DEAL_2
     assert_wins(deal(2), by_index[4].result.moves)
 
@@ -469,7 +471,7 @@ def test_generate_deals_spent_at_its_last_try_says_spent(capped_stub):
 
 
 def long_request(budget: pb.Budget = CRAMPED) -> pb.SolveRequest:
-    return solve_request(HARD_DEAL, algorithm=pb.IDASTAR, budget=budget)
+    return solve_request(HARD_DEAL, algorithm=pb.ALGORITHM_IDASTAR, budget=budget)
 
 
 @pytest.mark.parametrize("request_, timeout", [
@@ -484,7 +486,7 @@ def test_short_deadline_answers_unknown_in_time(stub, request_, timeout):
     print(f"\n[figure] Solve deal {request_.position.beleaguered_deal} with timeout={timeout}: "
           f"{pb.Status.Name(response.status)} after {elapsed * 1000:.0f} ms "
           f"({response.stats.seconds * 1000:.0f} ms searching)")
-    assert response.status == pb.UNKNOWN
+    assert response.status == pb.STATUS_UNKNOWN
     assert not response.optimal
     assert not response.HasField("length")
     assert list(response.moves) == []
@@ -493,7 +495,7 @@ def test_short_deadline_answers_unknown_in_time(stub, request_, timeout):
 
 def test_short_deadline_hint_makes_no_claim(stub):
     response = stub.Hint(pb.HintRequest(position=deal_source(SLOW_DEAL)), timeout=0.1)
-    assert response.status == pb.UNKNOWN
+    assert response.status == pb.STATUS_UNKNOWN
     assert not response.HasField("move")
     assert not response.HasField("moves_left")
     assert not response.HasField("winnable")
@@ -503,7 +505,7 @@ def test_short_deadline_hint_makes_no_claim(stub):
 def test_request_budget_answers_unknown(stub):
     budget = pb.Budget(nodes=500)
     response = stub.Solve(solve_request(HARD_DEAL, budget=budget), timeout=30)
-    assert response.status == pb.UNKNOWN
+    assert response.status == pb.STATUS_UNKNOWN
     assert response.stats.nodes <= 500
 
 
@@ -547,7 +549,7 @@ def test_cancelled_stream_frees_its_worker(one_worker_server, stream):
     requests = {
         "SolveBatch": pb.SolveBatchRequest(deals=[pb.DealRange(first=HARD_DEAL, last=HARD_DEAL),
                                                   pb.DealRange(first=29, last=29)],
-                                           mode=pb.MODE_OPTIMAL, algorithm=pb.IDASTAR,
+                                           mode=pb.MODE_OPTIMAL, algorithm=pb.ALGORITHM_IDASTAR,
                                            budget=CRAMPED),
         "GenerateDeals": pb.GenerateDealsRequest(count=1, min_length=200,
                                                  first_deal=HARD_DEAL),
@@ -566,7 +568,7 @@ def _assert_worker_free_after(client, cancel, what: str) -> None:
     elapsed = time.perf_counter() - cancelled_at
     print(f"\n[figure] after cancelling {what}, Solve deal 1 answered in "
           f"{elapsed * 1000:.1f} ms on a 1-worker server")
-    assert response.status == pb.UNSOLVABLE
+    assert response.status == pb.STATUS_UNSOLVABLE
     assert elapsed < 0.25
 
 
@@ -631,7 +633,7 @@ def test_overload_is_resource_exhausted():
         for k in refused:
             assert finished[k] < 0.25
         for _, response in answered:
-            assert response.status in (pb.UNKNOWN, pb.SOLVED)
+            assert response.status in (pb.STATUS_UNKNOWN, pb.STATUS_SOLVED)
         assert_still_answers(client)
 
 
@@ -688,7 +690,7 @@ def test_streamed_batch_of_200_deals(stub):
     assert remote == local
     assert Status.UNKNOWN not in remote.values()
     for result in results:
-        if result.result.status == pb.SOLVED:
+        if result.result.status == pb.STATUS_SOLVED:
             assert_wins(deal(result.deal), result.result.moves)
 
 
@@ -697,7 +699,7 @@ def test_streamed_batch_of_200_deals(stub):
 
 def test_hints_along_a_served_solution_are_cached(stub):
     response = stub.Solve(solve_request(2), timeout=30)
-    assert response.status == pb.SOLVED and response.optimal
+    assert response.status == pb.STATUS_SOLVED and response.optimal
     moves = moves_from_proto(response.moves)
     position = deal(2)
     latencies = []
@@ -706,7 +708,7 @@ def test_hints_along_a_served_solution_are_cached(stub):
                               timeout=5)
         latencies.append(seconds)
         assert hint.cached, k
-        assert hint.status == pb.SOLVED
+        assert hint.status == pb.STATUS_SOLVED
         assert hint.moves_left == OPTIMAL_LENGTH_DEAL_2 - k
         assert hint.winnable
         assert moves_from_proto([hint.move]) == [move]
@@ -714,7 +716,7 @@ def test_hints_along_a_served_solution_are_cached(stub):
     assert position.is_won
     won = stub.Hint(pb.HintRequest(position=position_source(position)), timeout=5)
     assert won.cached
-    assert won.status == pb.SOLVED
+    assert won.status == pb.STATUS_SOLVED
     assert won.HasField("moves_left") and won.moves_left == 0
     assert won.winnable
     assert not won.HasField("move")
@@ -734,7 +736,7 @@ def test_second_hint_is_cached(one_worker_server):
           f"(cached={second.cached})")
     assert not first.cached
     assert second.cached
-    assert second.status == pb.SOLVED
+    assert second.status == pb.STATUS_SOLVED
     assert second.moves_left == first.moves_left == solve(deal(13)).length
     assert second.move == first.move
     assert second_seconds < 0.1
@@ -744,7 +746,7 @@ def test_unsolvable_verdict_is_cached(stub):
     stub.Hint(pb.HintRequest(position=deal_source(3)), timeout=30)
     again = stub.Hint(pb.HintRequest(position=deal_source(3)), timeout=30)
     assert again.cached
-    assert again.status == pb.UNSOLVABLE
+    assert again.status == pb.STATUS_UNSOLVABLE
     assert again.HasField("winnable") and not again.winnable
 
 
@@ -775,13 +777,14 @@ def test_a_position_with_thousands_of_faults_is_one_invalid_argument():
             client.Solve(pb.SolveRequest(position=pb.PositionSource(beleaguered=bad)),
                          timeout=30)
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert "tableau:0: 'X0üü" in caught.value.details()
+    assert 'tableau[0][0]: string should have at most 8 characters, not "X0üü' in \
+        caught.value.details()
     assert caught.value.details().endswith("more faults")
 
 
 def test_hint_all_moves_over_grpc_and_the_client_print_what_the_command_line_prints(capsys):
     """BeleagueredHintOptions.all_moves: every legal move graded, as `hint --all-moves`."""
-    from tests.cli import run, timeless
+    from tests.support.cli import run, timeless
 
     with running_server(workers=1) as server, connect(server) as client:
         options = pb.BeleagueredHintOptions(all_moves=True)

@@ -4,9 +4,9 @@ the client commands.
 
 The tests share one module-scoped server (2 workers). Remote answers are compared with
 the library's answers for the same position (plans, clears and races are deterministic).
-Positions are built here as docs/stronghold.md C.2's JSON: E.2 for plans, E.3's cases 1
-and 3 for clears and races, and a near end (the Stronghold row active) where speed
-matters.
+Positions are docs/stronghold.md C.2's JSON: E.2 for plans, E.3's cases 1 and 3 for
+clears and races, and a near end (the Stronghold row active) where speed matters (the
+shared ones in tests/support/stronghold.py).
 """
 
 from __future__ import annotations
@@ -20,12 +20,11 @@ from typing import Any
 import grpc
 import pytest
 from google.protobuf.descriptor import FieldDescriptor
-from google.protobuf.message import Message
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.api import fortress_solver_pb2 as pb
-from service.convert.stronghold import (
+from service.stronghold.messages import (
     outcome_from_proto,
     plan_from_proto,
     position_from_json,
@@ -41,30 +40,15 @@ from solver.stronghold.plan import best_assignment, best_assignment_exact
 from solver.stronghold.policies import POLICIES
 from solver.stronghold.position import Position
 from solver.stronghold.questions import clear, race
+from solver.stronghold.rules import begin_turn
 from solver.stronghold.search import fewest_turns
-from solver.stronghold.turns import begin_turn
-from tests.service.conftest import address, connect, rpc_error, running_server
-
-from ..cli import assert_client_prints_what_local_prints, run
+from tests.support.cli import assert_client_prints_what_local_prints, run
+from tests.support.proto_mutation import mutate
+from tests.support.servers import address, connect, rpc_error, running_server
+from tests.support.stronghold import CASE_1, E2, NEAR_END, RICH, unit
 
 BUDGET = Budget(seconds=30.0, nodes=None, table_entries=None)
 
-
-def unit(id: str, owner: str, might: int, loc: str | None = None, **extras) -> dict:
-    return {"id": id, "owner": owner, "might": might, **({"loc": loc} if loc else {}), **extras}
-
-
-# docs/stronghold.md E.2: A1 to move on turn 2, the Outer row O1 {3}, O2 {2, 2 Tank}, O3 empty; one
-# defender unit in base.
-E2 = {"mode": "1v3", "turn": 2, "units": [
-    unit("u4", "A1", 4), unit("u3", "A1", 3), unit("u2", "A1", 2), unit("u1", "A1", 1),
-    unit("d3", "D", 3, "O1"), unit("d2", "D", 2, "O2"), unit("t2", "D", 2, "O2", tank=True),
-    unit("b2", "D", 2)]}
-# docs/stronghold.md E.3 case 1: two Recruits against one Might-2 unit per attacker:
-# cleared on turn 20.
-CASE_1 = {"mode": "1v3", "units": [
-    unit("r1", "D", 1, "O1"), unit("r2", "D", 1, "O2"),
-    unit("a", "A1", 2), unit("b", "A2", 2), unit("c", "A3", 2)]}
 # Case 2: two Might-2 units per attacker: cleared on turn 16, seconds of search.
 CASE_2 = {"mode": "1v3", "units": [
     unit("r1", "D", 1, "O1"), unit("r2", "D", 1, "O2"),
@@ -73,10 +57,6 @@ CASE_2 = {"mode": "1v3", "units": [
 CASE_3 = {"units": [
     unit("x", "D", 5, "O1"), unit("y", "D", 5, "O2"), unit("z", "D", 5, "O3"),
     unit("a", "A1", 2), unit("b", "A2", 2), unit("c", "A3", 2)]}
-# The Stronghold row active, A1 to move: cleared on turn 6 (passive) or 7 (greedy).
-NEAR_END = {"turn": 2, "removed": ["O1", "O2", "O3", "I1", "I2", "I3"], "units": [
-    unit("a1", "A1", 2), unit("a2", "A1", 2), unit("b1", "A2", 3),
-    unit("d1", "D", 1, "S3"), unit("d2", "D", 1), unit("d0", "D", 4)]}
 # Faults the reader names all at once: the rules' ...
 BAD = {"mode": "1v3", "units": [
     unit("x", "A1", 2, "I1"), unit("y", "A4", 2), unit("z", "A2", 1), unit("z", "A3", 1)]}
@@ -101,13 +81,17 @@ def json_source(data: dict) -> pb.PositionSource:
     return pb.PositionSource(stronghold=position_from_json(data))
 
 
-def clear_request(data: dict, **fields) -> pb.SolveRequest:
-    """With the deprecated flat fields, as clients sent them before `options`."""
-    return pb.SolveRequest(position=json_source(data), **fields)
+def clear_request(data: dict, budget: pb.Budget | None = None, **options) -> pb.SolveRequest:
+    """A Solve with StrongholdSolveOptions of `options` (none given: no options message,
+    the game's defaults)."""
+    chosen = pb.StrongholdSolveOptions(**options) if options else None
+    return pb.SolveRequest(position=json_source(data), stronghold=chosen, budget=budget)
 
 
-def plan_request(data: dict, **fields) -> pb.HintRequest:
-    return pb.HintRequest(position=json_source(data), **fields)
+def plan_request(data: dict, **options) -> pb.HintRequest:
+    """A Hint with StrongholdHintOptions of `options` (none given: no options message)."""
+    chosen = pb.StrongholdHintOptions(**options) if options else None
+    return pb.HintRequest(position=json_source(data), stronghold=chosen)
 
 
 def parse_message(data: dict) -> str:
@@ -379,21 +363,6 @@ def test_log_line_names_the_game(stub, caplog):
 # ============================================================================ the message
 
 
-RICH = {
-    "mode": "1v2", "turn": 5, "win_target": 7, "defender_score": 3,
-    "removed": ["O1", "O2", "O3"],
-    "control": {"I1": "A1", "I3": "D"},
-    "units": [unit("s", "A1", 3, "I1", assault=1, shield=2, tank=True, ganking=True,
-                   ready=False),
-              unit("g", "D", 4, "I3", ganking=True), unit("h", "A2", 0)],
-    "reinforcements": {"D": [{"turn": 7, "might": 2, "shield": 1}],
-                       "A2": [{"turn": 6, "might": 1, "tank": True}]},
-    "burnouts": {"D": [9, 12]},
-    "counters": {"defender_bonus": 1, "consolation": {"I2": 2}},
-    "consoled": [["O2", 1]],
-}
-
-
 @pytest.mark.parametrize("data", [E2, CASE_1, CASE_3, NEAR_END, RICH],
                          ids=["e2", "case-1", "case-3", "near-end", "rich"])
 def test_position_round_trip(data):
@@ -426,27 +395,6 @@ def test_a_value_no_field_holds_is_refused(value):
 
 
 # ============================================================================ options
-
-
-def test_options_answer_as_the_flat_fields_did(stub):
-    flat = stub.Solve(clear_request(NEAR_END, question="race", defender="greedy"), timeout=30)
-    typed = stub.Solve(pb.SolveRequest(
-        position=json_source(NEAR_END),
-        stronghold=pb.StrongholdSolveOptions(question="race", defender="greedy")), timeout=30)
-    assert typed.stronghold == flat.stronghold and typed.stronghold.defender_first is False
-    exact = stub.Hint(pb.HintRequest(position=json_source(E2),
-                                     stronghold=pb.StrongholdHintOptions(exact=True)),
-                      timeout=30)
-    flat_exact = stub.Hint(plan_request(E2, exact=True), timeout=30)
-    for answer in (exact, flat_exact):
-        answer.stronghold.stats.seconds = 0
-    assert exact.stronghold == flat_exact.stronghold and exact.stronghold.objective.garrison == 7
-
-
-def test_options_win_over_the_flat_fields(stub):
-    request = clear_request(NEAR_END, defender="angry",
-                            stronghold=pb.StrongholdSolveOptions(defender="greedy"))
-    assert stub.Solve(request, timeout=30).stronghold.turn == 7
 
 
 def test_options_of_another_game_are_refused(stub):
@@ -571,44 +519,6 @@ def _scalar(field: FieldDescriptor, rng: random.Random) -> Any:
     return rng.choice(_NUMBERS)
 
 
-def fuzz_mutate(message: Message, rng: random.Random) -> None:
-    """One change somewhere in `message`, in place: a value, an item or an entry added,
-    dropped or mutated, a sub-message cleared."""
-    field = rng.choice(message.DESCRIPTOR.fields)
-    container = getattr(message, field.name)
-    is_message = field.type == FieldDescriptor.TYPE_MESSAGE
-    if is_message and field.message_type.GetOptions().map_entry:
-        value = field.message_type.fields_by_name["value"]
-        key = _scalar(field.message_type.fields_by_name["key"], rng)
-        if container and rng.random() < 0.3:
-            del container[rng.choice(list(container))]
-        elif value.type == FieldDescriptor.TYPE_MESSAGE:
-            fuzz_mutate(container[key], rng)
-        else:
-            container[key] = _scalar(value, rng)
-    elif field.is_repeated:
-        if container and rng.random() < 0.3:
-            del container[rng.randrange(len(container))]
-        elif is_message:
-            if container and rng.random() < 0.6:
-                fuzz_mutate(container[rng.randrange(len(container))], rng)
-            elif container and rng.random() < 0.5:
-                container.add().CopyFrom(container[rng.randrange(len(container))])
-            else:
-                fuzz_mutate(container.add(), rng)
-        elif container and rng.random() < 0.6:
-            container[rng.randrange(len(container))] = _scalar(field, rng)
-        else:
-            container.append(_scalar(field, rng))
-    elif is_message:
-        if rng.random() < 0.2:
-            message.ClearField(field.name)
-        else:
-            fuzz_mutate(container, rng)
-    else:
-        setattr(message, field.name, _scalar(field, rng))
-
-
 @settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
@@ -622,7 +532,7 @@ def test_mutated_messages_get_an_answer_or_invalid_argument(stub, seed):
     if solve and rng.random() < 0.5:
         request.stronghold.max_turns = rng.choice([1, 6, 12])
     for _ in range(rng.choice([1, 1, 2, 3, 5])):
-        fuzz_mutate(request.position.stronghold if rng.random() < 0.85 else request, rng)
+        mutate(request.position.stronghold if rng.random() < 0.85 else request, rng, _scalar)
     request.budget.CopyFrom(FUZZ_BUDGET)
     call = stub.Solve if solve else stub.Hint
     try:

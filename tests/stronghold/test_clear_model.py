@@ -13,11 +13,11 @@ import pytest
 from solver.budget import Budget
 from solver.errors import InvalidInput
 from solver.stronghold.clear_driver import ClearPlan, fewest_turns_cpsat
-from solver.stronghold.position import DEFENDER, Position
+from solver.stronghold.data import DEFENDER
+from solver.stronghold.position import Position
+from solver.stronghold.rules import act, begin_turn, destinations, play_turn
 from solver.stronghold.search import fewest_turns
-from solver.stronghold.turns import act, begin_turn, destinations, play_turn
-
-from .positions import E3
+from tests.support.stronghold import E3
 
 BUDGET = Budget(seconds=30)
 MAX_TURNS = 30

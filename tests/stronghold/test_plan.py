@@ -14,7 +14,7 @@ from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from solver.stronghold.plan import best_assignment, best_assignment_exact, guaranteed
 from solver.stronghold.position import Position
-from solver.stronghold.turns import act, begin_turn, destinations
+from solver.stronghold.rules import act, begin_turn, destinations
 
 ROWVALUE = {3: [0, 1, 3, 3], 2: [0, 2, 2]}    # removals by battlefields held, per row size
 CP_STATUSES = {"OPTIMAL", "FEASIBLE", "UNKNOWN", "INFEASIBLE"}

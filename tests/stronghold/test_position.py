@@ -6,20 +6,7 @@ import pytest
 
 from solver.errors import InvalidInput
 from solver.stronghold.position import Position
-
-SPEC_EXAMPLE = {   # docs/stronghold.md C.2, comments aside
-    "mode": "1v3", "win_target": 6, "turn_order": ["D", "A1", "A2", "A3"], "turn": 5,
-    "defender_turns_taken": 1,
-    "grid": {"O": ["O1", "O2", "O3"], "I": ["I1", "I2", "I3"], "S": ["S1", "S2", "S3"]},
-    "removed": [], "control": {"O1": "D", "O2": "A1"},
-    "units": [
-        {"id": "r1", "owner": "D", "might": 1, "assault": 0, "shield": 0, "tank": False,
-         "ganking": False, "loc": "O1", "ready": True},
-        {"id": "a", "owner": "A1", "might": 4, "assault": 0, "shield": 0, "tank": False,
-         "ganking": False, "loc": "base", "ready": True}],
-    "defender_score": 0, "reinforcements": {"A1": [{"turn": 6, "might": 2}]},
-    "burnouts": {"D": [], "A1": []}, "counters": {"defender_bonus": 0, "consolation": {"A1": 0}},
-}
+from tests.support.stronghold import SPEC_EXAMPLE
 
 
 def test_the_spec_example_reads_and_round_trips():

@@ -23,39 +23,13 @@ from solver.reading import MAX_BYTES
 from solver.stronghold.answers import Outcome, Plan, Race
 from solver.stronghold.game import CLEAR, GAME, PLAN, RACE, ClearOptions, PlanOptions
 from solver.stronghold.position import Position
-from solver.stronghold.wire import MAX_SCHEDULE, MAX_UNITS, loads
-
-from .test_position import SPEC_EXAMPLE
+from solver.stronghold.schema import MAX_SCHEDULE, MAX_UNITS, loads
+from tests.support.stronghold import CASE_1, E2, NEAR_END, RICH, SPEC_EXAMPLE, unit
 
 SMALL = Budget(seconds=0.05, nodes=500, table_entries=None)
 
 
-def unit(id: str, owner: str, might: int, loc: str | None = None, **extras: Any) -> dict:
-    return {"id": id, "owner": owner, "might": might, **({"loc": loc} if loc else {}), **extras}
-
-
-REAL: list[dict[str, Any]] = [
-    SPEC_EXAMPLE,
-    {"mode": "1v3", "turn": 2, "units": [
-        unit("u4", "A1", 4), unit("u3", "A1", 3), unit("u2", "A1", 2), unit("u1", "A1", 1),
-        unit("d3", "D", 3, "O1"), unit("d2", "D", 2, "O2"), unit("t2", "D", 2, "O2", tank=True),
-        unit("b2", "D", 2)]},
-    {"mode": "1v3", "units": [unit("r1", "D", 1, "O1"), unit("r2", "D", 1, "O2"),
-                              unit("a", "A1", 2), unit("b", "A2", 2), unit("c", "A3", 2)]},
-    {"turn": 2, "removed": ["O1", "O2", "O3", "I1", "I2", "I3"], "units": [
-        unit("a1", "A1", 2), unit("a2", "A1", 2), unit("b1", "A2", 3),
-        unit("d1", "D", 1, "S3"), unit("d2", "D", 1), unit("d0", "D", 4)]},
-    {"mode": "1v2", "turn": 5, "win_target": 7, "defender_score": 3,
-     "removed": ["O1", "O2", "O3"], "control": {"I1": "A1", "I3": "D"},
-     "units": [unit("s", "A1", 3, "I1", assault=1, shield=2, tank=True, ganking=True,
-                    ready=False),
-               unit("g", "D", 4, "I3", ganking=True), unit("h", "A2", 0)],
-     "reinforcements": {"D": [{"turn": 7, "might": 2, "shield": 1}],
-                        "A2": [{"turn": 6, "might": 1, "tank": True}]},
-     "burnouts": {"D": [9, 12]},
-     "counters": {"defender_bonus": 1, "consolation": {"I2": 2}},
-     "consoled": [["O2", 1]]},
-]
+REAL: list[dict[str, Any]] = [SPEC_EXAMPLE, E2, CASE_1, NEAR_END, RICH]
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),

@@ -11,10 +11,9 @@ from solver.budget import Budget
 from solver.stronghold.policies import greedy_deny, passive
 from solver.stronghold.position import Position
 from solver.stronghold.questions import race
+from solver.stronghold.rules import simulate
 from solver.stronghold.search import fewest_turns
-from solver.stronghold.turns import simulate
-
-from .positions import E3
+from tests.support.stronghold import E3
 
 
 def replay(position, outcome, defender):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from ..cli import assert_one_line_error, run, run_json
+from tests.support.cli import assert_one_line_error, run, run_json
 
 CASE_1 = """{
   "mode": "1v3",                 // docs/stronghold.md E.3 case 1

@@ -8,7 +8,7 @@ import pytest
 from solver.errors import IllegalMove
 from solver.stronghold.policies import greedy_deny, passive
 from solver.stronghold.position import Position
-from solver.stronghold.turns import act, begin_turn, destinations, play_turn, simulate
+from solver.stronghold.rules import act, begin_turn, destinations, play_turn, simulate
 
 
 def at(turn: int, units: list[tuple], **fields):

@@ -1,0 +1,215 @@
+"""Beleaguered Fortress's RPCs: Solve, Hint (from its hint cache when it can) and the
+streams of numbered deals, SolveBatch and GenerateDeals."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from itertools import islice
+from typing import TYPE_CHECKING
+
+from service.api import fortress_solver_pb2 as pb
+from service.beleaguered.hint_cache import HintCache
+from service.beleaguered.messages import (
+    algorithm_from_proto,
+    graded_to_proto,
+    hint_to_proto,
+    mode_from_proto,
+    move_to_proto,
+    position_from_proto,
+    position_source,
+    position_to_proto,
+    solution_to_proto,
+)
+from service.messages import budget_from_proto, check_budget, options_of
+from solver.beleaguered import MAX_DEAL, Algorithm, Hint, Mode, Position, Solution, deal
+from solver.beleaguered.census import deal_info
+from solver.beleaguered.census import shipped as shipped_census
+from solver.beleaguered.game import GAME, GRADE, SOLVE, HintOptions, SolveOptions
+from solver.beleaguered.grading import Grading
+from solver.beleaguered.solve import hint_from
+from solver.budget import SearchStats, Status
+from solver.errors import InvalidInput, OutOfRange
+from solver.games import Game
+
+if TYPE_CHECKING:
+    from prometheus_client.registry import Collector
+
+    from service.calls import Calls
+    from service.frontends import Settings
+
+
+def _unwinnable_deal(source: pb.PositionSource) -> Hint | None:
+    """The hint for a deal the shipped census proves unwinnable: known without a search."""
+    if source.WhichOneof("source") != "beleaguered_deal":
+        return None
+    known = deal_info(source.beleaguered_deal)
+    if known is None or known.status is not Status.UNSOLVABLE:
+        return None
+    return Hint(Status.UNSOLVABLE, None, None, SearchStats(0, 0.0, 0))
+
+
+def _solve_options(request: pb.SolveRequest) -> SolveOptions:
+    message = options_of(request, "beleaguered", GAME.name)
+    return SolveOptions(mode_from_proto(message.mode), algorithm_from_proto(message.algorithm))
+
+
+def _check_range(first: int, last: int) -> None:
+    if not 1 <= first <= last <= MAX_DEAL:
+        raise OutOfRange(f"deal range {first}-{last} is not within 1..{MAX_DEAL} in order")
+
+
+class Handler:
+    """Solve and Hint, and the streams of numbered deals. Optimal solutions fill its hint
+    cache: a hint for a position along one is answered at once."""
+
+    sources = ("beleaguered_deal", "beleaguered")
+
+    def __init__(self, game: Game[Position], settings: Settings) -> None:
+        self.game = game
+        self.cache = HintCache(settings.cache_entries)
+
+    def info(self) -> pb.GameInfo:
+        return pb.GameInfo(name=self.game.name, modes=[m.value for m in Mode],
+                           algorithms=[a.value for a in Algorithm], max_deal=MAX_DEAL)
+
+    def source(self, position: Position) -> pb.PositionSource:
+        return position_source(position)
+
+    def position(self, source: pb.PositionSource) -> Position:
+        if source.WhichOneof("source") == "beleaguered_deal":
+            return deal(source.beleaguered_deal)
+        return position_from_proto(source.beleaguered)
+
+    def solve(self, request: pb.SolveRequest, position: Position,
+              calls: Calls) -> pb.SolveResponse:
+        options = _solve_options(request)
+        solution: Solution = calls.ask(SOLVE, position, options, request.budget)
+        if options.mode is Mode.OPTIMAL:
+            self.cache.remember(position, solution)
+        return solution_to_proto(solution)
+
+    def hint(self, request: pb.HintRequest, position: Position,
+             calls: Calls) -> pb.HintResponse:
+        check_budget(request.budget)  # here: a cached answer never reaches calls.ask
+        options = options_of(request, "beleaguered", GAME.name)
+        known = self.cache.get(position) or _unwinnable_deal(request.position)
+        if known is not None:
+            response = hint_to_proto(known, cached=True)
+        else:
+            solution: Solution = calls.ask(SOLVE, position, SolveOptions(), request.budget)
+            self.cache.remember(position, solution)
+            response = hint_to_proto(hint_from(solution))
+        if request.WhichOneof("options") == "beleaguered" and options.all_moves:
+            grading: Grading = calls.ask(GRADE, position, HintOptions(), request.budget)
+            response.all_moves.extend(graded_to_proto(g) for g in grading.moves)
+        return response
+
+    def collectors(self) -> Iterable[Collector]:
+        return (self.cache.collector(),)
+
+    # the streams
+
+    def solve_batch(self, request: pb.SolveBatchRequest,
+                    calls: Calls) -> Iterator[pb.BatchResult]:
+        options = SolveOptions(mode_from_proto(request.mode, default=Mode.ANY),
+                               algorithm_from_proto(request.algorithm))
+        budget = budget_from_proto(request.budget, calls.limits)
+        jobs = (((index, number), SOLVE, deal(item) if isinstance(item, int) else item, options)
+                for (index, number), item in _batch_items(request, calls.max_batch))
+        for (index, number), solution in calls.ask_many(jobs, budget):
+            result = pb.BatchResult(index=index, result=solution_to_proto(solution))
+            if number is not None:
+                result.deal = number
+            yield result
+
+    def generate_deals(self, request: pb.GenerateDealsRequest,
+                       calls: Calls) -> Iterator[pb.GeneratedDeal]:
+        """The deals found, then OUT_OF_RANGE if the range was spent first, or once
+        `max_batch` deals were searched (a band no deal meets would otherwise search up
+        to MAX_DEAL of them): deals whose budget ran out count as not found, and the
+        message says how many there were."""
+        if request.count > calls.max_batch:
+            raise OutOfRange(f"count {request.count} is more than this server's limit of "
+                             f"{calls.max_batch} deals a call")
+        first = request.first_deal if request.HasField("first_deal") else 1
+        last = request.last_deal if request.HasField("last_deal") else MAX_DEAL
+        _check_range(first, last)
+        low = request.min_length if request.HasField("min_length") else 0
+        high = request.max_length if request.HasField("max_length") else math.inf
+        if low > high:
+            raise OutOfRange(f"the band {low}-{high} is empty (min_length above max_length): "
+                             "no deal can meet it")
+        budget = budget_from_proto(request.budget, calls.limits)
+        census = shipped_census()  # skips what it proves out of the band; each is still solved
+        numbers = iter(range(first, last + 1) if census is None
+                       else census.candidates(first, last, low, high))
+        # the deals handed to a search; the census's skips cost nothing and are not
+        # counted (its scan is bounded by its size: a million deals, some 40 ms)
+        tries = islice(numbers, calls.max_batch)
+        jobs = ((number, SOLVE, deal(number), SolveOptions()) for number in tries)
+        sent: list[int] = []
+        unknown = 0
+        last_tried = first - 1
+        for number, solution in calls.ask_many(jobs, budget,
+                                               enough=lambda: len(sent) >= request.count):
+            last_tried = max(last_tried, number)
+            if solution.status is Status.SOLVED and solution.optimal:
+                if low <= solution.length <= high and len(sent) < request.count:
+                    sent.append(number)
+                    yield pb.GeneratedDeal(deal=number,
+                                           position=position_to_proto(deal(number)),
+                                           length=solution.length,
+                                           moves=[move_to_proto(m) for m in solution.moves])
+            elif solution.status is not Status.UNSOLVABLE:
+                unknown += 1  # the budget ran out: not proven outside the band
+        if len(sent) < request.count and next(tries, None) is None:  # else the client left
+            unsettled = "" if not unknown else (
+                f"; {unknown} deal{'s' * (unknown != 1)} unknown (the budget ran out: a "
+                "larger one may find more)")
+            found = f"{len(sent)} of {request.count} deals found{_band(request)}{unsettled}"
+            if next(numbers, None) is None:
+                raise OutOfRange(f"deals {first}-{last} spent: {found}")
+            raise OutOfRange(f"deals {first}-{last_tried} tried (the most one call may try, "
+                             f"--max-batch {calls.max_batch}): {found}")
+
+
+def _band(request: pb.GenerateDealsRequest) -> str:
+    """The band of lengths asked for, as `client generate` words it."""
+    if not request.HasField("min_length") and not request.HasField("max_length"):
+        return ""
+    low = request.min_length if request.HasField("min_length") else "..."
+    high = request.max_length if request.HasField("max_length") else "..."
+    return f" within {low}-{high} moves"
+
+
+def _batch_items(request: pb.SolveBatchRequest,
+                 most: int) -> Iterator[tuple[tuple[int, int | None], int | Position]]:
+    """Every item as ((index, deal number), the deal number or the position), made as
+    needed; ranges, the count (at most `most`) and positions are checked (and refused)
+    before any work starts."""
+    positions = []
+    listed = len(request.deals) + len(request.positions)  # a range holds a deal or more
+    if listed > most:
+        raise OutOfRange(f"the batch lists {listed} ranges and positions, more than this "
+                         f"server's limit of {most} items a call: send it in parts")
+    for span in request.deals:
+        _check_range(span.first, span.last)
+    items = sum(span.last - span.first + 1 for span in request.deals) + len(request.positions)
+    if items > most:
+        raise OutOfRange(f"the batch holds {items} items, more than this server's limit of "
+                         f"{most} a call: send it in parts")
+    for k, message in enumerate(request.positions):
+        try:
+            positions.append(position_from_proto(message))
+        except InvalidInput as error:
+            raise InvalidInput(f"positions[{k}]: {error}") from None
+    numbers = (n for span in request.deals for n in range(span.first, span.last + 1))
+    index = 0
+    for number in numbers:
+        yield (index, number), number
+        index += 1
+    for position in positions:
+        yield (index, None), position
+        index += 1
+

@@ -1,0 +1,174 @@
+"""Beleaguered Fortress: protobuf messages <-> solver values, and its RPCs.
+
+Explicit positions go through the same JSON reader as the command line, so bad input
+gets the same message on both; a message with more piles, slots or cards than the game
+has is refused, in the reader's words, before any card is converted. Optimal solutions
+fill the hint cache: a hint for a position along one is answered at once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from service.api import fortress_solver_pb2 as pb
+from service.messages import (
+    STATUS,
+    STATUS_BACK,
+    at_most,
+    budget_to_proto,
+    stats_from_proto,
+    stats_to_proto,
+)
+from solver.beleaguered import Algorithm, Hint, Mode, Move, Position, Solution
+from solver.beleaguered.grading import Graded, Outcome
+from solver.beleaguered.reading import read
+from solver.beleaguered.schema import MAX_CARDS, NAME, PILES, RESERVE_SLOTS
+from solver.budget import Budget, SearchStats
+
+if TYPE_CHECKING:
+    pass
+
+_SUITS = ("clubs", "diamonds", "hearts", "spades")
+
+
+def position_from_proto(message: pb.BeleagueredPosition) -> Position:
+    at_most(message.tableau, PILES, "tableau")
+    for k, pile in enumerate(message.tableau):
+        at_most(pile.cards, MAX_CARDS, "tableau", k)
+    at_most(message.reserve, RESERVE_SLOTS, "reserve")
+    data: dict[str, Any] = {"tableau": [list(pile.cards) for pile in message.tableau],
+                            "reserve": [slot.card or None for slot in message.reserve]}
+    if message.HasField("foundations"):
+        tops = message.foundations
+        data["foundations"] = {suit[0].upper(): getattr(tops, suit) for suit in _SUITS}
+    return read(data)
+
+
+def position_to_proto(position: Position) -> pb.BeleagueredPosition:
+    tops = dict(zip(_SUITS, position.foundations, strict=True))
+    return pb.BeleagueredPosition(
+        tableau=[pb.Pile(cards=[str(card) for card in pile]) for pile in position.tableau],
+        reserve=[pb.ReserveSlot(card="" if card is None else str(card))
+                 for card in position.reserve],
+        foundations=pb.Foundations(**tops),
+    )
+
+
+def mode_from_proto(mode: int, default: Mode = Mode.OPTIMAL) -> Mode:
+    modes: dict[int, Mode] = {pb.MODE_OPTIMAL: Mode.OPTIMAL, pb.MODE_ANY: Mode.ANY}
+    return modes.get(mode, default)
+
+
+def algorithm_from_proto(algorithm: int) -> Algorithm:
+    return Algorithm.IDASTAR if algorithm == pb.ALGORITHM_IDASTAR else Algorithm.ASTAR
+
+
+def move_to_proto(move: Move) -> pb.Move:
+    return pb.Move(card=str(move.card), source=str(move.source), target=str(move.target))
+
+
+def solution_to_proto(solution: Solution) -> pb.SolveResponse:
+    response = pb.SolveResponse(
+        status=STATUS[solution.status],
+        optimal=solution.optimal,
+        moves=[move_to_proto(move) for move in solution.moves],
+        stats=stats_to_proto(solution.stats),
+    )
+    if solution.length is not None:
+        response.length = solution.length
+    return response
+
+
+def hint_to_proto(hint: Hint, cached: bool = False) -> pb.HintResponse:
+    response = pb.HintResponse(status=STATUS[hint.status], cached=cached)
+    if hint.move is not None:
+        response.move.CopyFrom(move_to_proto(hint.move))
+    if hint.moves_left is not None:
+        response.moves_left = hint.moves_left
+    if hint.winnable is not None:
+        response.winnable = hint.winnable
+    return response
+
+
+def move_from_proto(message: pb.Move) -> Move:
+    return Move.parse(f"{message.card} {message.source} {message.target}")
+
+
+def solution_from_proto(message: pb.SolveResponse) -> Solution:
+    return Solution(STATUS_BACK[message.status], message.optimal,
+                    tuple(move_from_proto(m) for m in message.moves),
+                    stats_from_proto(message.stats))
+
+
+def hint_from_proto(message: pb.HintResponse) -> Hint:
+    return Hint(STATUS_BACK[message.status],
+                move_from_proto(message.move) if message.HasField("move") else None,
+                message.moves_left if message.HasField("moves_left") else None,
+                SearchStats(0, 0.0, 0))
+
+
+MODES = {Mode.OPTIMAL: pb.MODE_OPTIMAL, Mode.ANY: pb.MODE_ANY}
+ALGORITHMS = {Algorithm.ASTAR: pb.ALGORITHM_ASTAR, Algorithm.IDASTAR: pb.ALGORITHM_IDASTAR}
+
+
+# ---------------------------------------------------------------- requests (the client's)
+
+
+def deal_source(number: int) -> pb.PositionSource:
+    return pb.PositionSource(beleaguered_deal=number)
+
+
+def position_source(position: Position) -> pb.PositionSource:
+    return pb.PositionSource(beleaguered=position_to_proto(position))
+
+
+def solve_request(source: pb.PositionSource, mode: Mode, algorithm: Algorithm,
+                  budget: Budget) -> pb.SolveRequest:
+    options = pb.BeleagueredSolveOptions(mode=MODES[mode], algorithm=ALGORITHMS[algorithm])
+    return pb.SolveRequest(position=source, beleaguered=options,
+                           budget=budget_to_proto(budget))
+
+
+def hint_request(source: pb.PositionSource, budget: Budget,
+                 all_moves: bool = False) -> pb.HintRequest:
+    options = pb.BeleagueredHintOptions(all_moves=True) if all_moves else None
+    return pb.HintRequest(position=source, budget=budget_to_proto(budget), beleaguered=options)
+
+
+_OUTCOMES = {Outcome.WINS: pb.MOVE_OUTCOME_WINS, Outcome.LOSES: pb.MOVE_OUTCOME_LOSES,
+             Outcome.UNKNOWN: pb.MOVE_OUTCOME_UNKNOWN}
+_OUTCOMES_BACK = {code: outcome for outcome, code in _OUTCOMES.items()}
+
+
+def graded_to_proto(graded: Graded) -> pb.GradedMove:
+    return pb.GradedMove(move=move_to_proto(graded.move), outcome=_OUTCOMES[graded.outcome],
+                         moves_left=graded.moves_left)
+
+
+def graded_from_proto(message: pb.GradedMove) -> Graded:
+    return Graded(move_from_proto(message.move), _OUTCOMES_BACK[message.outcome],
+                  message.moves_left if message.HasField("moves_left") else None)
+
+
+def batch_request(deals: list[int], mode: Mode, algorithm: Algorithm,
+                  budget: Budget) -> pb.SolveBatchRequest:
+    return pb.SolveBatchRequest(game=NAME, deals=_ranges(deals), mode=MODES[mode],
+                                algorithm=ALGORITHMS[algorithm],
+                                budget=budget_to_proto(budget))
+
+
+def generate_request(count: int, min_length: int | None, max_length: int | None,
+                     budget: Budget) -> pb.GenerateDealsRequest:
+    return pb.GenerateDealsRequest(game=NAME, count=count, min_length=min_length,
+                                   max_length=max_length, budget=budget_to_proto(budget))
+
+
+def _ranges(deals: list[int]) -> list[pb.DealRange]:
+    """Consecutive deal numbers as ranges, so a resumed batch sends only what is left."""
+    ranges: list[pb.DealRange] = []
+    for number in sorted(deals):
+        if ranges and ranges[-1].last == number - 1:
+            ranges[-1].last = number
+        else:
+            ranges.append(pb.DealRange(first=number, last=number))
+    return ranges

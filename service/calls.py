@@ -1,0 +1,170 @@
+"""What one call lends its game's handler: the worker pool, asked within the request's
+budget and the client's deadline, one job or many at once."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from itertools import islice
+from queue import SimpleQueue
+from threading import Event
+from typing import Any, Generic, TypeVar
+
+import grpc
+
+from service.api import fortress_solver_pb2 as pb
+from service.messages import budget_from_proto
+from service.pool import Job, WorkerPool
+from solver.budget import Budget
+from solver.games import Question
+
+T = TypeVar("T")
+
+# Kept back from a deadline, so that the UNKNOWN answer is sent before it: a fixed part
+# for the answer's way out (pickled, read by the pool, made a message and sent: some 5
+# ms) and a share for how far a search runs past its seconds (the stretch between two
+# looks at the clock, CP-SAT's start, a model's next step: 5-25 ms measured). A deadline
+# of 50 ms leaves a search 20 ms, one of 0.3 s 220 ms.
+_DEADLINE_MARGIN = 0.02  # seconds
+_DEADLINE_SHARE = 0.2  # of the time remaining
+
+# A stream's items go to a worker in chunks (service/pool.py) of about this much work:
+# long enough that the hand-off to the worker, some 2 ms, is a small part of it, short
+# enough that another caller's job waits little behind one (a chunk is one job).
+_CHUNK_SECONDS = 0.025
+_MAX_CHUNK = 128  # items, whatever their speed: what one message carries
+
+
+class _ChunkSizes:
+    """How many items the next chunk takes: one at first, so that the first answer
+    comes after one search, then at most twice the last, up to _CHUNK_SECONDS of work
+    at the rate the chunks finished so far went."""
+
+    def __init__(self) -> None:
+        self._last = 0
+        self._items = 0
+        self._seconds = 0.0
+
+    def next(self) -> int:
+        size = 2 * self._last
+        if self._seconds > 0:
+            size = min(size, int(self._items / self._seconds * _CHUNK_SECONDS))
+        self._last = max(1, min(size, _MAX_CHUNK))
+        return self._last
+
+    def finished(self, items: int, seconds: float) -> None:
+        self._items += items
+        self._seconds += seconds
+
+
+@dataclass
+class _Ended:
+    """A chunk done: its size and seconds (waiting for a worker included), or what
+    failed it."""
+
+    items: int
+    seconds: float = 0.0
+    error: Exception | None = None
+
+
+@dataclass(frozen=True)
+class _Item(Generic[T]):
+    tag: T
+    job: Job
+
+
+class Calls:
+    """What one call lends its game's handler: the worker pool under the call's budget
+    and deadline, and many jobs at once for the streams (at most `max_batch` items a
+    stream)."""
+
+    def __init__(self, pool: WorkerPool, context: grpc.ServicerContext, limits: Budget,
+                 max_batch: int) -> None:
+        self._pool = pool
+        self._context = context
+        self._owner = context.peer()  # the pool is shared fairly between connections
+        self.limits = limits
+        self.max_batch = max_batch
+
+    def ask(self, question: Question[Any, Any, Any], position: Any, options: Any,
+            budget: pb.Budget) -> Any:
+        job = Job(question, position, options, self._budget(budget))
+        return self._pool.run(job, self._gone, owner=self._owner)
+
+    def ask_many(self, jobs: Iterator[tuple[T, Question[Any, Any, Any], Any, Any]],
+                 budget: Budget, enough: Callable[[], bool] = lambda: False
+                 ) -> Iterator[tuple[T, Any]]:
+        """Run jobs on every worker at once, in chunks of consecutive ones (a chunk is
+        one job to the pool, handed to a worker once); yield (tag, answer) as each
+        finishes. The next chunk is read from `jobs` while the others run, after an
+        answer has gone: so a worker waits little between chunks, and the answers not
+        yet sent are at most a chunk's for each worker and one more."""
+        stop = Event()
+        answers: SimpleQueue[tuple[T, Any] | _Ended] = SimpleQueue()
+        sizes = _ChunkSizes()
+
+        def cancelled() -> bool:
+            return stop.is_set() or self._gone()
+
+        def more() -> bool:
+            return not cancelled() and not enough()
+
+        def read() -> list[_Item[T]]:
+            return [_Item(tag, Job(question, position, options, budget))
+                    for tag, question, position, options in islice(jobs, sizes.next())]
+
+        def run(chunk: list[_Item[T]]) -> None:
+            ended = _Ended(len(chunk))
+            started = time.perf_counter()
+            try:
+                self._pool.run_chunk([item.job for item in chunk], cancelled,
+                                     lambda k, answer: answers.put((chunk[k].tag, answer)),
+                                     wait=True, owner=self._owner, enough=enough)
+            except Exception as error:
+                ended.error = error
+            finally:
+                ended.seconds = time.perf_counter() - started
+                answers.put(ended)
+
+        workers = self._pool.workers
+        with ThreadPoolExecutor(workers) as executor:
+            try:
+                running = 0
+                ahead: list[_Item[T]] | None = None
+                while True:
+                    while running < workers and more():
+                        chunk = read() if ahead is None else ahead
+                        ahead = None
+                        if not chunk:
+                            break
+                        executor.submit(run, chunk)
+                        running += 1
+                    if not running:
+                        return
+                    answer = answers.get()
+                    if isinstance(answer, _Ended):
+                        running -= 1
+                        if answer.error is not None:
+                            raise answer.error
+                        sizes.finished(answer.items, answer.seconds)
+                        continue
+                    yield answer
+                    if ahead is None and more():
+                        ahead = read()
+            finally:
+                stop.set()
+
+    def _gone(self) -> bool:
+        return not self._context.is_active()
+
+    def _budget(self, message: pb.Budget) -> Budget:
+        """The request's budget within the server's limits and the client's deadline."""
+        budget = budget_from_proto(message, self.limits)
+        remaining = self._context.time_remaining()
+        if remaining is None:
+            return budget
+        room = max(remaining * (1 - _DEADLINE_SHARE) - _DEADLINE_MARGIN, 0.001)
+        return replace(budget, seconds=min(budget.seconds or math.inf, room))

@@ -1,1 +1,0 @@
-"""Protobuf messages to solver values and back, one module per game."""

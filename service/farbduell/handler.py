@@ -1,0 +1,72 @@
+"""Farbduell's RPCs: Solve (the puzzle, or the chain when one is asked for) and Hint."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from service.api import fortress_solver_pb2 as pb
+from service.farbduell.messages import (
+    MODES,
+    chain_to_proto,
+    hint_to_proto,
+    position_from_proto,
+    puzzle_to_proto,
+    source,
+)
+from service.messages import options_of, worlds
+from solver.farbduell.chains import Chain
+from solver.farbduell.game import CHAIN, HINT, PUZZLE, ChainOptions, HintOptions, PuzzleOptions
+from solver.farbduell.hints import Hint
+from solver.farbduell.position import State
+from solver.farbduell.puzzles import PuzzleAnswer
+from solver.games import Game
+
+if TYPE_CHECKING:
+    from prometheus_client.registry import Collector
+
+    from service.calls import Calls
+    from service.frontends import Settings
+
+
+class Handler:
+    sources = ("farbduell",)
+
+    def __init__(self, game: Game[State], settings: Settings) -> None:
+        self.game = game
+
+    def info(self) -> pb.GameInfo:
+        return pb.GameInfo(name=self.game.name, modes=MODES)
+
+    def source(self, state: State) -> pb.PositionSource:
+        return source(state)
+
+    def position(self, source: pb.PositionSource) -> State:
+        return position_from_proto(source.farbduell)
+
+    def solve(self, request: pb.SolveRequest, state: State, calls: Calls) -> pb.SolveResponse:
+        options = self._solve_options(request)
+        if isinstance(options, ChainOptions):
+            found: Chain = calls.ask(CHAIN, state, options, request.budget)
+            return chain_to_proto(found, state.to_move)
+        answer: PuzzleAnswer = calls.ask(PUZZLE, state, options, request.budget)
+        return puzzle_to_proto(answer)
+
+    def hint(self, request: pb.HintRequest, state: State, calls: Calls) -> pb.HintResponse:
+        advice: Hint = calls.ask(HINT, state, self._hint_options(request), request.budget)
+        return hint_to_proto(advice)
+
+    def collectors(self) -> Iterable[Collector]:
+        return ()
+
+    def _solve_options(self, request: pb.SolveRequest) -> PuzzleOptions | ChainOptions:
+        """The request's options message, or else its deprecated flat fields."""
+        message = options_of(request, "farbduell", self.game.name)
+        if message.chain:
+            return ChainOptions(message.chain)
+        return PuzzleOptions(message.turns or 1)
+
+
+    def _hint_options(self, request: pb.HintRequest) -> HintOptions:
+        message = options_of(request, "farbduell", self.game.name)
+        return HintOptions(worlds(message.worlds, HintOptions().worlds), message.seed)

@@ -1,0 +1,169 @@
+"""Each game's front ends, the one place in service/ that names games: its commands and
+its RPC handler. The games themselves are the library's (`solver.games.games()`); a game
+this file does not list gets the front ends every game has from its descriptor
+(service/generic.py): `fortress-solver GAME QUESTION FILE`, and the RPCs through
+`PositionSource.json`. Adding a game is its folder under solver/ and its registry line;
+its own commands and typed messages, when it wants them, are one more line here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache, partial
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from solver.errors import InvalidInput
+from solver.games import Game, find_game, games
+from solver.reading import json_of
+
+if TYPE_CHECKING:
+    from prometheus_client.registry import Collector
+
+    from service.api import fortress_solver_pb2 as pb
+    from service.calls import Calls
+
+# A game's own front ends: the package whose `commands` and `handler` modules hold them.
+OWN = {
+    "beleaguered-fortress": "service.beleaguered",
+    "fortress-fight-kingdom": "service.ffkingdom",
+    "farbduell": "service.farbduell",
+    "stronghold": "service.stronghold",
+}
+
+
+class Commands(Protocol):
+    """A game's commands. Each parser it adds sets `run=function(args)` (local) or
+    `run_remote=function(args, client)` (under `client`) as its defaults."""
+
+    def add_commands(self, commands: Any) -> None: ...
+
+    def add_client_commands(self, commands: Any) -> None: ...
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a server offers its games' handlers: room for what a game keeps between calls."""
+
+    cache_entries: int = 200_000  # a game's cache of answers, such as hints along a solution
+
+
+class Handler(Protocol):
+    """A game's RPCs on one server. The servicer reads the request's position once (a
+    typed message through `position`, JSON through the game's reader) and hands the
+    value over; what a game keeps between calls (a cache) lives in its handler."""
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """The PositionSource oneof fields that hold its positions (none: JSON only)."""
+        ...
+
+    def info(self) -> pb.GameInfo: ...
+
+    def position(self, source: pb.PositionSource) -> Any:
+        """The position a typed message holds (InvalidInput naming every fault)."""
+        ...
+
+    def source(self, position: Any) -> pb.PositionSource:
+        """The message a client sends for one of its positions."""
+        ...
+
+    def solve(self, request: pb.SolveRequest, position: Any,
+              calls: Calls) -> pb.SolveResponse: ...
+
+    def hint(self, request: pb.HintRequest, position: Any,
+             calls: Calls) -> pb.HintResponse: ...
+
+    def collectors(self) -> Iterable[Collector]:
+        """Its own metrics, read at each scrape (none for most games)."""
+        ...
+
+
+@runtime_checkable
+class Streams(Protocol):
+    """The streaming RPCs, offered by a game's handler that numbers its deals."""
+
+    def solve_batch(self, request: pb.SolveBatchRequest,
+                    calls: Calls) -> Iterator[pb.BatchResult]: ...
+
+    def generate_deals(self, request: pb.GenerateDealsRequest,
+                       calls: Calls) -> Iterator[pb.GeneratedDeal]: ...
+
+
+class HandlerFactory(Protocol):
+    def __call__(self, game: Game[Any], settings: Settings) -> Handler: ...
+
+
+@dataclass(frozen=True)
+class FrontEnd:
+    commands: Commands
+    handler: HandlerFactory
+
+
+@cache
+def front_end(game: Game[Any]) -> FrontEnd:
+    """The game's own front ends, else the generic ones."""
+    package = OWN.get(game.name)
+    if package is None:
+        from service.generic.commands import Commands as GenericCommands
+        return FrontEnd(GenericCommands(game), _generic_handler)
+    commands: Any = import_module(f"{package}.commands")
+    return FrontEnd(commands, partial(_own_handler, package))
+
+
+def _own_handler(package: str, game: Game[Any], settings: Settings) -> Handler:
+    handler: Any = import_module(f"{package}.handler")  # grpc only when served
+    made: Handler = handler.Handler(game, settings)
+    return made
+
+
+def _generic_handler(game: Game[Any], settings: Settings) -> Handler:
+    from service.generic.handler import Handler as GenericHandler
+    return GenericHandler(game, settings)
+
+
+def find(name: str) -> Game[Any]:
+    """The game called `name` or one of its aliases."""
+    return find_game(name)
+
+
+def search_modules() -> tuple[str, ...]:
+    """What a search process imports as it starts, so that no call's deadline pays for
+    an import (CP-SAT's takes half a second, a game's first question some 50 ms): the
+    module of every question of every game, and what each game says its questions
+    import when asked."""
+    asked = (question.run.__module__ for game in games() for question in game.questions)
+    late = (module for game in games() for module in game.imports)
+    return tuple(dict.fromkeys((*asked, *late)))
+
+
+def read_any(raw: bytes, source: str, game: Game[Any] | None = None) -> tuple[Game[Any], Any]:
+    """A position of any game from bytes: `game`'s, else the game its "game" key names."""
+    if game is not None:
+        return game, game.read(raw, source)
+    game, data = named_game(raw, source)
+    return game, game.from_json(data)
+
+
+def named_game(raw: bytes, source: str) -> tuple[Game[Any], Any]:
+    """The game a position's "game" key names, and its JSON, not yet read by the game."""
+    data = _any_json(raw, source)
+    named = data.get("game") if isinstance(data, dict) else None
+    if not isinstance(named, str):
+        raise InvalidInput(f'{source} names no game: give it a "game" key or --game '
+                           f"({', '.join(game.name for game in games())})")
+    return find(named), data
+
+
+def _any_json(raw: bytes, source: str) -> Any:
+    """The JSON of a file of an unknown game: plain JSON, else any game's dialect."""
+    try:
+        return json_of(raw, source)
+    except InvalidInput as plain:
+        for game in games():
+            try:
+                return json_of(raw, source, game.loads)
+            except InvalidInput:
+                continue
+        raise plain from None

@@ -1,0 +1,1 @@
+"""The front ends of a game that has none of its own."""

@@ -1,0 +1,157 @@
+"""Moves of Beleaguered Fortress and the rules that say which are legal.
+
+This module is the plain reading of the rules, kept simple so it can be trusted:
+every solution is replayed through it, and the exhaustive reference search uses it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from solver.beleaguered.position import SUITS, Position
+from solver.beleaguered.schema import PILES
+from solver.cards import Card, Rank
+from solver.errors import IllegalMove, InvalidInput
+
+TABLEAU = "tableau"
+RESERVE = "reserve"
+FOUNDATION = "foundation"
+
+
+@dataclass(frozen=True)
+class Location:
+    """`tableau:<pile>`, `reserve:<slot>` (0-based) or `foundation`."""
+
+    kind: str
+    index: int | None = None
+
+    def __str__(self) -> str:
+        return self.kind if self.index is None else f"{self.kind}:{self.index}"
+
+    @classmethod
+    def parse(cls, text: Any) -> Location:
+        match = re.fullmatch(r"(tableau|reserve):(\d+)|(foundation)", str(text).strip().lower())
+        if not isinstance(text, str) or match is None:
+            raise InvalidInput(f"{text!r} is not a location (tableau:<pile>, reserve:<slot> "
+                               "or foundation)")
+        if match.group(3):
+            return cls(FOUNDATION)
+        return cls(match.group(1), int(match.group(2)))
+
+
+@dataclass(frozen=True)
+class Move:
+    """One card from one place to another; `str()` reads like `7H tableau:2 foundation`."""
+
+    card: Card
+    source: Location
+    target: Location
+
+    def __str__(self) -> str:
+        return f"{self.card} {self.source} {self.target}"
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        parts = text.split()
+        if len(parts) != 3:
+            raise InvalidInput(f"{text!r} is not a move (card source target)")
+        return cls(_card(parts[0]), Location.parse(parts[1]), Location.parse(parts[2]))
+
+    def to_json(self) -> dict[str, str]:
+        return {"card": str(self.card), "from": str(self.source), "to": str(self.target)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Move:
+        if not isinstance(data, dict) or not {"card", "from", "to"} <= set(data):
+            raise InvalidInput(f"{data!r} is not a move: expected card, from and to")
+        return cls(_card(data["card"]), Location.parse(data["from"]), Location.parse(data["to"]))
+
+
+def _card(text: Any) -> Card:
+    try:
+        return Card.parse(text)
+    except ValueError as err:
+        raise InvalidInput(str(err)) from None
+
+
+def accepts(pile: Sequence[Card], card: Card) -> bool:
+    """A tableau pile takes any card when empty, else the same suit one rank up or down."""
+    if not pile:
+        return True
+    top = pile[-1]
+    return top.suit == card.suit and abs(top.rank - card.rank) == 1
+
+
+def can_go_home(position: Position, card: Card) -> bool:
+    return position.foundation_top(card.suit) == card.rank - 1
+
+
+def movable_cards(position: Position) -> Iterable[tuple[Card, Location]]:
+    """Every card that may move now: pile tops, all reserve cards, foundation tops."""
+    for i, pile in enumerate(position.tableau):
+        if pile:
+            yield pile[-1], Location(TABLEAU, i)
+    for slot, card in enumerate(position.reserve):
+        if card is not None:
+            yield card, Location(RESERVE, slot)
+    for suit_index, top in enumerate(position.foundations):
+        if top:
+            yield Card(Rank(top), SUITS[suit_index]), Location(FOUNDATION)
+
+
+def legal_moves(position: Position) -> list[Move]:
+    moves = []
+    for card, source in movable_cards(position):
+        if source.kind != FOUNDATION and can_go_home(position, card):
+            moves.append(Move(card, source, Location(FOUNDATION)))
+        for i, pile in enumerate(position.tableau):
+            if source != Location(TABLEAU, i) and accepts(pile, card):
+                moves.append(Move(card, source, Location(TABLEAU, i)))
+    return moves
+
+
+def apply(position: Position, move: Move) -> Position:
+    """The position after `move`; IllegalMove names the rule it breaks."""
+    card, source, target = move.card, move.source, move.target
+    tableau = list(position.tableau)
+    reserve = list(position.reserve)
+    foundations = list(position.foundations)
+    if source.kind == TABLEAU:
+        if source.index is None or not 0 <= source.index < PILES or not tableau[source.index]:
+            raise IllegalMove(f"{move}: {source} has no card")
+        if tableau[source.index][-1] != card:
+            raise IllegalMove(f"{move}: {card} is not the top of {source}")
+        tableau[source.index] = tableau[source.index][:-1]
+    elif source.kind == RESERVE:
+        if (source.index is None or not 0 <= source.index < len(reserve)
+                or reserve[source.index] != card):
+            raise IllegalMove(f"{move}: {card} is not in {source}")
+        reserve[source.index] = None
+    else:
+        if foundations[card.suit.index] != card.rank:
+            raise IllegalMove(f"{move}: {card} is not the top of its foundation")
+        foundations[card.suit.index] -= 1
+    if target.kind == FOUNDATION:
+        if source.kind == FOUNDATION or foundations[card.suit.index] != card.rank - 1:
+            raise IllegalMove(f"{move}: {card} does not follow its foundation's top")
+        foundations[card.suit.index] += 1
+    elif target.kind == TABLEAU:
+        if target.index is None or not 0 <= target.index < PILES or target == source:
+            raise IllegalMove(f"{move}: {target} is not another tableau pile")
+        if not accepts(tableau[target.index], card):
+            raise IllegalMove(f"{move}: {target} does not accept {card}")
+        tableau[target.index] = tableau[target.index] + (card,)
+    else:
+        raise IllegalMove(f"{move}: nothing may be put into the reserve")
+    return Position.after_move(tuple(tableau), tuple(reserve), tuple(foundations))  # type: ignore[arg-type]
+
+
+def replay(position: Position, moves: Iterable[Move]) -> Position:
+    """Apply `moves` in turn; raises IllegalMove at the first one the rules refuse."""
+    for move in moves:
+        position = apply(position, move)
+    return position
+
