@@ -5,11 +5,17 @@ round_robin target, and on a Dask cluster of 1 and 2 workers, beside the local p
 Every replica is a `fortress-solver serve --workers 1` and every Dask worker one
 process of one thread, so "2" is two cores' worth in each; what is timed is the whole
 command a user runs (`client batch`, `batch --dask`, `batch --jobs`), start-up included.
+
+Then what a single call costs the server beyond its search, on one replica of one
+worker: warm Beleaguered Fortress Solves (`any` mode, a deal each) and Fortress Fight
+Kingdom Hints, alternated; the p50 of the server's own time per call (the "ms" of its
+log line), of the search's (the answer's stats.seconds) and of their difference.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import signal
@@ -19,9 +25,16 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import IO
+
+import grpc
+
+from service.api import fortress_solver_pb2 as pb
+from service.api import fortress_solver_pb2_grpc as pb_grpc
 
 BIN = Path(sys.executable).parent
 CLI = [str(BIN / "fortress-solver")]
@@ -44,8 +57,9 @@ def wait_for_port(port: int, seconds: float = 60) -> None:
 
 
 @contextmanager
-def process(command: list[str]) -> Iterator[subprocess.Popen[bytes]]:
-    started = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+def process(command: list[str], stderr: IO[bytes] | int = subprocess.DEVNULL
+            ) -> Iterator[subprocess.Popen[bytes]]:
+    started = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr,
                                start_new_session=True)
     try:
         yield started
@@ -99,15 +113,74 @@ def run(command: list[str]) -> float:
         return time.perf_counter() - started
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--deals", default="1-20000", help="the batch's deal range")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds")
-    args = parser.parse_args()
-    first, last = (int(n) for n in args.deals.split("-"))
+def per_call(calls: int) -> dict[str, dict[str, float]]:
+    """Milliseconds a call spends in the server (p50 of `calls` warm ones of each
+    kind): in all, in its search, and the rest. The calls are matched to the server's
+    log lines by their x-request-id; the log is complete once the server has stopped."""
+    ffk = subprocess.run([*CLI, "ffk", "deal", "--seed", "1", "--first", "0"], check=True,
+                         capture_output=True, text=True).stdout
+    kinds: dict[str, tuple[Callable[[pb_grpc.SolverStub, int, list[tuple[str, str]]], float],
+                           int]] = {
+        "Beleaguered Fortress Solve (`any`, deals 1..)": (_solve, 20),
+        "Fortress Fight Kingdom Hint (8 worlds)": (_ffk_hint(ffk), 5),
+    }
+    searched: dict[str, dict[str, float]] = {name: {} for name in kinds}  # by request id
+    port = free_port()
+    with tempfile.TemporaryDirectory() as scratch:
+        log = Path(scratch) / "server.log"
+        with log.open("wb") as sink, process([*CLI, "serve", "--port", str(port),
+                                               "--workers", "1"], stderr=sink):
+            wait_for_port(port)
+            with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+                stub = pb_grpc.SolverStub(channel)  # type: ignore[no-untyped-call]
+                for call, warm in kinds.values():
+                    for n in range(warm):
+                        call(stub, n + 1, [])
+                for n in range(calls):  # alternated, so that both see the same load
+                    for name, (call, _) in kinds.items():
+                        request_id = uuid.uuid4().hex
+                        searched[name][request_id] = call(stub, n + 1,
+                                                          [("x-request-id", request_id)])
+        total: dict[str, float] = {}
+        for line in log.read_text().splitlines():
+            record = json.loads(line) if line.startswith("{") else {}
+            if "ms" in record and "request_id" in record:
+                total[record["request_id"]] = record["ms"]
+    table: dict[str, dict[str, float]] = {}
+    for name, seconds in searched.items():
+        pairs = [(total[request_id], 1000 * search) for request_id, search in seconds.items()]
+        table[name] = {"total": statistics.median(t for t, _ in pairs),
+                       "search": statistics.median(s for _, s in pairs),
+                       "overhead": statistics.median(t - s for t, s in pairs)}
+    return table
+
+
+def _solve(stub: pb_grpc.SolverStub, deal: int, metadata: list[tuple[str, str]]) -> float:
+    request = pb.SolveRequest(position=pb.PositionSource(beleaguered_deal=deal),
+                              beleaguered=pb.BeleagueredSolveOptions(mode=pb.MODE_ANY),
+                              budget=pb.Budget(seconds=10))
+    response: pb.SolveResponse = stub.Solve(request, timeout=30, metadata=metadata)
+    return float(response.stats.seconds)
+
+
+def _ffk_hint(position: str) -> Callable[[pb_grpc.SolverStub, int, list[tuple[str, str]]],
+                                         float]:
+    """The same position's hint each time (the server caches no FFK hint)."""
+    request = pb.HintRequest(position=pb.PositionSource(json=position),
+                             budget=pb.Budget(seconds=2),
+                             ffkingdom=pb.FfkHintOptions(worlds=8, seed=1))
+
+    def hint(stub: pb_grpc.SolverStub, _: int, metadata: list[tuple[str, str]]) -> float:
+        response: pb.HintResponse = stub.Hint(request, timeout=30, metadata=metadata)
+        return float(response.ffk.stats.seconds)
+    return hint
+
+
+def scale(deals: str, rounds: int) -> None:
+    """The batch on every setup, rounds interleaved; the table of medians."""
+    first, last = (int(n) for n in deals.split("-"))
     count = last - first + 1
-    batch = ["--deals", args.deals, "--mode", "any"]
+    batch = ["--deals", deals, "--mode", "any"]
     seconds: dict[str, list[float]] = {}
     with ExitStack() as stack:
         setups = {
@@ -123,13 +196,13 @@ def main() -> None:
             setups[f"Dask, {n} worker{'s' * (n > 1)}"] = [*CLI, "batch", *batch, "--dask",
                                                           address]
         names = list(setups)
-        for round_ in range(args.rounds):
+        for round_ in range(rounds):
             order = names if round_ % 2 == 0 else names[::-1]  # interleaved, both ways
             for name in order:
                 seconds.setdefault(name, []).append(run(setups[name]))
                 print(f"round {round_ + 1}: {name}: {seconds[name][-1]:.1f} s", file=sys.stderr)
     rate = {name: count / statistics.median(times) for name, times in seconds.items()}
-    print(f"deals {args.deals} (`any` mode), median of {args.rounds} interleaved rounds, "
+    print(f"deals {deals} (`any` mode), median of {rounds} interleaved rounds, "
           f"{os.cpu_count()} cores")
     print("| setup | deals/s | speed-up over its 1 |")
     print("| --- | --- | --- |")
@@ -137,6 +210,27 @@ def main() -> None:
         single = next(other for other in names if other.rsplit(",", 1)[0]
                       == name.rsplit(",", 1)[0])
         print(f"| {name} | {rate[name]:.0f} | {rate[name] / rate[single]:.2f}x |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", default="1-20000", help="the batch's deal range")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="interleaved rounds of the batch (0: none)")
+    parser.add_argument("--calls", type=int, default=200,
+                        help="warm calls of each kind timed on one replica (0: none)")
+    args = parser.parse_args()
+    if args.rounds:
+        scale(args.deals, args.rounds)
+    if args.calls:
+        print(f"\none `serve --workers 1`, p50 of {args.calls} warm calls of each, alternated; "
+              "ms in the server: its log line's, the search's (stats.seconds), the rest")
+        print("| call | total ms | search ms | overhead ms |")
+        print("| --- | --- | --- | --- |")
+        for name, p50 in per_call(args.calls).items():
+            print(f"| {name} | {p50['total']:.2f} | {p50['search']:.2f} | "
+                  f"{p50['overhead']:.2f} |")
 
 
 if __name__ == "__main__":

@@ -2,10 +2,18 @@
 
 A job is one question of a game's descriptor about one position: a small picklable
 value (the question's function travels by name), so one pool serves every game. A
-caller waits for an idle worker only while the queue has room: past it the call is
+chunk of jobs (a stream's next items) goes to one worker as one message, which runs
+them one after another and sends each answer back as it finishes: a job's way to a
+process and back (the pickled position, a wake-up on each side, the memory given back)
+costs about what a quick search does and leaves the worker idle meanwhile, and a chunk
+pays most of it once. A chunk is one job to the queue and to its fair sharing.
+
+A caller waits for an idle worker only while the queue has room: past it the call is
 refused at once (Overloaded). A caller whose client has gone sets the worker's cancel
 event; the search asks about it as often as it reads the clock (every 256 nodes, or
-every node of a costly search) and ends with UNKNOWN, and the worker takes the next job.
+every node of a costly search) and ends with UNKNOWN, and the worker starts no more of
+the chunk. A caller that has had enough (a stream's count found) sets the halt event:
+the search running finishes, and no more of the chunk start.
 
 The pool is shared fairly between its callers' owners (a connection, say): a free
 worker goes to the waiting job whose owner has the fewest jobs running (the oldest of
@@ -23,7 +31,7 @@ import signal
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from multiprocessing.synchronize import Event
@@ -58,36 +66,60 @@ class Job:
         return self.question.ask(self.position, self.options, budget)
 
     def gave_up(self, seconds: float) -> Any:
-        """The UNKNOWN answer when the time or the client ran out before a worker was free."""
+        """The UNKNOWN answer when the time or the client ran out before the job started."""
         return self.question.answer.unknown(seconds)
 
 
-def _work(connection: Connection, cancel: Event, preload: tuple[str, ...]) -> None:
-    """A worker process: import what searches will need, then run each job received
-    until told to stop (None). What is imported lives as long as the process: the
-    garbage collector leaves it alone, or each full collection would walk all of it
-    (some 40 ms, in the middle of a search or on an answer's way out). Ctrl-C, which a
-    terminal sends the whole process group, is the server's to handle: it drains, then
-    tells the workers to stop."""
+class _Stopped:
+    """A worker's word that it started no more of its chunk (cancelled or halted)."""
+
+
+def _work(connection: Connection, cancel: Event, halt: Event,
+          preload: tuple[str, ...]) -> None:
+    """A worker process: import what searches will need, then run each chunk of jobs
+    received until told to stop (None), sending one message a job run: its answer, or
+    the exception that ends the chunk, or _Stopped in place of the jobs left. What is
+    imported lives as long as the process: the garbage collector leaves it alone, or
+    each full collection would walk all of it (some 40 ms, in the middle of a search or
+    on an answer's way out). Ctrl-C, which a terminal sends the whole process group, is
+    the server's to handle: it drains, then tells the workers to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for module in preload:
         importlib.import_module(module)
     gc.freeze()
-    while (job := connection.recv()) is not None:
-        try:
-            connection.send(job.run(replace(job.budget, stop=cancel.is_set)))
-        except Exception as error:  # a bug must not take the worker down with it
-            connection.send(error)
-        give_back_memory()  # the last search's tables: a worker is as large as its search
+    while (chunk := connection.recv()) is not None:
+        for job in chunk:
+            if cancel.is_set() or halt.is_set():
+                connection.send(_Stopped())
+                break
+            try:
+                connection.send(job.run(replace(job.budget, stop=cancel.is_set)))
+            except Exception as error:  # a bug must not take the worker down with it
+                connection.send(error)
+                break
+        give_back_memory()  # the chunk's tables: a worker is as large as its largest search
 
 
 class _Worker:
     def __init__(self, context: mp.context.SpawnContext, preload: tuple[str, ...]) -> None:
         self.connection, child = context.Pipe()
         self.cancel = context.Event()
-        self.process = context.Process(target=_work, args=(child, self.cancel, preload),
+        self.halt = context.Event()
+        self.process = context.Process(target=_work,
+                                       args=(child, self.cancel, self.halt, preload),
                                        daemon=True)
         self.process.start()
+
+    def watch(self, cancelled: Callable[[], bool], enough: Callable[[], bool]) -> None:
+        """Pass the caller's word on to the process: stop now, or start no more."""
+        if cancelled():
+            self.cancel.set()
+        elif enough():
+            self.halt.set()
+
+
+def _never() -> bool:
+    return False
 
 
 @dataclass(eq=False)
@@ -125,30 +157,47 @@ class WorkerPool:
 
     def run(self, job: Job, cancelled: Callable[[], bool], wait: bool = False,
             owner: str = "") -> Any:
-        """Run `job` of `owner` in a worker, counted against the queue like every job.
-        Without `wait`, raise Overloaded when the queue is full (and no heavier owner's
-        place can be taken); with it (a stream's next job), wait for room, until the
-        job's time or its client runs out."""
+        """Run `job` of `owner` in a worker, counted against the queue like every job;
+        its answer. Without `wait`, raise Overloaded when the queue is full (and no
+        heavier owner's place can be taken); with it, wait for room, until the job's
+        time or its client runs out."""
+        answers: list[Any] = []
+        self.run_chunk([job], cancelled, lambda _, answer: answers.append(answer), wait, owner)
+        return answers[0]
+
+    def run_chunk(self, jobs: Sequence[Job], cancelled: Callable[[], bool],
+                  answered: Callable[[int, Any], None], wait: bool = False, owner: str = "",
+                  enough: Callable[[], bool] = _never) -> None:
+        """Run `jobs` one after another in one worker, as one job of `owner` (see
+        `run`), calling `answered(k, answer)` as the k-th finishes. Each job has its
+        budget's seconds from its start; waiting for the worker counts against the
+        first's. A job the time or the client left no room to start is answered
+        `gave_up`; once `enough()`, those not started are not answered at all."""
         started = time.perf_counter()
-        deadline = started + (job.budget.seconds or float("inf"))
+        deadline = started + (jobs[0].budget.seconds or float("inf"))
         ticket = _Ticket(owner)
+        ran = 0
         with self._changed:
-            while not self._admit(ticket):
+            admitted = self._admit(ticket)
+            while not admitted:
                 if not wait:
                     raise Overloaded(f"all {self.workers} workers busy and "
                                      f"{self.queue_size} calls queued")
                 if cancelled() or time.perf_counter() >= deadline:
-                    return job.gave_up(time.perf_counter() - started)
+                    break
                 self._changed.wait(_POLL_SECONDS)
-            worker = self._take_worker(ticket, cancelled, deadline)
-        if worker is None:
-            return job.gave_up(time.perf_counter() - started)
-        try:
-            return self._run_on(worker, job, cancelled, deadline)
-        finally:
-            with self._changed:
-                self._running -= Counter({owner: 1})  # (a Counter's - drops what is 0)
-                self._release(owner)
+                admitted = self._admit(ticket)
+            worker = self._take_worker(ticket, cancelled, deadline) if admitted else None
+        if worker is not None:
+            try:
+                ran = self._run_on(worker, jobs, cancelled, answered, enough, deadline)
+            finally:
+                with self._changed:
+                    self._running -= Counter({owner: 1})  # (a Counter's - drops what is 0)
+                    self._release(owner)
+        if not enough():
+            for k in range(ran, len(jobs)):
+                answered(k, jobs[k].gave_up(time.perf_counter() - started))
 
     def _admit(self, ticket: _Ticket) -> bool:
         """Queue `ticket` if there is room, or in the place of the newest waiting job
@@ -192,28 +241,51 @@ class WorkerPool:
                 return self._idle.pop()
             self._changed.wait(_POLL_SECONDS)
 
-    def _run_on(self, worker: _Worker, job: Job, cancelled: Callable[[], bool],
-                deadline: float) -> Any:
-        """`job` on `worker` (replaced if it died), which is idle again afterwards."""
+    def _run_on(self, worker: _Worker, jobs: Sequence[Job], cancelled: Callable[[], bool],
+                answered: Callable[[int, Any], None], enough: Callable[[], bool],
+                deadline: float) -> int:
+        """`jobs` on `worker` (replaced if it died), which is idle again afterwards; how
+        many it ran. The caller's word is passed on between answers and while a search
+        runs; the jobs travel as one message, so that what they share (the question, its
+        options, the cards) is pickled once."""
         if not worker.process.is_alive():  # died while idle (killed from outside)
             worker = self._replace(worker)
+        ran = 0
+        failure: Exception | None = None
         try:
             worker.cancel.clear()
+            worker.halt.clear()
+            first = jobs[0]
             remaining = max(deadline - time.perf_counter(), 0.001)
-            worker.connection.send(replace(job, budget=replace(job.budget, seconds=remaining)))
-            while not worker.connection.poll(_POLL_SECONDS):
-                if cancelled():
-                    worker.cancel.set()
-            result = worker.connection.recv()
+            worker.connection.send([replace(first, budget=replace(first.budget,
+                                                                  seconds=remaining)),
+                                    *jobs[1:]])
+            while ran < len(jobs):
+                while not worker.connection.poll(_POLL_SECONDS):
+                    worker.watch(cancelled, enough)
+                result = worker.connection.recv()
+                if isinstance(result, _Stopped):
+                    break
+                if isinstance(result, Exception):
+                    failure = result
+                    break
+                answered(ran, result)
+                ran += 1
+                worker.watch(cancelled, enough)
         except (EOFError, OSError):  # died during the job: this call fails, the next won't
             worker = self._replace(worker)
             raise WorkerLost("the search process died during this call") from None
+        except BaseException:  # this side failed mid-chunk (`answered`, say): the worker
+            # may still be running it, out of step with the next caller
+            worker.process.kill()
+            worker = self._replace(worker)
+            raise
         finally:
             with self._changed:
                 self._idle.append(worker)
-        if isinstance(result, Exception):
-            raise result
-        return result
+        if failure is not None:
+            raise failure
+        return ran
 
     def _replace(self, dead: _Worker) -> _Worker:
         dead.process.join(timeout=0)

@@ -1,7 +1,9 @@
 """The worker pool shared fairly between owners: a client that fills the queue gives
-way to one that asks once, whose job then runs first. A real pool of two worker
-processes, with IDA* on a deal it needs minutes for as the long job (ended by its
-budget, or by its caller's cancellation)."""
+way to one that asks once, whose job then runs first; and a stream's chunks of jobs,
+each answer passed on as it finishes, stopped by a client that leaves or has enough,
+and by a worker's death. A real pool of two worker processes, with IDA* on a deal it
+needs minutes for as the long job (ended by its budget, or by its caller's
+cancellation)."""
 
 from __future__ import annotations
 
@@ -12,16 +14,45 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
 
-from service.pool import Job, Overloaded, WorkerPool
-from solver.beleaguered import Algorithm, deal
+from service.calls import Calls
+from service.pool import Job, Overloaded, WorkerLost, WorkerPool
+from solver.beleaguered import Algorithm, Mode, deal
 from solver.beleaguered.game import SOLVE, SolveOptions
 from solver.budget import Budget, Status
 
 LONG = SolveOptions(algorithm=Algorithm.IDASTAR)
+QUICK = SolveOptions(mode=Mode.ANY)
+BUDGET = Budget(seconds=60)
 
 
 def long_job(seconds: float) -> Job:
     return Job(SOLVE, deal(126), LONG, Budget(seconds=seconds, nodes=None, table_entries=256))
+
+
+def quick_job(number: int) -> Job:
+    """A deal `any` mode decides in a few nodes: a job that ran is never UNKNOWN."""
+    return Job(SOLVE, deal(number), QUICK, BUDGET)
+
+
+def same(one, other) -> bool:
+    """Equal answers, however long each search took."""
+    return (one.status, one.optimal, one.moves) == (other.status, other.optimal, other.moves)
+
+
+class Context:
+    """What Calls reads of a gRPC call: a client with no deadline, there until it has `left`."""
+
+    def __init__(self) -> None:
+        self.left = threading.Event()
+
+    def peer(self) -> str:
+        return "ipv4:127.0.0.1:1"
+
+    def is_active(self) -> bool:
+        return not self.left.is_set()
+
+    def time_remaining(self) -> float | None:
+        return None
 
 
 @pytest.fixture(scope="module")
@@ -80,3 +111,102 @@ def test_an_owner_holding_no_more_than_another_is_refused_when_the_queue_is_full
             pool.run(long_job(60), stop.is_set, owner="e")
         stop.set()
         assert all(job.result(timeout=30).status is Status.UNKNOWN for job in held)
+
+
+def test_a_batch_in_chunks_answers_every_item_once_as_one_at_a_time(pool, monkeypatch):
+    numbers = range(1, 201)
+    alone = {n: pool.run(quick_job(n), lambda: False) for n in numbers}
+    chunks: list[int] = []
+    run_chunk = pool.run_chunk
+
+    def counted(jobs, *args, **kwargs):
+        chunks.append(len(jobs))
+        return run_chunk(jobs, *args, **kwargs)
+
+    monkeypatch.setattr(pool, "run_chunk", counted)
+    calls = Calls(pool, Context(), BUDGET, max_batch=1000)
+    answers = list(calls.ask_many(((n, SOLVE, deal(n), QUICK) for n in numbers), BUDGET))
+    assert sorted(n for n, _ in answers) == list(numbers)
+    assert all(same(answer, alone[n]) for n, answer in answers)
+    assert chunks[0] == 1 and len(chunks) < len(numbers) and sum(chunks) == len(numbers)
+
+
+def test_a_chunk_passes_each_answer_on_as_it_finishes_and_stops_when_cancelled(pool):
+    jobs = [quick_job(1), quick_job(2), long_job(600), quick_job(3), quick_job(4)]
+    answered: list[tuple[int, object]] = []
+    two = threading.Event()
+    stop = threading.Event()
+
+    def record(k: int, answer: object) -> None:
+        answered.append((k, answer))
+        if len(answered) == 2:
+            two.set()
+
+    with ThreadPoolExecutor(1) as threads:
+        chunk = threads.submit(pool.run_chunk, jobs, stop.is_set, record)
+        assert two.wait(60)
+        assert not chunk.done()  # the long search runs: the first two came before it ended
+        stop.set()
+        chunk.result(timeout=60)
+    assert [k for k, _ in answered] == [0, 1, 2, 3, 4]
+    assert all(same(answered[k][1], pool.run(jobs[k], lambda: False)) for k in (0, 1))
+    assert all(answer.status is Status.UNKNOWN for _, answer in answered[2:])
+    # quick deals would have been decided: the two after the long one never started
+    assert all(answer.stats.nodes == 0 for _, answer in answered[3:])
+    assert (pool.busy, pool.waiting) == (0, 0)
+
+
+def test_a_chunk_starts_no_more_once_its_caller_has_enough(pool):
+    jobs = [quick_job(1), long_job(3), quick_job(2), quick_job(3)]
+    answered: list[tuple[int, object]] = []
+    pool.run_chunk(jobs, lambda: False, lambda k, answer: answered.append((k, answer)),
+                   enough=lambda: len(answered) >= 1)
+    # enough is said as the first answer comes: the long search had started by then or
+    # had not; if it had, it ran to its end (its budget: enough stops no search), and
+    # the jobs after it were neither run nor answered
+    assert [k for k, _ in answered] in ([0], [0, 1])
+    assert all(answer.stats.nodes > 0 for _, answer in answered)
+
+
+def test_a_client_that_leaves_ends_the_batch_and_no_more_items_are_read(pool):
+    context = Context()
+    calls = Calls(pool, context, BUDGET, max_batch=100_000)
+    read: list[int] = []
+
+    def jobs():
+        for n in range(1, 100_001):
+            read.append(n)
+            yield n, SOLVE, deal(n), QUICK
+
+    got = 0
+    for _ in calls.ask_many(jobs(), BUDGET):
+        got += 1
+        if got == 50:
+            context.left.set()
+    # what was read past the answers sent is a chunk a worker and one more, of at
+    # most 128 items each
+    assert 50 <= got <= len(read) <= 50 + 3 * 128
+    assert (pool.busy, pool.waiting) == (0, 0)
+
+
+def test_a_worker_that_dies_mid_chunk_fails_the_call_and_is_replaced(pool):
+    jobs = [quick_job(1), quick_job(2), long_job(600), quick_job(3)]
+    answered: list[int] = []
+    two = threading.Event()
+
+    def record(k: int, _: object) -> None:
+        answered.append(k)
+        if len(answered) == 2:
+            two.set()
+
+    with ThreadPoolExecutor(1) as threads:
+        chunk = threads.submit(pool.run_chunk, jobs, lambda: False, record)
+        assert two.wait(60)
+        pool.kill()  # the worker of the long search, and the idle one
+        with pytest.raises(WorkerLost):
+            chunk.result(timeout=60)
+    assert answered == [0, 1]  # no answer is made up for the jobs it did not finish
+    with ThreadPoolExecutor(2) as threads:  # both workers are back
+        again = list(threads.map(lambda n: pool.run(quick_job(n), lambda: False), (1, 2)))
+    assert all(answer.status is not Status.UNKNOWN for answer in again)
+    assert (pool.busy, pool.waiting) == (0, 0)
