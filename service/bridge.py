@@ -9,11 +9,13 @@ its own request and turns a refusal or an abort into its own protocol's error.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Generator
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, NoReturn, TypeVar
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Generic, NoReturn, TypeVar
 
 import grpc
 
@@ -99,31 +101,93 @@ class Bridge:
     async def stream(self, method: str,
                      call: Callable[[Any, Any], Generator[T, None, None]], request: Any,
                      context: CallContext) -> AsyncIterator[T]:
-        """The responses of `call(request, context)`, each made on a thread; a stream
-        cut short (its client gone) is closed once the step under way returns."""
+        """The responses of `call(request, context)`, made on one thread that runs at most
+        `_AHEAD` responses ahead of the client (a hop to a thread per response cost a
+        SolveBatch more than its searches); a stream cut short (its client gone) is
+        closed by that thread once the step under way returns."""
         self._take(method, context)
-        results = call(request, context)
-
-        def close(_: object = None) -> None:
-            try:
-                results.close()
-            finally:
-                self._free()
-
-        step: Future[T | None] | None = None
+        pipe: _Pipe[T] = _Pipe(asyncio.get_running_loop())
         try:
-            while True:
-                step = self._threads.submit(next, results, None)
-                item = await asyncio.wrap_future(step)
-                if item is None:
-                    return
+            work = self._threads.submit(pipe.pump, call, request, context)
+        except BaseException:
+            self._free()
+            raise
+        work.add_done_callback(self._free)
+        try:
+            while (item := await pipe.get()) is not None:
                 yield item
         finally:
             context.hung_up.set()
-            if step is not None and not step.done():  # the thread is in the generator
-                step.add_done_callback(close)
-            else:
-                close()
+            pipe.stop()
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
+
+
+_AHEAD = 64  # responses a stream's thread may make before its client has taken them
+
+
+class _Failed:
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+class _Pipe(Generic[T]):
+    """A stream's responses from its thread to the event loop: the thread appends and
+    waits while `_AHEAD` are unread; the loop is woken only when it waits for one."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._items: deque[T | _Failed | None] = deque()  # None: the stream's end
+        self._room = threading.Condition()
+        self._stopped = False  # the client is gone: make no more
+        self._waiting = False  # the loop waits on `_ready`
+        self._ready = asyncio.Event()
+
+    def pump(self, call: Callable[[Any, Any], Generator[T, None, None]], request: Any,
+             context: CallContext) -> None:
+        """On the thread: every response of the call, then its end or its error."""
+        results = call(request, context)
+        try:
+            for item in results:
+                if not self._put(item):
+                    return
+            self._put(None)
+        except BaseException as error:  # an abort, a fault: the loop raises it
+            self._put(_Failed(error))
+        finally:
+            results.close()
+
+    def _put(self, item: T | _Failed | None) -> bool:
+        with self._room:
+            while len(self._items) >= _AHEAD and not self._stopped:
+                self._room.wait()
+            if self._stopped:
+                return False
+            self._items.append(item)
+            wake, self._waiting = self._waiting, False
+        if wake:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: no one reads
+                self._loop.call_soon_threadsafe(self._ready.set)
+        return True
+
+    async def get(self) -> T | None:
+        """The next response, or None at the stream's end; the call's error is raised."""
+        while True:
+            with self._room:
+                if self._items:
+                    item = self._items.popleft()
+                    self._room.notify()
+                    break
+                self._waiting = True
+                self._ready.clear()
+            await self._ready.wait()
+        if isinstance(item, _Failed):
+            raise item.error
+        return item
+
+    def stop(self) -> None:
+        """The client is gone: the thread makes nothing more."""
+        with self._room:
+            self._stopped = True
+            self._room.notify_all()

@@ -809,20 +809,22 @@ class DealRange(_message.Message):
     def __init__(self, first: _Optional[int] = ..., last: _Optional[int] = ...) -> None: ...
 
 class SolveBatchRequest(_message.Message):
-    __slots__ = ("deals", "positions", "mode", "algorithm", "budget", "game")
+    __slots__ = ("deals", "positions", "mode", "algorithm", "budget", "game", "without_moves")
     DEALS_FIELD_NUMBER: _ClassVar[int]
     POSITIONS_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     ALGORITHM_FIELD_NUMBER: _ClassVar[int]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
+    WITHOUT_MOVES_FIELD_NUMBER: _ClassVar[int]
     deals: _containers.RepeatedCompositeFieldContainer[DealRange]
     positions: _containers.RepeatedCompositeFieldContainer[BeleagueredPosition]
     mode: Mode
     algorithm: Algorithm
     budget: Budget
     game: str
-    def __init__(self, deals: _Optional[_Iterable[_Union[DealRange, _Mapping]]] = ..., positions: _Optional[_Iterable[_Union[BeleagueredPosition, _Mapping]]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., game: _Optional[str] = ...) -> None: ...
+    without_moves: bool
+    def __init__(self, deals: _Optional[_Iterable[_Union[DealRange, _Mapping]]] = ..., positions: _Optional[_Iterable[_Union[BeleagueredPosition, _Mapping]]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., game: _Optional[str] = ..., without_moves: _Optional[bool] = ...) -> None: ...
 
 class BatchResult(_message.Message):
     __slots__ = ("index", "deal", "result")

@@ -13,21 +13,22 @@ from typing import Any, TextIO
 
 from service.arguments import progress_bar, quiet_on_interrupt
 from solver.beleaguered import Algorithm, Engine, Mode, Solution, deal, solve
-from solver.budget import Budget
+from solver.budget import Budget, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.intervals import wilson_interval
 
 
 def record(number: int, solution: Solution) -> dict[str, Any]:
     """One JSON line of the batch output."""
-    return {
-        "deal": number,
-        "status": solution.status.value,
-        "optimal": solution.optimal,
-        "length": solution.length,
-        "nodes": solution.stats.nodes,
-        "seconds": round(solution.stats.seconds, 6),
-    }
+    return line(number, solution.status, solution.optimal, solution.length, solution.stats)
+
+
+def line(number: int, status: Status, optimal: bool, length: int | None,
+         stats: SearchStats) -> dict[str, Any]:
+    """One JSON line of the batch output, from its fields (a server's answer has no
+    moves to count)."""
+    return {"deal": number, "status": status.value, "optimal": optimal, "length": length,
+            "nodes": stats.nodes, "seconds": round(stats.seconds, 6)}
 
 
 def solve_deal(number: int, mode: Mode, algorithm: Algorithm, budget: Budget,

@@ -432,13 +432,13 @@ def _batch(args: argparse.Namespace) -> None:
 
 def _batch_remote(args: argparse.Namespace, client: Client) -> None:
     from service.beleaguered import messages as convert
-    from service.beleaguered.batch import record
+    from service.beleaguered.batch import line
 
     def solve_chunk(todo: list[int]) -> Iterator[tuple[int, dict[str, Any]]]:
         request = convert.batch_request(todo, Mode(args.mode), Algorithm(args.algorithm),
-                                        budget_of(args))
+                                        budget_of(args), without_moves=True)
         for result in client.solve_batch(request):
-            yield result.deal, record(result.deal, convert.solution_from_proto(result.result))
+            yield result.deal, line(result.deal, *convert.verdict_from_proto(result.result))
 
     def solve_many(todo: list[int]) -> Records:
         return client.in_chunks(todo, args.chunk, solve_chunk)

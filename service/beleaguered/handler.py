@@ -118,7 +118,8 @@ class Handler:
         jobs = (((index, number), SOLVE, deal(item) if isinstance(item, int) else item, options)
                 for (index, number), item in _batch_items(request, calls.max_batch))
         for (index, number), solution in calls.ask_many(jobs, budget):
-            result = pb.BatchResult(index=index, result=solution_to_proto(solution))
+            result = pb.BatchResult(index=index, result=solution_to_proto(
+                solution, moves=not request.without_moves))
             if number is not None:
                 result.deal = number
             yield result

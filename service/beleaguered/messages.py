@@ -23,7 +23,7 @@ from solver.beleaguered import Algorithm, Hint, Mode, Move, Position, Solution
 from solver.beleaguered.grading import Graded, Outcome
 from solver.beleaguered.reading import read
 from solver.beleaguered.schema import MAX_CARDS, NAME, PILES, RESERVE_SLOTS
-from solver.budget import Budget, SearchStats
+from solver.budget import Budget, SearchStats, Status
 
 if TYPE_CHECKING:
     pass
@@ -67,11 +67,12 @@ def move_to_proto(move: Move) -> pb.Move:
     return pb.Move(card=str(move.card), source=str(move.source), target=str(move.target))
 
 
-def solution_to_proto(solution: Solution) -> pb.SolveResponse:
+def solution_to_proto(solution: Solution, moves: bool = True) -> pb.SolveResponse:
+    """The answer message; with `moves` false, its moves left out (length kept)."""
     response = pb.SolveResponse(
         status=STATUS[solution.status],
         optimal=solution.optimal,
-        moves=[move_to_proto(move) for move in solution.moves],
+        moves=[move_to_proto(move) for move in solution.moves] if moves else (),
         stats=stats_to_proto(solution.stats),
     )
     if solution.length is not None:
@@ -150,11 +151,20 @@ def graded_from_proto(message: pb.GradedMove) -> Graded:
                   message.moves_left if message.HasField("moves_left") else None)
 
 
-def batch_request(deals: list[int], mode: Mode, algorithm: Algorithm,
-                  budget: Budget) -> pb.SolveBatchRequest:
+def batch_request(deals: list[int], mode: Mode, algorithm: Algorithm, budget: Budget,
+                  without_moves: bool = False) -> pb.SolveBatchRequest:
     return pb.SolveBatchRequest(game=NAME, deals=_ranges(deals), mode=MODES[mode],
                                 algorithm=ALGORITHMS[algorithm],
-                                budget=budget_to_proto(budget))
+                                budget=budget_to_proto(budget), without_moves=without_moves)
+
+
+def verdict_from_proto(message: pb.SolveResponse) -> tuple[Status, bool, int | None,
+                                                           SearchStats]:
+    """A batch line's fields of an answer, its moves not read: (status, optimal, length,
+    stats)."""
+    return (STATUS_BACK[message.status], message.optimal,
+            message.length if message.HasField("length") else None,
+            stats_from_proto(message.stats))
 
 
 def generate_request(count: int, min_length: int | None, max_length: int | None,

@@ -177,6 +177,26 @@ def test_solve_batch(stub):
     assert_wins(deal(2), by_index[4].result.moves)
 
 
+def test_a_batch_without_moves_keeps_every_verdict_and_length(stub):
+    ranges = [pb.DealRange(first=1, last=12)]
+    full, bare = ({r.deal: r.result for r in stub.SolveBatch(pb.SolveBatchRequest(
+        game="beleaguered-fortress", deals=ranges, mode=pb.MODE_OPTIMAL,
+        without_moves=without), timeout=60)} for without in (False, True))
+    assert full.keys() == bare.keys() == set(range(1, 13))
+    assert any(answer.moves for answer in full.values())
+    for number, answer in bare.items():
+        assert not answer.moves
+        assert (answer.status, answer.optimal, answer.length) == (
+            full[number].status, full[number].optimal, full[number].length)
+
+
+def test_a_stream_naming_a_game_that_deals_nothing_is_refused(stub):
+    with pytest.raises(grpc.RpcError) as caught:
+        list(stub.SolveBatch(pb.SolveBatchRequest(game="stronghold"), timeout=30))
+    assert caught.value.code() is grpc.StatusCode.UNIMPLEMENTED
+    assert "stronghold numbers no deals to stream" in caught.value.details()
+
+
 def test_generate_deals(stub):
     request = pb.GenerateDealsRequest(count=3, min_length=75)
     generated = list(stub.GenerateDeals(request, timeout=30))
