@@ -17,11 +17,10 @@ from service.messages import (
     STATUS,
     STATUS_BACK,
     budget_to_proto,
-    json_to_message,
-    message_to_json,
     stats_from_proto,
     stats_to_proto,
 )
+from service.position_messages import json_to_message, message_to_json
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from solver.farbduell.actions import Action, Choose, Play, parse_action

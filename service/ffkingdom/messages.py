@@ -16,11 +16,10 @@ from service.messages import (
     STATUS,
     STATUS_BACK,
     budget_to_proto,
-    json_to_message,
-    message_to_json,
     stats_from_proto,
     stats_to_proto,
 )
+from service.position_messages import json_to_message, message_to_json
 from solver.budget import Budget, Status
 from solver.ffkingdom import Loaded, State, load, parse_action
 from solver.ffkingdom.game import HintOptions, PuzzleOptions

@@ -21,11 +21,10 @@ from service.messages import (
     STATUS,
     STATUS_BACK,
     budget_to_proto,
-    json_to_message,
-    message_to_json,
     stats_from_proto,
     stats_to_proto,
 )
+from service.position_messages import json_to_message, message_to_json
 from solver.budget import Budget
 from solver.stronghold.answers import Forecast, Objective, Outcome, Plan, PlanStatus, Race, Step
 from solver.stronghold.game import ClearOptions, PlanOptions

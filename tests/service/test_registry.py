@@ -271,7 +271,8 @@ def test_the_fifth_game_is_asked_through_the_client_command(plug_in, server, tmp
 SHARED = ("service/servicer.py", "service/pool.py", "service/client.py", "service/cli.py",
           "service/arguments.py", "service/calls.py", "service/server.py", "service/http.py",
           "service/metrics.py", "service/messages.py", "service/grpc_face.py",
-          "service/bridge.py", "service/generic/commands.py", "service/generic/handler.py")
+          "service/bridge.py", "service/position_messages.py", "service/generic/commands.py",
+          "service/generic/handler.py")
 
 
 @pytest.mark.parametrize("path", SHARED)
