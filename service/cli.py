@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from service.arguments import HelpFormatter, Shortfall, Version, positive, read_bytes, source_name
-from service.frontends import find, front_end, read_any
+from service.frontends import front_end, read_any
 from service.messages import MAX_BATCH
 from solver.errors import InvalidInput
-from solver.games import Game, games
+from solver.games import Game, find_game, games
 
 PROG = "fortress-solver"
 
@@ -205,7 +205,7 @@ def _add_any_position(parser: argparse.ArgumentParser) -> None:
 
 def _position_of(args: argparse.Namespace) -> tuple[Game[Any], Any]:
     """The game and the position of FILE, - or --deal N."""
-    game = None if args.game is None else find(args.game)
+    game = None if args.game is None else find_game(args.game)
     if args.deal is not None:
         dealer = game or next((g for g in games() if g.deal is not None), None)
         if dealer is None or dealer.deal is None:
@@ -236,7 +236,7 @@ def _apply(args: argparse.Namespace) -> None:
 
 def _schema(args: argparse.Namespace) -> None:
     if args.all is None:
-        print(json.dumps(find(args.game).schema(), indent=2, ensure_ascii=False))
+        print(json.dumps(find_game(args.game).schema(), indent=2, ensure_ascii=False))
         return
     folder: Path = args.all
     for game in games():  # each file what `schema GAME` prints, byte for byte

@@ -123,11 +123,6 @@ def _generic_handler(game: Game[Any], settings: Settings) -> Handler:
     return GenericHandler(game, settings)
 
 
-def find(name: str) -> Game[Any]:
-    """The game called `name` or one of its aliases."""
-    return find_game(name)
-
-
 def search_modules() -> tuple[str, ...]:
     """What a search process imports as it starts, so that no call's deadline pays for
     an import (CP-SAT's takes half a second, a game's first question some 50 ms): the
@@ -153,7 +148,7 @@ def named_game(raw: bytes, source: str) -> tuple[Game[Any], Any]:
     if not isinstance(named, str):
         raise InvalidInput(f'{source} names no game: give it a "game" key or --game '
                            f"({', '.join(game.name for game in games())})")
-    return find(named), data
+    return find_game(named), data
 
 
 def _any_json(raw: bytes, source: str) -> Any:

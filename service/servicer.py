@@ -35,7 +35,7 @@ from prometheus_client.registry import Collector
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.calls import Calls
-from service.frontends import Handler, Settings, Streams, find, front_end, named_game
+from service.frontends import Handler, Settings, Streams, front_end, named_game
 from service.messages import MAX_BATCH, MAX_WORLDS, at_most
 from service.metrics import Metrics
 from service.pool import Overloaded, WorkerLost, WorkerPool
@@ -51,7 +51,7 @@ from service.refusals import (
 from service.tokens import TokenBusy, Tokens, Unauthenticated
 from solver.budget import Budget
 from solver.errors import IllegalMove, InvalidInput, OutOfRange
-from solver.games import Game, games
+from solver.games import Game, find_game, games
 
 log = logging.getLogger("fortress_solver.calls")
 _SOLVER = pb.DESCRIPTOR.services_by_name["Solver"].full_name
@@ -96,6 +96,9 @@ class SolverServicer(pb_grpc.SolverServicer):
                           for game in games()}
         self._by_source = {field: (game, self._handlers[game.name]) for game in games()
                            for field in self._handlers[game.name].sources}
+        self._streaming: list[tuple[Game[Any], Streams]] = [
+            (game, handler) for game in games()
+            if isinstance(handler := self._handlers[game.name], Streams)]
 
     def Solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:
         with self._rpc("Solve", context) as call:
@@ -137,7 +140,7 @@ class SolverServicer(pb_grpc.SolverServicer):
 
     def Deal(self, request: pb.DealRequest, context: grpc.ServicerContext) -> pb.PlayResponse:
         with self._rpc("Deal", context) as call:
-            game = find(request.game)
+            game = find_game(request.game)
             handler = self._handlers[game.name]
             call.game = game.name
             if game.start is not None:
@@ -230,11 +233,9 @@ class SolverServicer(pb_grpc.SolverServicer):
 
     def _streams(self, name: str) -> tuple[Game[Any], Streams]:
         """The game a stream names, else the one game whose handler streams."""
-        streaming: list[tuple[Game[Any], Streams]] = [
-            (game, handler) for game in games()
-            if isinstance(handler := self._handlers[game.name], Streams)]
+        streaming = self._streaming
         if name:
-            game = find(name)
+            game = find_game(name)
             found = next((handler for other, handler in streaming if other is game), None)
             if found is None:
                 raise UnsupportedGame(f"{game.name} numbers no deals to stream")
