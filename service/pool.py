@@ -294,9 +294,12 @@ class WorkerPool:
         return worker
 
     def kill(self) -> None:
-        """End every worker at once, whatever it is doing."""
+        """End every worker at once, whatever it is doing; back when all are gone, so
+        that no caller finds a killed worker still alive."""
         for worker in self._all:
             worker.process.kill()
+        for worker in self._all:
+            worker.process.join(timeout=5)
 
     def close(self) -> None:
         for worker in self._all:
