@@ -18,6 +18,10 @@ class Suit(Enum):
     def index(self) -> int:
         return _SUIT_ORDER.index(self)
 
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
     def __str__(self) -> str:
         return self.value
 

@@ -1,4 +1,5 @@
-"""A Beleaguered Fortress position: 8 tableau piles, 12 reserve slots, 4 foundations.
+"""A position of Beleaguered Fortress or a variant of its family: tableau piles, open
+reserve slots, free cells and 4 foundations, under the variant's rules.
 
 Positions are immutable values; `to_json` writes the layout of the wire schema
 (solver/beleaguered/schema.py), which `from_json` reads through the game's reader
@@ -9,10 +10,11 @@ canonical line. A position is one whole deck: the constructor refuses any other.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from solver.beleaguered.schema import NAME, PILES, RESERVE_SLOTS
+from solver.beleaguered.schema import NAME
+from solver.beleaguered.variant import Variant, beleaguered_fortress
 from solver.cards import FULL_DECK, Card, Rank, Suit
 from solver.errors import InvalidInput
 
@@ -24,21 +26,26 @@ class Position:
     tableau: tuple[tuple[Card, ...], ...]
     reserve: tuple[Card | None, ...]
     foundations: tuple[int, int, int, int]  # top rank per suit in order C D H S, 0 = empty
+    cells: tuple[Card | None, ...] = ()  # free cells, None when empty; one per cell
+    variant: Variant = field(default_factory=beleaguered_fortress)
 
     def __post_init__(self) -> None:
-        problems = deck_faults(self.tableau, self.reserve, self.foundations)
+        problems = deck_faults(self.tableau, self.reserve, self.foundations, self.cells,
+                               self.variant)
         if problems:
             raise InvalidInput(problems)
 
-    @classmethod
-    def after_move(cls, tableau: tuple[tuple[Card, ...], ...], reserve: tuple[Card | None, ...],
-                   foundations: tuple[int, int, int, int]) -> Position:
-        """A position made from a valid one by one legal move, which keeps every card
+    def after_move(self, tableau: tuple[tuple[Card, ...], ...],
+                   reserve: tuple[Card | None, ...], foundations: tuple[int, int, int, int],
+                   cells: tuple[Card | None, ...]) -> Position:
+        """The position one legal move makes of this valid one, which keeps every card
         once: not counted again, as replaying a solution makes one per move."""
-        position = object.__new__(cls)
+        position = object.__new__(Position)
         object.__setattr__(position, "tableau", tableau)
         object.__setattr__(position, "reserve", reserve)
         object.__setattr__(position, "foundations", foundations)
+        object.__setattr__(position, "cells", cells)
+        object.__setattr__(position, "variant", self.variant)
         return position
 
     @property
@@ -52,12 +59,18 @@ class Position:
         return 52 - sum(self.foundations)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "game": NAME,
-            "tableau": [[str(card) for card in pile] for pile in self.tableau],
-            "reserve": [None if card is None else str(card) for card in self.reserve],
-            "foundations": {str(suit): self.foundations[suit.index] for suit in SUITS},
-        }
+        """The layout of the wire schema; a Beleaguered Fortress position is written as
+        before variants were, without `variant` and `cells`."""
+        data: dict[str, Any] = {"game": NAME}
+        if self.variant.name != beleaguered_fortress().name:
+            data["variant"] = self.variant.name
+        data["tableau"] = [[str(card) for card in pile] for pile in self.tableau]
+        if self.variant.reserve or self.reserve:
+            data["reserve"] = [None if card is None else str(card) for card in self.reserve]
+        if self.variant.cells:
+            data["cells"] = [None if card is None else str(card) for card in self.cells]
+        data["foundations"] = {str(suit): self.foundations[suit.index] for suit in SUITS}
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> Position:
@@ -81,19 +94,24 @@ def deck_faults(
     tableau: tuple[tuple[Card, ...], ...],
     reserve: tuple[Card | None, ...],
     foundations: tuple[int, int, int, int],
+    cells: tuple[Card | None, ...] = (),
+    variant: Variant | None = None,
 ) -> list[str]:
-    """Every way the cards fail to be one whole deck, or the shape fails the game: the
+    """Every way the cards fail to be one whole deck, or the shape fails the variant: the
     constructor's checks, which the reader adds to its own faults to name them all."""
+    rules = variant or beleaguered_fortress()
     problems = []
-    if len(tableau) != PILES:
-        problems.append(f"tableau has {len(tableau)} piles, expected {PILES}")
-    if len(reserve) > RESERVE_SLOTS:
-        problems.append(f"reserve has {len(reserve)} slots, at most {RESERVE_SLOTS} allowed")
+    if len(tableau) != len(rules.piles):
+        problems.append(f"tableau has {len(tableau)} piles, expected {len(rules.piles)}")
+    if len(reserve) > rules.reserve:
+        problems.append(f"reserve has {len(reserve)} slots, at most {rules.reserve} allowed")
+    if len(cells) != rules.cells:
+        problems.append(f"{rules.name} has {rules.cells} free cells, not {len(cells)}")
     copies = [0] * 52
     for pile in tableau:
         for card in pile:
             copies[card.index] += 1
-    for held in reserve:
+    for held in (*reserve, *cells):
         if held is not None:
             copies[held.index] += 1
     for index, n in enumerate(copies):  # index = rank-1 << 2 | suit, see Card

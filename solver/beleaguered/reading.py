@@ -1,4 +1,4 @@
-"""Reading a Beleaguered Fortress position's JSON: the wire schema (shape, types and
+"""Reading the JSON of a position of Beleaguered Fortress's family: the wire schema (shape, types and
 lengths, solver/beleaguered/schema.py), then the game's checks, every fault named at once.
 
 After the schema the cards in all are counted, so that no more than a deck's are read;
@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from solver.beleaguered.position import Position, deck_faults
-from solver.beleaguered.schema import MAX_CARDS, PILES, PositionSchema
+from solver.beleaguered.schema import MAX_CARDS, PositionSchema
+from solver.beleaguered.variant import Variant, find_variant
 from solver.cards import FULL_DECK, Card, Suit
 from solver.errors import InvalidInput
 from solver.reading import check
@@ -25,25 +26,47 @@ from solver.reading import check
 _WRITTEN = {str(card): card for card in FULL_DECK}
 
 
-def read(data: Any) -> Position:
-    """The position of a JSON value, or InvalidInput naming every fault."""
+def read(data: Any, variant: Variant | None = None) -> Position:
+    """The position of a JSON value, or InvalidInput naming every fault. Its `variant`
+    key names its rules (absent: `variant`, or else beleaguered-fortress); a position
+    that names another variant than `variant` is refused."""
     wire = check(PositionSchema, data)
-    held = sum(map(len, wire.tableau)) + sum(text is not None for text in wire.reserve)
+    rules = _variant(wire.variant, variant)
+    for field, given, most in (("tableau", len(wire.tableau), len(rules.piles)),
+                               ("reserve", len(wire.reserve), rules.reserve),
+                               ("cells", len(wire.cells), rules.cells)):
+        if given > most:  # worded as the schema's faults: its bound, for this variant
+            raise InvalidInput(f"{field}: has {given} items, at most {most}")
+    held = (sum(map(len, wire.tableau)) + sum(text is not None for text in wire.reserve)
+            + sum(text is not None for text in wire.cells))
     if held > MAX_CARDS:
         raise InvalidInput(f"position holds {held} cards, at most {MAX_CARDS}")
     problems: list[str] = []
     tableau = tuple(_pile(texts, f"tableau:{i}", problems)
                     for i, texts in enumerate(wire.tableau))
-    tableau += ((),) * (PILES - len(tableau))  # missing piles are empty piles
+    tableau += ((),) * (len(rules.piles) - len(tableau))  # missing piles are empty piles
     reserve = tuple(None if text is None else _card(text, f"reserve:{slot}", problems)
                     for slot, text in enumerate(wire.reserve))
+    cells = tuple(None if text is None else _card(text, f"cell:{slot}", problems)
+                  for slot, text in enumerate(wire.cells))
+    cells += (None,) * (rules.cells - len(cells))  # missing cells are empty cells
     if wire.foundations is None:
-        foundations = _inferred(tableau, reserve)
+        foundations = _inferred(tableau, reserve + cells)
     else:
         foundations = _foundations(wire.foundations, problems)
     if problems:  # add what the readable cards get wrong, so every fault shows at once
-        raise InvalidInput(problems + deck_faults(tableau, reserve, foundations))
-    return Position(tableau, reserve, foundations)
+        raise InvalidInput(problems + deck_faults(tableau, reserve, foundations, cells, rules))
+    return Position(tableau, reserve, foundations, cells, rules)
+
+
+def _variant(named: str | None, expected: Variant | None) -> Variant:
+    """The variant a position names, which must be the one expected of it, if any."""
+    if named is None:
+        return expected or find_variant(None)
+    if expected is not None and named != expected.name:
+        raise InvalidInput(f"this is a {named} position, not {expected.name}: give "
+                           f"--variant {named}, or a {expected.name} position")
+    return expected or find_variant(named)
 
 
 def _pile(texts: list[str], where: str, problems: list[str]) -> tuple[Card, ...]:

@@ -1,7 +1,9 @@
-"""Moves of Beleaguered Fortress and the rules that say which are legal.
+"""Moves of Beleaguered Fortress's family and the rules that say which are legal.
 
 This module is the plain reading of the rules, kept simple so it can be trusted:
 every solution is replayed through it, and the exhaustive reference search uses it.
+What differs between variants (how piles build, what fills an empty pile, free cells,
+worrying back) is read from the position's variant, never from its name.
 """
 
 from __future__ import annotations
@@ -12,18 +14,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.beleaguered.position import SUITS, Position
-from solver.beleaguered.schema import PILES
+from solver.beleaguered.variant import Build, Fill, Variant
 from solver.cards import Card, Rank
 from solver.errors import IllegalMove, InvalidInput
 
 TABLEAU = "tableau"
 RESERVE = "reserve"
+CELL = "cell"
 FOUNDATION = "foundation"
 
 
 @dataclass(frozen=True)
 class Location:
-    """`tableau:<pile>`, `reserve:<slot>` (0-based) or `foundation`."""
+    """`tableau:<pile>`, `reserve:<slot>`, `cell:<cell>` (0-based) or `foundation`."""
 
     kind: str
     index: int | None = None
@@ -33,10 +36,11 @@ class Location:
 
     @classmethod
     def parse(cls, text: Any) -> Location:
-        match = re.fullmatch(r"(tableau|reserve):(\d+)|(foundation)", str(text).strip().lower())
+        match = re.fullmatch(r"(tableau|reserve|cell):(\d{1,3})|(foundation)",
+                             str(text).strip().lower())
         if not isinstance(text, str) or match is None:
-            raise InvalidInput(f"{text!r} is not a location (tableau:<pile>, reserve:<slot> "
-                               "or foundation)")
+            raise InvalidInput(f"{str(text)[:40]!r} is not a location (tableau:<pile>, "
+                               "reserve:<slot>, cell:<cell> or foundation)")
         if match.group(3):
             return cls(FOUNDATION)
         return cls(match.group(1), int(match.group(2)))
@@ -77,12 +81,25 @@ def _card(text: Any) -> Card:
         raise InvalidInput(str(err)) from None
 
 
-def accepts(pile: Sequence[Card], card: Card) -> bool:
-    """A tableau pile takes any card when empty, else the same suit one rank up or down."""
-    if not pile:
-        return True
-    top = pile[-1]
-    return top.suit == card.suit and abs(top.rank - card.rank) == 1
+def builds_on(rule: Build, card: Card, top: Card) -> bool:
+    """Whether `card` may go onto a pile whose top card is `top`."""
+    if rule is Build.SAME_SUIT_UP_OR_DOWN:
+        return top.suit == card.suit and abs(top.rank - card.rank) == 1
+    if top.rank != card.rank + 1:
+        return False
+    if rule is Build.SAME_SUIT_DOWN:
+        return top.suit == card.suit
+    if rule is Build.ALTERNATE_COLOURS_DOWN:
+        return top.suit.is_red != card.suit.is_red
+    return True  # any suit down
+
+
+def accepts(pile: Sequence[Card], card: Card, variant: Variant) -> bool:
+    """Whether a tableau pile takes `card`: its top by the build rule, or, when empty, by
+    what may fill an empty pile."""
+    if pile:
+        return builds_on(variant.build, card, pile[-1])
+    return variant.empty is Fill.ANY or (variant.empty is Fill.KINGS and card.rank == Rank.KING)
 
 
 def can_go_home(position: Position, card: Card) -> bool:
@@ -90,26 +107,37 @@ def can_go_home(position: Position, card: Card) -> bool:
 
 
 def movable_cards(position: Position) -> Iterable[tuple[Card, Location]]:
-    """Every card that may move now: pile tops, all reserve cards, foundation tops."""
+    """Every card that may move now: pile tops, all reserve and cell cards, and the
+    foundation tops where worrying back is allowed."""
     for i, pile in enumerate(position.tableau):
         if pile:
             yield pile[-1], Location(TABLEAU, i)
     for slot, card in enumerate(position.reserve):
         if card is not None:
             yield card, Location(RESERVE, slot)
-    for suit_index, top in enumerate(position.foundations):
-        if top:
-            yield Card(Rank(top), SUITS[suit_index]), Location(FOUNDATION)
+    for slot, card in enumerate(position.cells):
+        if card is not None:
+            yield card, Location(CELL, slot)
+    if position.variant.worrying_back:
+        for suit_index, top in enumerate(position.foundations):
+            if top:
+                yield Card(Rank(top), SUITS[suit_index]), Location(FOUNDATION)
 
 
 def legal_moves(position: Position) -> list[Move]:
+    """Every legal move; into free cells only the first empty one, as the others are the
+    same move under another number."""
     moves = []
+    free_cell = next((Location(CELL, k) for k, card in enumerate(position.cells)
+                      if card is None), None)
     for card, source in movable_cards(position):
         if source.kind != FOUNDATION and can_go_home(position, card):
             moves.append(Move(card, source, Location(FOUNDATION)))
         for i, pile in enumerate(position.tableau):
-            if source != Location(TABLEAU, i) and accepts(pile, card):
+            if source != Location(TABLEAU, i) and accepts(pile, card, position.variant):
                 moves.append(Move(card, source, Location(TABLEAU, i)))
+        if free_cell is not None and source.kind in (TABLEAU, RESERVE):
+            moves.append(Move(card, source, free_cell))
     return moves
 
 
@@ -118,19 +146,24 @@ def apply(position: Position, move: Move) -> Position:
     card, source, target = move.card, move.source, move.target
     tableau = list(position.tableau)
     reserve = list(position.reserve)
+    cells = list(position.cells)
     foundations = list(position.foundations)
     if source.kind == TABLEAU:
-        if source.index is None or not 0 <= source.index < PILES or not tableau[source.index]:
+        if (source.index is None or not 0 <= source.index < len(tableau)
+                or not tableau[source.index]):
             raise IllegalMove(f"{move}: {source} has no card")
         if tableau[source.index][-1] != card:
             raise IllegalMove(f"{move}: {card} is not the top of {source}")
         tableau[source.index] = tableau[source.index][:-1]
-    elif source.kind == RESERVE:
-        if (source.index is None or not 0 <= source.index < len(reserve)
-                or reserve[source.index] != card):
+    elif source.kind in (RESERVE, CELL):
+        held = reserve if source.kind == RESERVE else cells
+        if source.index is None or not 0 <= source.index < len(held) or held[source.index] != card:
             raise IllegalMove(f"{move}: {card} is not in {source}")
-        reserve[source.index] = None
+        held[source.index] = None
     else:
+        if not position.variant.worrying_back:
+            raise IllegalMove(f"{move}: in {position.variant.name} a card never leaves "
+                              "its foundation")
         if foundations[card.suit.index] != card.rank:
             raise IllegalMove(f"{move}: {card} is not the top of its foundation")
         foundations[card.suit.index] -= 1
@@ -139,14 +172,23 @@ def apply(position: Position, move: Move) -> Position:
             raise IllegalMove(f"{move}: {card} does not follow its foundation's top")
         foundations[card.suit.index] += 1
     elif target.kind == TABLEAU:
-        if target.index is None or not 0 <= target.index < PILES or target == source:
+        if target.index is None or not 0 <= target.index < len(tableau) or target == source:
             raise IllegalMove(f"{move}: {target} is not another tableau pile")
-        if not accepts(tableau[target.index], card):
+        if not accepts(tableau[target.index], card, position.variant):
             raise IllegalMove(f"{move}: {target} does not accept {card}")
         tableau[target.index] = tableau[target.index] + (card,)
+    elif target.kind == CELL:
+        if target.index is None or not 0 <= target.index < len(cells):
+            raise IllegalMove(f"{move}: {position.variant.name} has no {target}")
+        if cells[target.index] is not None or source.kind == FOUNDATION:
+            raise IllegalMove(f"{move}: {target} is not an empty cell"
+                              if cells[target.index] is not None
+                              else f"{move}: a foundation card goes back to the tableau only")
+        cells[target.index] = card
     else:
         raise IllegalMove(f"{move}: nothing may be put into the reserve")
-    return Position.after_move(tuple(tableau), tuple(reserve), tuple(foundations))  # type: ignore[arg-type]
+    return position.after_move(tuple(tableau), tuple(reserve),
+                               tuple(foundations), tuple(cells))  # type: ignore[arg-type]
 
 
 def replay(position: Position, moves: Iterable[Move]) -> Position:
@@ -154,4 +196,3 @@ def replay(position: Position, moves: Iterable[Move]) -> Position:
     for move in moves:
         position = apply(position, move)
     return position
-

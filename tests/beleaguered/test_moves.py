@@ -13,8 +13,11 @@ from hypothesis import strategies as st
 from solver.beleaguered.deals import deal
 from solver.beleaguered.position import Position
 from solver.beleaguered.rules import Location, Move, accepts, apply, legal_moves, replay
+from solver.beleaguered.variant import beleaguered_fortress
 from solver.cards import FULL_DECK, Card, Rank, Suit
 from solver.errors import IllegalMove, InvalidInput
+
+BF = beleaguered_fortress()
 
 
 def pos(tableau, reserve=(), foundations=None) -> Position:
@@ -87,12 +90,13 @@ def test_hand_made_positions_are_what_they_say():
 
 def test_accepts_same_suit_one_up_or_one_down_only():
     pile = (Card.parse("8H"),)
-    assert accepts(pile, Card.parse("7H")) and accepts(pile, Card.parse("9H"))
+    assert accepts(pile, Card.parse("7H"), BF) and accepts(pile, Card.parse("9H"), BF)
     for text in ("7S", "9S", "7D", "9C", "8S", "6H", "TH", "8H", "AH", "KH"):
-        assert not accepts(pile, Card.parse(text)), text
-    assert accepts((Card.parse("KH"), Card.parse("2C")), Card.parse("AC"))  # only the top counts
-    assert not accepts((Card.parse("2C"), Card.parse("KH")), Card.parse("AC"))
-    assert not accepts((Card.parse("KH"),), Card.parse("AH"))  # no wrap-around K-A
+        assert not accepts(pile, Card.parse(text), BF), text
+    # only the top counts
+    assert accepts((Card.parse("KH"), Card.parse("2C")), Card.parse("AC"), BF)
+    assert not accepts((Card.parse("2C"), Card.parse("KH")), Card.parse("AC"), BF)
+    assert not accepts((Card.parse("KH"),), Card.parse("AH"), BF)  # no wrap-around K-A
 
 
 def test_tableau_takes_same_suit_one_up_or_one_down():

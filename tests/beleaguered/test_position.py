@@ -313,8 +313,8 @@ def test_a_text_that_is_not_a_card_is_quoted_short():
 
 def test_an_object_of_thousands_of_keys_is_refused_by_its_count():
     data = example()
-    data.update({f"k{k}": 0 for k in range(9)})
-    assert problems_of(data) == ["a position has 13 items, at most 12"]
+    data.update({f"k{k}": 0 for k in range(11)})
+    assert problems_of(data) == ["a position has 15 items, at most 14"]
     data = example()
     data["foundations"].update({f"k{k}": 0 for k in range(20_000)})
     assert problems_of(data) == ["foundations: has 20004 items, at most 12"]
