@@ -7,7 +7,7 @@ GAMES ?= 1000
 
 KERNEL_TESTS := tests/beleaguered/test_native.py tests/beleaguered/test_optimality.py
 
-.PHONY: run test test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale bench-hostile
+.PHONY: run test test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale bench-hostile bench-family
 
 # pip builds the compiled kernel (solver/beleaguered/_kernel.cpp) in place.
 $(INSTALLED): pyproject.toml setup.py solver/beleaguered/_kernel.cpp
@@ -102,3 +102,11 @@ census-plot: $(INSTALLED)
 SCALE_DEALS ?= 1-20000
 bench-scale: $(INSTALLED)
 	$(PY) -m bench.bench_scale --deals $(SCALE_DEALS)
+
+# Every variant over deals $(DEALS) (one core, 10 s a search), with Freecell Solver on
+# the down-building three; fc-solve is installed with apt-get when missing (the script
+# says so and skips the comparison when that fails).
+bench-family: $(INSTALLED)
+	@command -v fc-solve >/dev/null 2>&1 || apt-get install -y freecell-solver-bin \
+		|| echo "bench-family: could not install freecell-solver-bin (fc-solve)" >&2
+	$(PY) -m bench.bench_family --deals $(DEALS)

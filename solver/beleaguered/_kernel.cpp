@@ -1,17 +1,20 @@
-// The compiled search kernel for Beleaguered Fortress.
+// The compiled search kernel for Beleaguered Fortress and the variants of its family.
 //
 // It is the hot loop of problem.py, heuristic.py and the generic searches, over a compact
 // state: the same moves, the same pruning, the same lower bound, so that it gives the same
 // verdicts and optimal lengths as the Python engine (its reference and the tests' oracle).
+// A variant reaches it as a Rules value (pile count, free cells, build rule, what fills an
+// empty pile, worrying back), read once into tables; no variant is named here.
 //
 // Cards are 0..51 (rank * 4 + suit). A Board holds the piles as segments of one array of
 // cards; piles are interchangeable, so a position's key lists them ordered by their bottom
 // card (cards are unique), which makes keys and the bound independent of pile order
-// without ever moving piles about. A key packs into 48 bytes: the cards home per suit,
-// the pile lengths and the pile cards; the reserve is what is neither in a pile nor home.
+// without ever moving piles about. A key packs into 56 bytes: the cards home per suit,
+// the pile cards, then the free cells' cards (cells are interchangeable too); the reserve
+// is what is in no pile, no cell and not home.
 //
-// Searches: greedy best-first (`any`), A* with an open list bucketed by f and then h, and
-// IDA* with a transposition table capped in entries whose full buckets evict the least
+// Searches: greedy best-first (`any`; by g + 2h where building ignores suit), A* with an
+// open list bucketed by f and then h, and IDA* with a transposition table capped in entries whose full buckets evict the least
 // useful entry. All three check the budget every 1024 expansions and run without the GIL.
 
 #include <pybind11/pybind11.h>
@@ -24,43 +27,113 @@
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 namespace py = pybind11;
 
 namespace {
 
-constexpr int PILES = 8;
+constexpr int MAX_PILES = 13;
 constexpr int CARDS = 52;
 constexpr int NO_CARD = 255;
-constexpr int HOME_TARGET = -1;  // where a step's card goes: home
-constexpr int EMPTY_TARGET = -2;  // where a step's card goes: an empty pile
+// Where a step's card goes, besides a card it goes onto: home, an empty pile, a free cell.
+constexpr int HOME_TARGET = -1;
+constexpr int EMPTY_TARGET = -2;
+constexpr int CELL_TARGET = -3;
+// Where a card comes from, besides a pile.
 constexpr int RESERVE_SOURCE = -1;
-constexpr int MAX_CHILDREN = 3 * (PILES + CARDS);
+constexpr int CELL_SOURCE = -3;
+constexpr int FOUNDATION_SOURCE = -4;
+// a source card has at most 4 cards to go onto, an empty pile, a cell and home
+constexpr int MAX_CHILDREN = 7 * CARDS;
 constexpr uint16_t INFINITE = 0xFFFF;
 constexpr uint64_t ALL_CARDS = (uint64_t{1} << CARDS) - 1;
 
 inline int suit_of(int card) { return card & 3; }
 inline int rank_index(int card) { return card >> 2; }  // 0 for an ace
+inline uint64_t bit(int card) { return uint64_t{1} << card; }
+
+// How the tableau builds, in the order of solver/beleaguered/variant.py's Build.
+enum Build { SAME_SUIT_UP_OR_DOWN = 0, SAME_SUIT_DOWN = 1, ANY_SUIT_DOWN = 2, ALTERNATE_DOWN = 3 };
+// What fills an empty pile, in the order of Fill.
+enum Fill { FILL_ANY = 0, FILL_KINGS = 1, FILL_NONE = 2 };
+
+// A variant's play, and the tables the moves read it from.
+struct Rules {
+    int piles = 8;
+    int cells = 0;
+    int build = SAME_SUIT_UP_OR_DOWN;
+    int fill = FILL_ANY;
+    bool worrying_back = true;
+
+    bool same_suit = true;  // builds in suit: every move home is safe, no card comes back
+    bool back = false;  // foundation tops are moved back (worrying back, not in suit)
+    // The `any` search's priority: h alone (0), or g + weight * h. Building in suit, a
+    // greedy search is the fastest route to a verdict; building down in any suit it
+    // wanders (Beleaguered Castle deals 1..200: lines of median 456 moves, 5 deals
+    // undecided in 10 s), where g + 2h finds lines of median 88 and decides all 200 in
+    // 7 s. (bench/bench_family.py measures it.)
+    int weight = 0;
+    uint8_t onto[CARDS][4];  // the cards each card may go onto
+    uint8_t n_onto[CARDS];
+    uint8_t builder_suits[4];  // per suit, the suits whose cards may go onto its cards
+
+    Rules(int piles_, int cells_, int build_, int fill_, bool worrying_back_)
+        : piles(piles_), cells(cells_), build(build_), fill(fill_),
+          worrying_back(worrying_back_) {
+        if (piles < 1 || piles > MAX_PILES) throw py::value_error("a variant has 1..13 piles");
+        if (cells < 0 || cells > 8) throw py::value_error("a variant has 0..8 free cells");
+        if (build < 0 || build > 3) throw py::value_error("build is 0..3");
+        if (fill < 0 || fill > 2) throw py::value_error("fill is 0..2");
+        same_suit = build == SAME_SUIT_UP_OR_DOWN || build == SAME_SUIT_DOWN;
+        back = worrying_back && !same_suit;
+        weight = same_suit ? 0 : 2;
+        for (int s = 0; s < 4; ++s) {
+            builder_suits[s] = 0;
+            for (int t = 0; t < 4; ++t) {
+                bool red_s = s == 1 || s == 2, red_t = t == 1 || t == 2;
+                bool fits = build == ANY_SUIT_DOWN || (build == ALTERNATE_DOWN && red_s != red_t) ||
+                            (same_suit && s == t);
+                if (fits) builder_suits[s] |= static_cast<uint8_t>(1 << t);
+            }
+        }
+        for (int c = 0; c < CARDS; ++c) {
+            n_onto[c] = 0;
+            if (build == SAME_SUIT_UP_OR_DOWN && c >= 4) onto[c][n_onto[c]++] = static_cast<uint8_t>(c - 4);
+            if (rank_index(c) < 12)
+                for (int t = 0; t < 4; ++t)  // the cards one rank up that take c
+                    if (builder_suits[t] >> suit_of(c) & 1)
+                        onto[c][n_onto[c]++] = static_cast<uint8_t>((rank_index(c) + 1) * 4 + t);
+        }
+    }
+
+    bool fills(int card) const {
+        return fill == FILL_ANY || (fill == FILL_KINGS && rank_index(card) == 12);
+    }
+};
 
 struct Board {
     uint8_t cards[2 * CARDS];  // room to shift by fixed-size copies, which compile inline
-    uint8_t start[PILES + 1];  // pile i is cards[start[i] .. start[i + 1])
+    uint8_t start[MAX_PILES + 1];  // pile i is cards[start[i] .. start[i + 1])
+    uint8_t piles;  // how many
     uint8_t home[4];  // cards home per suit
     uint64_t reserve;  // bit c set while card c is in the reserve
+    uint64_t cells;  // bit c set while card c is in a free cell
 
     int length(int pile) const { return start[pile + 1] - start[pile]; }
     int top(int pile) const { return length(pile) ? cards[start[pile + 1] - 1] : NO_CARD; }
     int bottom(int pile) const { return length(pile) ? cards[start[pile]] : NO_CARD; }
     int cards_home() const { return home[0] + home[1] + home[2] + home[3]; }
     bool won() const { return cards_home() == CARDS; }
+    bool is_home(int card) const { return rank_index(card) < home[suit_of(card)]; }
 
     void pop(int pile) {
         int at = start[pile + 1] - 1;
         uint8_t tail[CARDS];
         std::memcpy(tail, cards + at + 1, CARDS);
         std::memcpy(cards + at, tail, CARDS);
-        for (int i = pile + 1; i <= PILES; ++i) --start[i];
+        for (int i = pile + 1; i <= piles; ++i) --start[i];
     }
     void push(int pile, int card) {
         int at = start[pile + 1];
@@ -68,41 +141,44 @@ struct Board {
         std::memcpy(tail, cards + at, CARDS - 1);
         std::memcpy(cards + at + 1, tail, CARDS - 1);
         cards[at] = static_cast<uint8_t>(card);
-        for (int i = pile + 1; i <= PILES; ++i) ++start[i];
+        for (int i = pile + 1; i <= piles; ++i) ++start[i];
     }
 };
 
-// One move to the tableau as a search step stores it: it names cards, not piles.
+// A move as a search step stores it: it names cards, not piles or cells, so that it means
+// the same in every position of one key. Where the card comes from follows from the
+// board: a pile's top, the reserve, a cell or its foundation's top.
 struct Move {
     uint8_t card;
-    bool from_reserve;
-    int8_t onto;  // a card, or EMPTY_TARGET
+    int8_t onto;  // a card, EMPTY_TARGET, HOME_TARGET or CELL_TARGET
 };
 
 inline uint16_t encode(Move m) {
-    return static_cast<uint16_t>(m.card | (m.from_reserve ? 64 : 0) |
-                                 ((m.onto == EMPTY_TARGET ? 63 : m.onto) << 7));
+    int onto = m.onto >= 0 ? m.onto : CARDS - m.onto;  // 53, 54, 55 for the targets
+    return static_cast<uint16_t>(m.card | onto << 6);
 }
 inline Move decode(uint16_t code) {
-    int onto = code >> 7;
-    return Move{static_cast<uint8_t>(code & 63), (code & 64) != 0,
-                static_cast<int8_t>(onto == 63 ? EMPTY_TARGET : onto)};
+    int onto = code >> 6;
+    return Move{static_cast<uint8_t>(code & 63),
+                static_cast<int8_t>(onto < CARDS ? onto : CARDS - onto)};
 }
 
-// One move as played, for the Python side: where from (a pile or RESERVE_SOURCE), where to
-// (a pile or HOME_TARGET), and what it went onto (a card, EMPTY_TARGET or HOME_TARGET).
+// One move as played, for the Python side: where from (a pile, RESERVE_SOURCE, CELL_SOURCE
+// or FOUNDATION_SOURCE), where to (a pile, HOME_TARGET or CELL_TARGET), and what it went
+// onto (a card, EMPTY_TARGET, HOME_TARGET or CELL_TARGET).
 struct Played {
     int card, source, target, onto;
 };
 
 // Piles ordered by bottom card, empty piles last: the order of keys and of the bound.
-inline void canonical_order(const Board& b, uint8_t order[PILES]) {
-    int bottoms[PILES];
-    for (int i = 0; i < PILES; ++i) {
+inline void canonical_order(const Board& b, uint8_t order[MAX_PILES]) {
+    int bottoms[MAX_PILES];
+    int piles = b.piles;
+    for (int i = 0; i < piles; ++i) {
         order[i] = static_cast<uint8_t>(i);
         bottoms[i] = b.bottom(i);
     }
-    for (int i = 1; i < PILES; ++i) {
+    for (int i = 1; i < piles; ++i) {
         uint8_t o = order[i];
         int j = i;
         while (j > 0 && bottoms[order[j - 1]] > bottoms[o]) {
@@ -116,10 +192,12 @@ inline void canonical_order(const Board& b, uint8_t order[PILES]) {
 // --- keys ----------------------------------------------------------------------------
 
 // Bytes 0..51: the pile cards in canonical order, a pile's bottom card marked with
-// BOTTOM, then zeros; bytes 52..53: the cards home per suit, four bits each; byte 54:
-// how many cards the piles hold.
+// BOTTOM, then the cell cards in ascending order marked with IN_CELL, then zeros; bytes
+// 52..53: the cards home per suit, four bits each; byte 54: how many bytes the piles'
+// and cells' cards fill.
 constexpr int KEY_WORDS = 7;
 constexpr uint8_t BOTTOM = 0x40;
+constexpr uint8_t IN_CELL = 0x80;
 
 struct Key {
     uint64_t w[KEY_WORDS];
@@ -130,16 +208,18 @@ struct Key {
     }
 };
 
-Key pack(const Board& b, const uint8_t order[PILES]) {
+Key pack(const Board& b, const uint8_t order[MAX_PILES]) {
     uint8_t bytes[2 * CARDS + 8];  // room for fixed-size copies, which compile inline
     int at = 0;
-    for (int i = 0; i < PILES; ++i) {
+    for (int i = 0; i < b.piles; ++i) {
         int pile = order[i], n = b.length(pile);
         if (!n) break;  // empty piles come last
         std::memcpy(bytes + at, b.cards + b.start[pile], CARDS);  // the pile and some after
         bytes[at] |= BOTTOM;
         at += n;
     }
+    for (uint64_t c = b.cells; c; c &= c - 1)
+        bytes[at++] = static_cast<uint8_t>(__builtin_ctzll(c) | IN_CELL);
     std::memset(bytes + at, 0, CARDS);
     bytes[52] = static_cast<uint8_t>(b.home[0] | b.home[1] << 4);
     bytes[53] = static_cast<uint8_t>(b.home[2] | b.home[3] << 4);
@@ -150,8 +230,9 @@ Key pack(const Board& b, const uint8_t order[PILES]) {
     return k;
 }
 
-Board unpack(const Key& k) {
+Board unpack(const Key& k, int piles) {
     Board b{};
+    b.piles = static_cast<uint8_t>(piles);
     const uint8_t* bytes = reinterpret_cast<const uint8_t*>(k.w);
     uint64_t placed = 0;
     b.home[0] = bytes[52] & 15;
@@ -160,14 +241,15 @@ Board unpack(const Key& k) {
     b.home[3] = bytes[53] >> 4;
     for (int s = 0; s < 4; ++s)
         for (int r = 0; r < b.home[s]; ++r) placed |= uint64_t{1} << (r * 4 + s);
-    int pile = -1, count = bytes[54];
-    for (int at = 0; at < count; ++at) {
+    int pile = -1, count = bytes[54], at = 0;
+    for (; at < count && !(bytes[at] & IN_CELL); ++at) {
         if (bytes[at] & BOTTOM) b.start[++pile] = static_cast<uint8_t>(at);
         b.cards[at] = bytes[at] & (BOTTOM - 1);
         placed |= uint64_t{1} << b.cards[at];
     }
-    for (++pile; pile <= PILES; ++pile) b.start[pile] = static_cast<uint8_t>(count);
-    b.reserve = ALL_CARDS & ~placed;
+    for (++pile; pile <= piles; ++pile) b.start[pile] = static_cast<uint8_t>(at);
+    for (; at < count; ++at) b.cells |= bit(bytes[at] & (IN_CELL - 1));
+    b.reserve = ALL_CARDS & ~placed & ~b.cells;
     return b;
 }
 
@@ -241,7 +323,7 @@ void profile(const Board& b, int pile, Profile& p) {
 
 int blocked_cards(const Board& b) {
     int blocked = 0;
-    for (int pile = 0; pile < PILES; ++pile) {
+    for (int pile = 0; pile < b.piles; ++pile) {
         int lowest[4] = {NONE_BELOW, NONE_BELOW, NONE_BELOW, NONE_BELOW};
         for (int at = b.start[pile]; at < b.start[pile + 1]; ++at) {
             int card = b.cards[at], suit = suit_of(card);
@@ -254,10 +336,10 @@ int blocked_cards(const Board& b) {
 
 // Blocked cards plus a greedy matching of pairs of cards in two piles that wait for each
 // other, taken in the order heuristic.extra_moves_bound takes them, so both give one value.
-int extra_moves_bound(const Board& b, const uint8_t order[PILES]) {
-    Profile profiles[PILES];
+int extra_moves_bound(const Board& b, const uint8_t order[MAX_PILES]) {
+    Profile profiles[MAX_PILES];
     int busy = 0, extra = 0;
-    for (int i = 0; i < PILES; ++i) {
+    for (int i = 0; i < b.piles; ++i) {
         if (b.length(order[i]) > 1) {
             profile(b, order[i], profiles[busy]);
             extra += profiles[busy].blocked;
@@ -290,112 +372,167 @@ int extra_moves_bound(const Board& b, const uint8_t order[PILES]) {
     return extra + pairs;
 }
 
-inline int heuristic(const Board& b, const uint8_t order[PILES], bool thorough) {
+inline int heuristic(const Board& b, const uint8_t order[MAX_PILES], bool thorough) {
     return CARDS - b.cards_home() + (thorough ? extra_moves_bound(b, order) : blocked_cards(b));
 }
 
 // --- moves (problem.py) --------------------------------------------------------------
 
 struct Triple {
-    int card, source, target;  // source a pile or RESERVE_SOURCE; target a pile
+    int card, source, target;  // source a pile or a *_SOURCE; target a pile or a *_TARGET
 };
 
-int tableau_moves(const Board& b, Triple out[MAX_CHILDREN]) {
+// Whether `card`, free and next for its foundation, may go home at once without losing
+// a solution or lengthening the optimal one: when no card could ever be built onto it.
+// In suit that is always so (the card below it is home; one above it on it could have
+// gone home instead); otherwise every card that may go onto it must be home for good.
+inline bool safe_home(const Board& b, const Rules& r, int card) {
+    if (r.same_suit || rank_index(card) == 0) return true;
+    if (r.worrying_back) return false;
+    int below = rank_index(card);  // the cards that go onto it have this many home
+    for (int t = 0; t < 4; ++t)
+        if ((r.builder_suits[t] >> suit_of(card) & 1) && b.home[t] < below) return false;
+    return true;
+}
+
+// Every move a step may start with, less those the pruning rules drop (problem._moves).
+int moves_of(const Board& b, const Rules& r, Triple out[MAX_CHILDREN]) {
     int8_t top_pile[CARDS];
     std::memset(top_pile, -1, sizeof top_pile);
-    int sources[PILES + CARDS][2];
+    int sources[MAX_PILES + CARDS][2];
     int n_sources = 0, empty = -1;
-    for (int i = 0; i < PILES; ++i) {
+    for (int i = 0; i < b.piles; ++i) {
         if (b.length(i)) {
-            top_pile[b.top(i)] = i;
+            top_pile[b.top(i)] = static_cast<int8_t>(i);
             sources[n_sources][0] = b.top(i);
             sources[n_sources++][1] = i;
         } else if (empty < 0) {
             empty = i;
         }
     }
-    for (uint64_t r = b.reserve; r; r &= r - 1) {
-        sources[n_sources][0] = __builtin_ctzll(r);
+    for (uint64_t c = b.reserve; c; c &= c - 1) {
+        sources[n_sources][0] = __builtin_ctzll(c);
         sources[n_sources++][1] = RESERVE_SOURCE;
     }
+    for (uint64_t c = b.cells; c; c &= c - 1) {
+        sources[n_sources][0] = __builtin_ctzll(c);
+        sources[n_sources++][1] = CELL_SOURCE;
+    }
+    if (r.back) {
+        for (int s = 0; s < 4; ++s) {
+            if (!b.home[s]) continue;
+            sources[n_sources][0] = (b.home[s] - 1) * 4 + s;
+            sources[n_sources++][1] = FOUNDATION_SOURCE;
+        }
+    }
+    bool cell_free = __builtin_popcountll(b.cells) < r.cells;
     int n = 0;
     for (int s = 0; s < n_sources; ++s) {
         int card = sources[s][0], source = sources[s][1];
-        if (card >= 4) {
-            int target = top_pile[card - 4];
+        for (int k = 0; k < r.n_onto[card]; ++k) {
+            int target = top_pile[r.onto[card][k]];
             if (target >= 0 && target != source) out[n++] = {card, source, target};
         }
-        if (card + 4 < CARDS) {
-            int target = top_pile[card + 4];
-            if (target >= 0 && target != source) out[n++] = {card, source, target};
-        }
-        if (empty >= 0 && (source == RESERVE_SOURCE || b.length(source) > 1))
+        if (empty >= 0 && r.fills(card) && (source < 0 || b.length(source) > 1))
             out[n++] = {card, source, empty};
+        if (cell_free && source >= 0) out[n++] = {card, source, CELL_TARGET};
+        if (source != FOUNDATION_SOURCE && !r.same_suit &&
+            b.home[suit_of(card)] == rank_index(card) && !safe_home(b, r, card))
+            out[n++] = {card, source, HOME_TARGET};
     }
     return n;
 }
 
-inline void go_home(Board& b, int card, int source) {
-    if (source == RESERVE_SOURCE) b.reserve &= ~(uint64_t{1} << card);
+// Takes `card` from `source`, the card's place.
+inline void take(Board& b, int card, int source) {
+    if (source == RESERVE_SOURCE) b.reserve &= ~bit(card);
+    else if (source == CELL_SOURCE) b.cells &= ~bit(card);
+    else if (source == FOUNDATION_SOURCE) --b.home[suit_of(card)];
     else b.pop(source);
-    ++b.home[suit_of(card)];
 }
 
-// Sends home every card that can go, starting from `candidates` (cards just freed);
-// like problem._settle, and in its order. Returns the number of cards sent home.
-int settle(Board& b, const int* candidates, int n_candidates, std::vector<Played>* record) {
-    int work[2 * CARDS + PILES + 16];
+// Where a free card is: RESERVE_SOURCE, CELL_SOURCE or its pile; -2 if covered.
+inline int place_of(const Board& b, int card) {
+    if (b.reserve >> card & 1) return RESERVE_SOURCE;
+    if (b.cells >> card & 1) return CELL_SOURCE;
+    for (int i = 0; i < b.piles; ++i)
+        if (b.top(i) == card) return i;
+    return -2;
+}
+
+// After `card` went home (from `source`), the cards that may follow it: its successor in
+// suit, the next rank's cards when building is not in suit (they may be safe now), and
+// the card it uncovered.
+inline int followers(const Board& b, const Rules& r, int card, int source, int* work, int n) {
+    if (rank_index(card) < 12) {
+        if (r.same_suit) {
+            work[n++] = card + 4;
+        } else {
+            int next = (rank_index(card) + 1) * 4;
+            for (int t = 0; t < 4; ++t) work[n++] = next + t;
+        }
+    }
+    if (source >= 0 && b.length(source)) work[n++] = b.top(source);
+    return n;
+}
+
+// Sends home every card that can go safely, starting from `candidates` (cards just
+// freed), like problem._settle and in its order. Returns the number of cards sent home.
+int settle(Board& b, const Rules& r, const int* candidates, int n_candidates,
+           std::vector<Played>* record) {
+    int work[8 * CARDS + MAX_PILES + 32];
     int n_work = 0, sent = 0;
     for (int i = 0; i < n_candidates; ++i) work[n_work++] = candidates[i];
     while (n_work) {
         int card = work[--n_work];
         if (rank_index(card) != b.home[suit_of(card)]) continue;
-        int source;
-        if (b.reserve >> card & 1) {
-            source = RESERVE_SOURCE;
-        } else {
-            source = -2;
-            for (int i = 0; i < PILES; ++i)
-                if (b.top(i) == card) source = i;
-            if (source == -2) continue;  // covered, so not free yet
-        }
+        int source = place_of(b, card);
+        if (source == -2 || !safe_home(b, r, card)) continue;  // covered, or not safe yet
         if (record) record->push_back({card, source, HOME_TARGET, HOME_TARGET});
-        go_home(b, card, source);
+        take(b, card, source);
+        ++b.home[suit_of(card)];
         ++sent;
-        if (card < CARDS - 4) work[n_work++] = card + 4;
-        if (source != RESERVE_SOURCE && b.length(source)) work[n_work++] = b.top(source);
+        n_work = followers(b, r, card, source, work, n_work);
     }
     return sent;
 }
 
-// Plays a tableau move and the moves home it allows; returns the step's cost.
-int play(Board& b, const Triple& t, std::vector<Played>* record) {
-    int onto = b.length(t.target) ? b.top(t.target) : EMPTY_TARGET;
+// Plays a move and the moves home it allows; returns the step's cost.
+int play(Board& b, const Rules& r, const Triple& t, std::vector<Played>* record) {
+    int onto = t.target == HOME_TARGET || t.target == CELL_TARGET ? t.target
+               : b.length(t.target) ? b.top(t.target) : EMPTY_TARGET;
     if (record) record->push_back({t.card, t.source, t.target, onto});
-    bool uncovers = t.source != RESERVE_SOURCE && b.length(t.source) > 1;
-    if (t.source == RESERVE_SOURCE) b.reserve &= ~(uint64_t{1} << t.card);
-    else b.pop(t.source);
-    b.push(t.target, t.card);
-    if (!uncovers) return 1;
-    int uncovered = b.top(t.source);
-    return 1 + settle(b, &uncovered, 1, record);
+    take(b, t.card, t.source);
+    int work[8];
+    int n = 0;
+    if (t.target == HOME_TARGET) {
+        ++b.home[suit_of(t.card)];
+        n = followers(b, r, t.card, t.source, work, 0);
+    } else {
+        if (t.target == CELL_TARGET) b.cells |= bit(t.card);
+        else b.push(t.target, t.card);
+        if (t.source >= 0 && b.length(t.source)) work[n++] = b.top(t.source);
+    }
+    return n ? 1 + settle(b, r, work, n, record) : 1;
 }
 
 Move to_move(const Board& b, const Triple& t) {
-    return Move{static_cast<uint8_t>(t.card), t.source == RESERVE_SOURCE,
-                static_cast<int8_t>(b.length(t.target) ? b.top(t.target) : EMPTY_TARGET)};
+    int onto = t.target < 0 ? t.target : b.length(t.target) ? b.top(t.target) : EMPTY_TARGET;
+    return Move{static_cast<uint8_t>(t.card), static_cast<int8_t>(onto)};
 }
 
 // The triple of a stored move on this board, found by its cards.
 Triple locate(const Board& b, Move m) {
-    Triple t{m.card, RESERVE_SOURCE, -1};
-    for (int i = 0; i < PILES; ++i) {
-        if (!m.from_reserve && b.top(i) == m.card) t.source = i;
-        if (m.onto == EMPTY_TARGET ? !b.length(i) : b.top(i) == m.onto) {
-            if (t.target < 0) t.target = i;
-        }
-    }
-    if (t.target < 0 || (!m.from_reserve && t.source < 0))
+    int source = place_of(b, m.card);
+    if (source == -2 && b.home[suit_of(m.card)] == rank_index(m.card) + 1)
+        source = FOUNDATION_SOURCE;
+    constexpr int NOWHERE = -99;
+    Triple t{m.card, source,
+             m.onto == HOME_TARGET || m.onto == CELL_TARGET ? int{m.onto} : NOWHERE};
+    for (int i = 0; i < b.piles && t.target == NOWHERE; ++i)
+        if (i != source && (m.onto == EMPTY_TARGET ? !b.length(i) : b.top(i) == m.onto))
+            t.target = i;
+    if (t.target == NOWHERE || source == -2)
         throw std::logic_error("a stored move does not fit its position");
     return t;
 }
@@ -464,6 +601,7 @@ struct Outcome {
     uint64_t table_entries = 0;
     uint64_t table_bytes = 0;
     double seconds = 0;
+    int lower = 0;  // a proven lower bound on the solution's cost (not counting the opening)
 };
 
 // --- greedy best-first and A* (search/astar.py) --------------------------------------
@@ -601,7 +739,7 @@ private:
 
 // Whether the piles' bottom cards are the same, so that the canonical order is too.
 inline bool same_bottoms(const Board& a, const Board& b) {
-    for (int i = 0; i < PILES; ++i)
+    for (int i = 0; i < a.piles; ++i)
         if (a.bottom(i) != b.bottom(i)) return false;
     return true;
 }
@@ -617,25 +755,27 @@ inline bool lower_suitmate(const Board& b, int pile, int card, int above) {
 }
 
 // The cheap bound of the position a move leads to, from its parent's `h`: a move changes
-// only whether its own card is blocked, and a card going home is never blocked (it is the
-// lowest of its suit not home), so the moves home it allows leave the count alone.
+// only whether its own card is blocked (in a pile it leaves or joins), and a card going
+// home is never blocked (it is the lowest of its suit not home), so the moves home it
+// allows leave the count alone. A card back from its foundation is not blocked either.
 inline int blocked_after(const Board& parent, int h, const Triple& t, const Board& child) {
     int blocked = h - (CARDS - parent.cards_home());
-    if (t.source != RESERVE_SOURCE && lower_suitmate(parent, t.source, t.card, 1)) --blocked;
-    if (lower_suitmate(parent, t.target, t.card, 0)) ++blocked;
+    if (t.source >= 0 && lower_suitmate(parent, t.source, t.card, 1)) --blocked;
+    if (t.target >= 0 && lower_suitmate(parent, t.target, t.card, 0)) ++blocked;
     return CARDS - child.cards_home() + blocked;
 }
 
-Outcome best_first(const Board& start, bool optimal, bool thorough, const Budget& budget) {
+Outcome best_first(const Board& start, const Rules& rules, bool optimal, bool thorough,
+                   const Budget& budget) {
     Meter meter(budget);
     NodeStore seen;
     BucketQueue frontier;
     Outcome out;
-    uint8_t order[PILES];
+    uint8_t order[MAX_PILES];
     Triple moves[MAX_CHILDREN];
     struct Pending {
         Board board;
-        uint8_t order[PILES];
+        uint8_t order[MAX_PILES];
         Key key;
         uint64_t hash;
         uint16_t move;
@@ -659,6 +799,7 @@ Outcome best_first(const Board& start, bool optimal, bool thorough, const Budget
     seen[root].parent = NO_PARENT;
     seen[root].g = 0;
     int h0 = heuristic(start, order, thorough);
+    out.lower = h0;
     frontier.push(h0, h0, root);
     try {
         while (!frontier.empty()) {
@@ -667,7 +808,10 @@ Outcome best_first(const Board& start, bool optimal, bool thorough, const Budget
             int g = optimal ? priority - h : -1;
             Node node = seen[id];
             if (optimal && node.g < g) continue;  // a cheaper path to it was queued later
-            Board board = unpack(node.key);
+            // the least f queued bounds the optimal cost from below (some node of an
+            // optimal line is queued with its true g), so each one popped is a bound
+            if (optimal) out.lower = std::max(out.lower, priority);
+            Board board = unpack(node.key, rules.piles);
             if (board.won()) {
                 for (uint32_t at = id; seen[at].parent != NO_PARENT; at = seen[at].parent)
                     out.moves.push_back(seen[at].move);
@@ -675,15 +819,15 @@ Outcome best_first(const Board& start, bool optimal, bool thorough, const Budget
                 return finish(Status::SOLVED);
             }
             meter.tick();
-            int n = tableau_moves(board, moves);
-            uint8_t parent_order[PILES];
+            int n = moves_of(board, rules, moves);
+            uint8_t parent_order[MAX_PILES];
             canonical_order(board, parent_order);
             for (int m = 0; m < n; ++m) {  // first every child's key, fetching its slot
                 Pending& c = children[m];
                 c.board = board;
                 c.move = encode(to_move(board, moves[m]));
-                c.g = node.g + play(c.board, moves[m], nullptr);
-                if (same_bottoms(board, c.board)) std::memcpy(c.order, parent_order, PILES);
+                c.g = node.g + play(c.board, rules, moves[m], nullptr);
+                if (same_bottoms(board, c.board)) std::memcpy(c.order, parent_order, MAX_PILES);
                 else canonical_order(c.board, c.order);
                 c.key = pack(c.board, c.order);
                 c.hash = hash_key(c.key);
@@ -700,7 +844,9 @@ Outcome best_first(const Board& start, bool optimal, bool thorough, const Budget
                 known.g = static_cast<uint16_t>(c.g);
                 int child_h = thorough ? heuristic(c.board, c.order, true)
                                        : blocked_after(board, h, moves[m], c.board);
-                frontier.push(optimal ? c.g + child_h : child_h, child_h, child_id);
+                frontier.push(optimal ? c.g + child_h
+                                      : rules.weight ? c.g + rules.weight * child_h : child_h,
+                              child_h, child_id);
             }
             if (budget.table_entries && seen.size() > budget.table_entries) throw Exhausted{};
         }
@@ -846,21 +992,23 @@ struct Child {
     int seen_at;  // its g when expanded in this iteration, else INFINITE
     bool known;  // whether the table had it
     Board board;
-    uint8_t order[PILES];
+    uint8_t order[MAX_PILES];
 };
 
 class IdaStar {
 public:
-    IdaStar(const Board& start, const Budget& budget)
-        : start_(start), budget_(budget), meter_(budget), table_(budget.table_entries) {}
+    IdaStar(const Board& start, const Rules& rules, const Budget& budget)
+        : start_(start), rules_(rules), budget_(budget), meter_(budget),
+          table_(budget.table_entries) {}
 
     Outcome run() {
         Outcome out;
-        uint8_t order[PILES];
+        uint8_t order[MAX_PILES];
         canonical_order(start_, order);
         Key key = pack(start_, order);
         int h = heuristic(start_, order, true);
         bound_ = h;
+        out.lower = h;
         try {
             for (;;) {
                 ++iteration_;
@@ -871,8 +1019,11 @@ public:
                 if (best_cost_ >= 0) {
                     out.status = Status::SOLVED;
                     out.moves = best_;
+                    out.lower = best_cost_;
                     break;
                 }
+                // a whole iteration's bound on every solution's cost
+                out.lower = std::max(out.lower, std::min<int>(f, INFINITE - 1));
                 if (f >= INFINITE || cuts_ == 0 || (!table_.evicted && unexpanded_ == 0)) {
                     out.status = Status::UNSOLVABLE;  // every reachable position expanded
                     break;
@@ -915,19 +1066,19 @@ private:
         levels_[depth].resize(MAX_CHILDREN);
         Child* children = levels_[depth].data();
         Triple moves[MAX_CHILDREN];
-        int n = tableau_moves(board, moves);
-        uint8_t order[PILES];
+        int n = moves_of(board, rules_, moves);
+        uint8_t order[MAX_PILES];
         for (int m = 0; m < n; ++m) {  // first every child's key, fetching its table entry
             Board child = board;
             Child& c = children[m];
             c.move = encode(to_move(board, moves[m]));
-            c.cost = static_cast<uint16_t>(play(child, moves[m], nullptr));
+            c.cost = static_cast<uint16_t>(play(child, rules_, moves[m], nullptr));
             canonical_order(child, order);
             c.key = pack(child, order);
             c.hash = hash_key(c.key);
             table_.prefetch(c.hash);
             c.board = child;
-            std::memcpy(c.order, order, PILES);
+            std::memcpy(c.order, order, MAX_PILES);
         }
         for (int m = 0; m < n; ++m) {
             Child& c = children[m];
@@ -942,14 +1093,14 @@ private:
             }
             c.estimate = c.h >= INFINITE ? INFINITE : c.cost + c.h;
         }
-        uint8_t by_estimate[MAX_CHILDREN];  // insertion sort: stable, and n is small
+        uint16_t by_estimate[MAX_CHILDREN];  // insertion sort: stable, and n is small
         for (int m = 0; m < n; ++m) {
             int j = m;
             while (j > 0 && children[by_estimate[j - 1]].estimate > children[m].estimate) {
                 by_estimate[j] = by_estimate[j - 1];
                 --j;
             }
-            by_estimate[j] = static_cast<uint8_t>(m);
+            by_estimate[j] = static_cast<uint16_t>(m);
         }
         int learned = INFINITE;
         for (int k = 0; k < n; ++k) {
@@ -1011,6 +1162,7 @@ private:
     }
 
     Board start_;
+    const Rules& rules_;
     const Budget& budget_;
     Meter meter_;
     BoundedTable table_;
@@ -1030,10 +1182,19 @@ private:
 
 using Piles = std::vector<std::vector<int>>;
 using Home = std::array<int, 4>;
+// (piles, cells, build, fill, worrying back), as native.py reads them from a Variant
+using RulesTuple = std::tuple<int, int, int, int, bool>;
 
-Board read_board(const Piles& piles, uint64_t reserve, const Home& home) {
-    if (piles.size() != PILES) throw py::value_error("a position has 8 piles");
+Rules read_rules(const RulesTuple& t) {
+    return Rules(std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t), std::get<4>(t));
+}
+
+Board read_board(const Piles& piles, uint64_t reserve, uint64_t cells, const Home& home,
+                 const Rules& rules) {
+    if (static_cast<int>(piles.size()) != rules.piles)
+        throw py::value_error("a position has as many piles as its rules");
     Board b{};
+    b.piles = static_cast<uint8_t>(rules.piles);
     uint64_t seen = 0;
     auto claim = [&](int card) {
         if (card < 0 || card >= CARDS) throw py::value_error("a card is a number 0..51");
@@ -1041,17 +1202,20 @@ Board read_board(const Piles& piles, uint64_t reserve, const Home& home) {
         seen |= uint64_t{1} << card;
     };
     int at = 0;
-    for (int i = 0; i < PILES; ++i) {
+    for (int i = 0; i < rules.piles; ++i) {
         b.start[i] = static_cast<uint8_t>(at);
         for (int card : piles[i]) {
             claim(card);
             b.cards[at++] = static_cast<uint8_t>(card);
         }
     }
-    b.start[PILES] = static_cast<uint8_t>(at);
-    if (reserve & ~ALL_CARDS) throw py::value_error("the reserve holds cards 0..51 only");
+    b.start[rules.piles] = static_cast<uint8_t>(at);
+    if ((reserve | cells) & ~ALL_CARDS) throw py::value_error("cards are 0..51");
     for (uint64_t r = reserve; r; r &= r - 1) claim(__builtin_ctzll(r));
+    for (uint64_t c = cells; c; c &= c - 1) claim(__builtin_ctzll(c));
+    if (__builtin_popcountll(cells) > rules.cells) throw py::value_error("too many cell cards");
     b.reserve = reserve;
+    b.cells = cells;
     for (int s = 0; s < 4; ++s) {
         if (home[s] < 0 || home[s] > 13) throw py::value_error("a foundation holds 0..13 cards");
         b.home[s] = static_cast<uint8_t>(home[s]);
@@ -1061,92 +1225,109 @@ Board read_board(const Piles& piles, uint64_t reserve, const Home& home) {
     return b;
 }
 
-py::tuple state_of(const Board& b) {  // (piles in canonical order, reserve, home)
-    uint8_t order[PILES];
+py::tuple state_of(const Board& b) {  // (piles in canonical order, reserve, cells, home)
+    uint8_t order[MAX_PILES];
     canonical_order(b, order);
     py::list piles;
-    for (int i = 0; i < PILES; ++i) {
+    for (int i = 0; i < b.piles; ++i) {
         py::list pile;
         for (int at = b.start[order[i]]; at < b.start[order[i] + 1]; ++at) pile.append(b.cards[at]);
         piles.append(py::tuple(pile));
     }
-    return py::make_tuple(py::tuple(piles), b.reserve,
+    return py::make_tuple(py::tuple(piles), b.reserve, b.cells,
                           py::make_tuple(b.home[0], b.home[1], b.home[2], b.home[3]));
 }
 
-// A step as problem.py writes it: (card, from reserve?, onto) per move.
+// A step as problem.py writes it: (card, onto) per move.
 py::tuple step_tuple(const std::vector<Played>& moves) {
     py::tuple step(moves.size());
-    for (size_t i = 0; i < moves.size(); ++i)
-        step[i] = py::make_tuple(moves[i].card, moves[i].source == RESERVE_SOURCE, moves[i].onto);
+    for (size_t i = 0; i < moves.size(); ++i) step[i] = py::make_tuple(moves[i].card, moves[i].onto);
     return step;
 }
 
-// Searches a position (reserve given slot by slot, -1 for an empty slot) after sending
-// home what can go at once; returns (status, moves, nodes, table entries, seconds, table
-// bytes), the moves numbered as the position numbers its places: (card, source, target)
-// with source a pile 0..7 or 8 + a reserve slot, target a pile or -1 for home.
-py::tuple solve(const Piles& piles, const std::vector<int>& slots, const Home& home,
-                const std::string& kind, double seconds, uint64_t nodes, uint64_t table_entries,
-                py::object stop) {
-    if (slots.size() > 12) throw py::value_error("the reserve has at most 12 slots");
-    uint64_t reserve = 0;
-    int slot_of[CARDS];
+// A slot list's cards as a mask, each recorded with its slot; -1 is an empty slot.
+uint64_t slot_mask(const std::vector<int>& slots, int most, int slot_of[CARDS]) {
+    if (static_cast<int>(slots.size()) > most) throw py::value_error("too many slots");
+    uint64_t mask = 0;
     for (size_t slot = 0; slot < slots.size(); ++slot) {
         int card = slots[slot];
         if (card == -1) continue;
         if (card < 0 || card >= CARDS) throw py::value_error("a card is a number 0..51");
-        if (reserve >> card & 1) throw py::value_error("a card appears twice");
-        reserve |= uint64_t{1} << card;
+        if (mask >> card & 1) throw py::value_error("a card appears twice");
+        mask |= bit(card);
         slot_of[card] = static_cast<int>(slot);
     }
-    Board start = read_board(piles, reserve, home);
+    return mask;
+}
+
+// Searches a position (reserve and cells given slot by slot, -1 for an empty slot) after
+// sending home what can go at once; returns (status, moves, nodes, table entries,
+// seconds, table bytes, lower bound), the moves as (card, source, target): source a pile
+// 0..P-1, P + a reserve slot, -2 a cell, -3 the foundation; target a pile, -1 home, -2 a
+// cell. The lower bound counts the opening's moves home; it is the length when optimal.
+py::tuple solve(const Piles& piles, const std::vector<int>& reserve_slots,
+                const std::vector<int>& cell_slots, const Home& home, const RulesTuple& rules_tuple,
+                const std::string& kind, double seconds, uint64_t nodes, uint64_t table_entries,
+                py::object stop) {
+    Rules rules = read_rules(rules_tuple);
+    int slot_of[CARDS];
+    uint64_t reserve = slot_mask(reserve_slots, 12, slot_of);
+    uint64_t cells = slot_mask(cell_slots, rules.cells, slot_of);
+    Board start = read_board(piles, reserve, cells, home, rules);
     if (kind != "greedy" && kind != "astar" && kind != "idastar")
         throw py::value_error("kind is greedy, astar or idastar");
     std::vector<Played> played;
-    int free[PILES + 12], n_free = 0;
-    for (int i = 0; i < PILES; ++i)
+    int free[MAX_PILES + 2 * CARDS], n_free = 0;
+    for (int i = 0; i < rules.piles; ++i)
         if (start.length(i)) free[n_free++] = start.top(i);
-    for (int card : slots)
-        if (card != -1) free[n_free++] = card;
-    settle(start, free, n_free, &played);  // the opening
+    for (uint64_t c = reserve | cells; c; c &= c - 1) free[n_free++] = __builtin_ctzll(c);
+    int opening = settle(start, rules, free, n_free, &played);
     Budget budget{seconds, nodes, table_entries, std::move(stop)};
     Outcome out;
     {
         py::gil_scoped_release release;
-        if (kind == "idastar") out = IdaStar(start, budget).run();
-        else out = best_first(start, kind == "astar", kind == "astar", budget);
+        if (kind == "idastar") out = IdaStar(start, rules, budget).run();
+        else out = best_first(start, rules, kind == "astar", kind == "astar", budget);
         Board board = start;
-        for (uint16_t code : out.moves) play(board, locate(board, decode(code)), &played);
+        for (uint16_t code : out.moves) play(board, rules, locate(board, decode(code)), &played);
     }
     py::list moves;
     if (out.status == Status::SOLVED) {
         for (const Played& m : played) {
-            int source = m.source == RESERVE_SOURCE ? PILES + slot_of[m.card] : m.source;
-            moves.append(py::make_tuple(m.card, source, m.target));
+            int source = m.source == RESERVE_SOURCE ? rules.piles + slot_of[m.card]
+                         : m.source == CELL_SOURCE ? -2
+                         : m.source == FOUNDATION_SOURCE ? -3 : m.source;
+            int target = m.target == CELL_TARGET ? -2 : m.target;
+            moves.append(py::make_tuple(m.card, source, target));
         }
     }
     return py::make_tuple(static_cast<int>(out.status), moves, out.nodes, out.table_entries,
-                          out.seconds, out.table_bytes);
+                          out.seconds, out.table_bytes, opening + out.lower);
 }
 
-py::list successors(const Piles& piles, uint64_t reserve, const Home& home) {
-    Board board = read_board(piles, reserve, home);
+const RulesTuple BELEAGUERED_FORTRESS{8, 0, SAME_SUIT_UP_OR_DOWN, FILL_ANY, true};
+
+py::list successors(const Piles& piles, uint64_t reserve, const Home& home, uint64_t cells,
+                    const RulesTuple& rules_tuple) {
+    Rules rules = read_rules(rules_tuple);
+    Board board = read_board(piles, reserve, cells, home, rules);
     Triple moves[MAX_CHILDREN];
-    int n = tableau_moves(board, moves);
+    int n = moves_of(board, rules, moves);
     py::list out;
     for (int m = 0; m < n; ++m) {
         Board child = board;
         std::vector<Played> record;
-        int cost = play(child, moves[m], &record);
+        int cost = play(child, rules, moves[m], &record);
         out.append(py::make_tuple(step_tuple(record), state_of(child), cost));
     }
     return out;
 }
 
-int bound(const Piles& piles, uint64_t reserve, const Home& home, bool thorough) {
-    Board board = read_board(piles, reserve, home);
-    uint8_t order[PILES];
+int bound(const Piles& piles, uint64_t reserve, const Home& home, bool thorough, uint64_t cells,
+          const RulesTuple& rules_tuple) {
+    Rules rules = read_rules(rules_tuple);
+    Board board = read_board(piles, reserve, cells, home, rules);
+    uint8_t order[MAX_PILES];
     canonical_order(board, order);
     return heuristic(board, order, thorough);
 }
@@ -1154,14 +1335,18 @@ int bound(const Piles& piles, uint64_t reserve, const Home& home, bool thorough)
 }  // namespace
 
 PYBIND11_MODULE(_kernel, m) {
-    m.doc() = "The compiled Beleaguered Fortress search; solver/beleaguered/native.py wraps it.";
-    m.def("solve", &solve, py::arg("piles"), py::arg("reserve"), py::arg("home"),
-          py::arg("kind"), py::arg("seconds"), py::arg("nodes"), py::arg("table_entries"),
-          py::arg("stop"),
-          "Solve a position: (status, moves, nodes, table entries, seconds, table bytes); "
-          "status 0 solved, 1 unsolvable, 2 unknown; a budget of 0 means no limit.");
+    m.doc() = "The compiled search of Beleaguered Fortress's family; solver/beleaguered/native.py "
+              "wraps it.";
+    m.def("solve", &solve, py::arg("piles"), py::arg("reserve"), py::arg("cells"), py::arg("home"),
+          py::arg("rules"), py::arg("kind"), py::arg("seconds"), py::arg("nodes"),
+          py::arg("table_entries"), py::arg("stop"),
+          "Solve a position: (status, moves, nodes, table entries, seconds, table bytes, lower "
+          "bound); status 0 solved, 1 unsolvable, 2 unknown; a budget of 0 means no limit. "
+          "rules: (piles, cells, build, fill, worrying back).");
     m.def("successors", &successors, py::arg("piles"), py::arg("reserve"), py::arg("home"),
-          "Every (step, (piles by bottom card, reserve, home), cost) the search expands to.");
+          py::arg("cells") = 0, py::arg("rules") = BELEAGUERED_FORTRESS,
+          "Every (step, (piles by bottom card, reserve, cells, home), cost) the search expands to.");
     m.def("bound", &bound, py::arg("piles"), py::arg("reserve"), py::arg("home"),
-          py::arg("thorough"), "The lower bound on the moves left, as heuristic.py gives it.");
+          py::arg("thorough"), py::arg("cells") = 0, py::arg("rules") = BELEAGUERED_FORTRESS,
+          "The lower bound on the moves left, as heuristic.py gives it.");
 }

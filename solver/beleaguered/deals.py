@@ -1,32 +1,95 @@
-"""Deal numbers: deal N is the Microsoft FreeCell shuffle of N laid out for this game."""
+"""Deal numbers: deal N of a variant is deck N, by the variant's numbering, laid out by its
+rules (docs/family-deals.md).
+
+The "freecell" numbering, Beleaguered Fortress's own, is the Microsoft FreeCell shuffle of
+seed N. The "pysol" numbering is PySolFC's game number N, so that a deal here can be
+played and checked in PySolFC: PySolFC shuffles numbers below 32000 with that same
+FreeCell shuffle and larger ones with Python's Mersenne Twister
+(pysollib/pysolrandom.py, `construct_random`). Both are reproduced here rather than
+taken from the pysol-cards package: a deal then costs tens of microseconds, and number
+32000 comes out as PySolFC deals it (pysol-cards gives 32000 the FreeCell shuffle).
+"""
 
 from __future__ import annotations
 
+import random
+from itertools import islice
+
 from solver.beleaguered.position import Position
-from solver.beleaguered.schema import PILES
-from solver.cards import Card
+from solver.beleaguered.variant import Numbering, Variant, beleaguered_fortress
+from solver.cards import FULL_DECK, Card
 from solver.errors import OutOfRange
 
 MAX_DEAL = 2**31 - 1
+PYSOL_TWISTER_FROM = 32000  # PySolFC's first game number shuffled by the Mersenne Twister
+
+# PySolFC's unshuffled deck: its suits in its order C S H D, each Ace to King.
+_PYSOL_DECK = tuple(Card.from_index(rank * 4 + suit) for suit in (0, 3, 2, 1)
+                    for rank in range(13))
 
 
-def shuffled_deck(number: int) -> list[Card]:
-    """The 52 cards in dealing order for deal `number` (the FreeCell LCG shuffle)."""
+def shuffled_deck(number: int, numbering: Numbering = Numbering.FREECELL) -> list[Card]:
+    """The 52 cards in dealing order for deal `number`: by default the FreeCell LCG
+    shuffle; with `Numbering.PYSOL`, the order PySolFC deals its game `number` from the
+    talon, before any variant moves its aces."""
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_DEAL:
         raise OutOfRange(f"deal number {number!r} is out of range 1..{MAX_DEAL}")
+    if numbering == Numbering.PYSOL and number >= PYSOL_TWISTER_FROM:
+        return _pysol_twister_deck(number)
+    # PySolFC's LCG deals (below 32000) are this very order: it shuffles the same
+    # rank-major deck by the same picks, filling its list from the end, and its talon
+    # deals from the end.
     seed = number
-    deck = list(range(52))
+    deck = list(FULL_DECK)  # in index order (rank - 1) * 4 + suit
     dealt = []
     while deck:
         seed = (seed * 214013 + 2531011) & 0x7FFFFFFF
         r = (seed >> 16) % len(deck)
         deck[r], deck[-1] = deck[-1], deck[r]
-        dealt.append(Card.from_index(deck.pop()))
+        dealt.append(deck.pop())
     return dealt
 
 
-def deal(number: int) -> Position:
-    """First 40 cards row by row into the 8 piles (bottom to top), last 12 into the reserve."""
-    cards = shuffled_deck(number)
-    tableau = tuple(tuple(cards[k:40:PILES]) for k in range(PILES))
-    return Position(tableau, tuple(cards[40:]), (0, 0, 0, 0))
+def _pysol_twister_deck(number: int) -> list[Card]:
+    """PySolFC's `RandomBase.shuffle` driven by `random.Random(number)`, read from the
+    end as its talon deals (the last card of the list is the talon's top)."""
+    draw = random.Random(number).random  # a fresh generator: deals may run in threads
+    cards = list(_PYSOL_DECK)
+    for n in range(51, 0, -1):
+        j = int(draw() * (n + 1))
+        cards[n], cards[j] = cards[j], cards[n]
+    cards.reverse()
+    return cards
+
+
+def deal(number: int, variant: Variant | None = None) -> Position:
+    """Deal `number` of `variant` (None: Beleaguered Fortress), laid out by its rules.
+
+    This is how PySolFC's `startGame` methods deal the family: the aces first to the
+    foundations when `aces_first` (the other cards keep their order); then row by row, one
+    card to each pile still short of its count, in pile order, a card that fits its
+    foundation going there instead under `citadel_deal` (its slot is used up); then the
+    reserve slots; then the first `cells_dealt` free cells.
+    """
+    rules = beleaguered_fortress() if variant is None else variant
+    cards = shuffled_deck(number, rules.numbering)
+    tops = [0, 0, 0, 0]  # C D H S, as Card.index & 3
+    if rules.aces_first:
+        cards = [card for card in cards if card.index >= 4]  # index < 4: an ace
+        tops = [1, 1, 1, 1]
+    dealt = iter(cards)
+    piles: list[list[Card]] = [[] for _ in rules.piles]
+    for row in range(max(rules.piles)):
+        for pile, count in zip(piles, rules.piles, strict=True):
+            if row < count:
+                card = next(dealt)
+                suit, rank = card.index & 3, (card.index >> 2) + 1
+                if rules.citadel_deal and tops[suit] == rank - 1:
+                    tops[suit] = rank
+                else:
+                    pile.append(card)
+    reserve = tuple(islice(dealt, rules.reserve))
+    cells: tuple[Card | None, ...] = tuple(dealt)  # the variant's check: cells_dealt cards
+    cells += (None,) * (rules.cells - len(cells))
+    return Position(tuple(tuple(pile) for pile in piles), reserve,
+                    (tops[0], tops[1], tops[2], tops[3]), cells=cells, variant=rules)

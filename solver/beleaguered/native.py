@@ -3,34 +3,71 @@
 The kernel plays the same game as `problem.py` with the same pruning and the same
 bound, searched by the same three algorithms (it may break ties between equal
 positions in another order, so `any` mode can find another line); it takes the
-position as it is and hands back its numbered moves, the opening moves home first.
+position and its variant's rules as they are and hands back its moves, the opening
+moves home first. Free cells are interchangeable to it, so a move's cell is numbered
+here, by replaying the moves: into the first empty cell, out of the one that holds it.
 """
 
 from __future__ import annotations
 
 from solver.beleaguered import _kernel
 from solver.beleaguered.position import Position
-from solver.beleaguered.rules import FOUNDATION, RESERVE, TABLEAU, Location, Move
-from solver.beleaguered.schema import PILES, RESERVE_SLOTS
+from solver.beleaguered.rules import CELL, FOUNDATION, RESERVE, TABLEAU, Location, Move
+from solver.beleaguered.variant import Build, Fill, Variant
 from solver.budget import Budget, SearchStats, Status
 from solver.cards import Card
 
 _STATUS = (Status.SOLVED, Status.UNSOLVABLE, Status.UNKNOWN)
-# the kernel's places: piles 0..7, then reserve slots; -1 is the foundation
-_PLACES = tuple([Location(TABLEAU, i) for i in range(PILES)]
-                + [Location(RESERVE, slot) for slot in range(RESERVE_SLOTS)]
-                + [Location(FOUNDATION)])
+_BUILDS = tuple(Build)  # the kernel's numbers of the rules, in their order
+_FILLS = tuple(Fill)
+_HOME = -1
+_CELL = -2
+_FOUNDATION = -3
+
+
+def rules_of(variant: Variant) -> tuple[int, int, int, int, bool]:
+    """The variant's play as the kernel reads it."""
+    return (len(variant.piles), variant.cells, _BUILDS.index(variant.build),
+            _FILLS.index(variant.empty), variant.worrying_back)
 
 
 def search(position: Position, kind: str,
-           budget: Budget) -> tuple[Status, tuple[Move, ...], SearchStats]:
-    """`kind` is "greedy" (best-first), "astar" or "idastar" (both optimal)."""
-    status, moves, nodes, entries, seconds, _ = _kernel.solve(
+           budget: Budget) -> tuple[Status, tuple[Move, ...], SearchStats, int]:
+    """`kind` is "greedy" (best-first), "astar" or "idastar" (both optimal); with the
+    moves, a proven lower bound on the length of any winning line."""
+    status, moves, nodes, entries, seconds, _, lower = _kernel.solve(
         [[card.index for card in pile] for pile in position.tableau],
         [-1 if card is None else card.index for card in position.reserve],
-        list(position.foundations), kind,
+        [-1 if card is None else card.index for card in position.cells],
+        list(position.foundations), rules_of(position.variant), kind,
         budget.seconds or 0.0, budget.nodes or 0, budget.table_entries or 0, budget.stop)
-    return (_STATUS[status],
-            tuple(Move(Card.from_index(card), _PLACES[source], _PLACES[target])
-                  for card, source, target in moves),
-            SearchStats(nodes, seconds, entries))
+    return (_STATUS[status], _numbered(position, moves), SearchStats(nodes, seconds, entries),
+            lower)
+
+
+def _numbered(position: Position, moves: list[tuple[int, int, int]]) -> tuple[Move, ...]:
+    """The kernel's moves with their places: piles and reserve slots as it numbers them,
+    cells by replaying which cell holds which card."""
+    piles = len(position.tableau)
+    cells = list(position.cells)
+    numbered = []
+    for index, source, target in moves:
+        card = Card.from_index(index)
+        if source == _CELL:
+            slot = cells.index(card)
+            cells[slot] = None
+            where = Location(CELL, slot)
+        elif source == _FOUNDATION:
+            where = Location(FOUNDATION)
+        elif source >= piles:
+            where = Location(RESERVE, source - piles)
+        else:
+            where = Location(TABLEAU, source)
+        if target == _CELL:
+            slot = cells.index(None)
+            cells[slot] = card
+            to = Location(CELL, slot)
+        else:
+            to = Location(FOUNDATION) if target == _HOME else Location(TABLEAU, target)
+        numbered.append(Move(card, where, to))
+    return tuple(numbered)

@@ -1,18 +1,37 @@
-"""Beleaguered Fortress as a search problem over a compact state, with pruning that
-keeps every optimal solution:
+"""A patience of Beleaguered Fortress's family as a search problem over a compact state,
+with pruning that keeps every optimal solution. The compiled kernel (`_kernel.cpp`)
+implements the very same pruning; this module is the readable reference it is held to.
 
-- a card that can go home goes home at once (building is by suit, so nothing else
-  can use it; checked against the unpruned rules in tests/);
-- foundation cards never come back (the only card that could then sit on them could
-  have gone home instead);
-- of several empty piles only the first is a target, and a pile's only card never
-  moves to an empty pile;
-- positions that differ only in the order of piles share one key.
+- A free card (a pile's top, a reserve card or a cell's card) that can go home goes at
+  once when that is safe: always when piles build by suit (nothing but its suit-mates
+  could use it, and they can go home instead); when they build down regardless of suit
+  or by alternate colours, once every card that could be built onto it is home, or,
+  where foundation cards may come back, only for aces.
+- Foundation cards never come back when piles build by suit (the only card that could
+  then sit on one could have gone home instead).
+- Of several empty piles only the first is a target, and a pile's only card never moves
+  to an empty pile; likewise only the first free cell, and only a pile's top goes
+  there (a reserve or cell card is as free where it is).
+- A card goes home as a chosen move only when that is not safe: the safe ones went.
+- Positions that differ only in the order of piles, of reserve slots or of cells share
+  one key.
 
 A step is the chosen move followed by the moves home it allows, each written without
-pile numbers as (card, from reserve?, onto) with onto a card, EMPTY or HOME: positions
-that share a key may order their piles differently, and such a step means the same in
-all of them. `to_moves` gives the piles their numbers back by replaying from the start.
+pile or cell numbers as (card, onto) with onto a card, EMPTY, HOME or CELL; a move's
+source is found by its card (the pile it tops, its reserve slot, its cell, or its
+foundation). Positions that share a key may order their piles differently, and such a
+step means the same in all of them; `to_moves` gives the numbers back by replaying
+from the start.
+
+Order matters only for which of several optimal lines comes out, and the kernel compares
+steps move by move, so it is part of the contract: sources are pile tops (pile order),
+reserve cards, cell cards (both by ascending card), then foundation tops (ascending
+suit); each source's targets are the piles whose tops take it (by ascending top card),
+the first empty pile, the first free cell, then home. Settling pops candidates from the
+end of a work list; a card going home pushes its successor in suit (for builds
+regardless of suit: the four cards of the next rank, by ascending suit, which hold its
+successor) and then the card it uncovered. The opening settles from every free card:
+pile tops, then reserve slots, then cells, each in their order.
 """
 
 from __future__ import annotations
@@ -23,38 +42,105 @@ from typing import NamedTuple
 
 from solver.beleaguered.heuristic import Pile, blocked_cards, extra_moves_bound
 from solver.beleaguered.position import Position
+from solver.beleaguered.rules import CELL as CELL_KIND
 from solver.beleaguered.rules import FOUNDATION, TABLEAU, Location, Move
 from solver.beleaguered.rules import RESERVE as RESERVE_KIND
+from solver.beleaguered.variant import Build, Fill, Variant
 from solver.cards import Card
 
-RESERVE = -1  # a move's source when it is not a pile
-HOME = -1  # a move's target, or where a step says the card goes
+HOME = -1  # where a step says the card goes: its foundation
 EMPTY = -2  # where a step says the card goes: an empty pile
+CELL = -3  # where a step says the card goes: a free cell
 
-Triple = tuple[int, int, int]  # (card, source pile or RESERVE, target pile or HOME)
-StepMove = tuple[int, bool, int]  # (card, from reserve?, card it goes onto, EMPTY or HOME)
+# A chosen move's source besides a pile (its index), and its target besides a pile
+_FROM_RESERVE, _FROM_CELL, _FROM_HOME = -1, -2, -3
+_TO_HOME, _TO_CELL = -1, -2
+_KING = 12  # a card's rank index is card >> 2
+
+Triple = tuple[int, int, int]  # (card, source pile or _FROM_*, target pile or _TO_*)
+StepMove = tuple[int, int]  # (card, the card it goes onto, EMPTY, HOME or CELL)
 Step = tuple[StepMove, ...]
 
 
 class State(NamedTuple):
     piles: tuple[Pile, ...]
     reserve: int  # bit c set when card c is still in the reserve
+    cells: int  # bit c set when card c is in a free cell
     home: tuple[int, int, int, int]  # cards home per suit
 
 
+class _Rules(NamedTuple):
+    """A variant's rules as tables over card ints, for the search's inner loops."""
+
+    onto: tuple[tuple[int, ...], ...]  # per card: the tops it may go onto, ascending
+    fills: tuple[bool, ...]  # per card: whether it may go onto an empty pile
+    after_home: tuple[tuple[int, ...], ...]  # per card: the candidates its going home adds
+    needs: tuple[tuple[int, ...] | None, ...] | None  # per card: the suits that must be
+    #   home up to its rank for it to go home safely, None when it never may; None for
+    #   the whole table when every card may
+    returns: bool  # whether foundation tops are sources
+    cells: int  # how many free cells
+
+
+@lru_cache(maxsize=64)
+def _rules(variant: Variant) -> _Rules:
+    by_suit = variant.build in (Build.SAME_SUIT_UP_OR_DOWN, Build.SAME_SUIT_DOWN)
+    onto: list[tuple[int, ...]] = []
+    needs: list[tuple[int, ...] | None] = []
+    after_home: list[tuple[int, ...]] = []
+    for card in range(52):
+        rank, suit = card >> 2, card & 3
+        if variant.build is Build.SAME_SUIT_UP_OR_DOWN:
+            onto.append(tuple(top for top in (card - 4, card + 4) if 0 <= top < 52))
+        elif rank == _KING:
+            onto.append(())
+        elif variant.build is Build.SAME_SUIT_DOWN:
+            onto.append((card + 4,))
+        else:
+            onto.append(tuple((rank + 1) * 4 + s for s in _other_suits(variant.build, suit)))
+        if rank == 0:
+            needs.append(())  # nothing goes onto an ace
+        elif variant.worrying_back:
+            needs.append(None)  # a card that could go onto it may come back
+        else:
+            needs.append(_other_suits(variant.build, suit))
+        if rank == _KING:
+            after_home.append(())
+        elif by_suit:
+            after_home.append((card + 4,))
+        else:
+            after_home.append(tuple((rank + 1) * 4 + s for s in range(4)))
+    fills = tuple(variant.empty is Fill.ANY or (variant.empty is Fill.KINGS and card >> 2 == _KING)
+                  for card in range(52))
+    return _Rules(tuple(onto), fills, tuple(after_home), None if by_suit else tuple(needs),
+                  variant.worrying_back and not by_suit, variant.cells)
+
+
+def _other_suits(build: Build, suit: int) -> tuple[int, ...]:
+    """Under a down build regardless of suit: the suits of the cards one rank higher that
+    a card of `suit` may go onto, which are also the suits of the cards one rank lower
+    that may go onto it (either rule is symmetric between the two cards)."""
+    if build is Build.ALTERNATE_COLOURS_DOWN:
+        return (0, 3) if suit in (1, 2) else (1, 2)  # C D H S: diamonds and hearts are red
+    return (0, 1, 2, 3)
+
+
 class FortressProblem:
-    """Implements solver.search.Problem for one starting position."""
+    """Implements solver.search.Problem for one starting position, under its variant."""
 
     def __init__(self, position: Position, thorough: bool = True) -> None:
         """`thorough` picks the stronger bound, worth its cost when proving optimality;
         a search for any verdict does better with the cheap one."""
         self.position = position
+        self._rules = _rules(position.variant)
         self._extra_moves = extra_moves_bound if thorough else blocked_cards
         self._slot = {card.index: slot for slot, card in enumerate(position.reserve) if card}
+        in_cells = [card.index for card in position.cells if card]
         piles = tuple(tuple(card.index for card in pile) for pile in position.tableau)
-        raw = State(piles, sum(1 << index for index in self._slot), position.foundations)
-        free = [pile[-1] for pile in piles if pile] + list(self._slot)
-        self._start, self.opening = _settle(raw, free)
+        raw = State(piles, sum(1 << index for index in self._slot),
+                    sum(1 << index for index in in_cells), position.foundations)
+        free = [pile[-1] for pile in piles if pile] + list(self._slot) + in_cells
+        self._start, self.opening = self._settle(raw, free)
 
     def start(self) -> State:
         """The position after the moves home it allows at once (the `opening`)."""
@@ -66,34 +152,129 @@ class FortressProblem:
     def heuristic(self, state: State) -> int:
         return 52 - sum(state.home) + self._extra_moves(tuple(sorted(state.piles)))
 
-    def key(self, state: State) -> tuple[tuple[Pile, ...], int]:
-        return tuple(sorted(state.piles)), state.reserve
+    def key(self, state: State) -> tuple[tuple[Pile, ...], int, int]:
+        return tuple(sorted(state.piles)), state.reserve, state.cells
 
     def successors(self, state: State) -> Iterator[tuple[Step, State, int]]:
         piles = state.piles
-        for triple in _moves(state):
+        for triple in self._moves(state):
             card, source, target = triple
             child = _apply(state, triple)
-            move = (card, source == RESERVE, piles[target][-1] if piles[target] else EMPTY)
-            if source == RESERVE or len(piles[source]) == 1:
+            if target >= 0:
+                move = (card, piles[target][-1] if piles[target] else EMPTY)
+            else:
+                move = (card, HOME if target == _TO_HOME else CELL)
+            uncovers = source >= 0 and len(piles[source]) > 1
+            if target == _TO_HOME:  # its going home may free more, as in `_settle`
+                work = list(self._rules.after_home[card])
+                if uncovers:
+                    work.append(piles[source][-2])
+            elif uncovers:
+                work = [piles[source][-2]]
+            else:
                 yield (move,), child, 1  # nothing was uncovered, so nothing can go home
                 continue
-            child, home_moves = _settle(child, (piles[source][-2],))
+            child, home_moves = self._settle(child, work)
             yield (move, *home_moves), child, 1 + len(home_moves)
 
-    def to_moves(self, steps: tuple[Step, ...]) -> list[Move]:
-        """The whole solution, the opening first, with pile numbers of the start position."""
-        piles = [[card.index for card in pile] for pile in self.position.tableau]
-        moves = []
-        for card, from_reserve, onto in (m for step in (self.opening, *steps) for m in step):
-            if from_reserve:
-                source = Location(RESERVE_KIND, self._slot[card])
+    def _moves(self, state: State) -> Iterator[Triple]:
+        """Every chosen move, less those the pruning rules drop."""
+        rules = self._rules
+        piles, home = state.piles, state.home
+        top_pile = {}
+        sources = []
+        empty = None
+        for i, pile in enumerate(piles):
+            if pile:
+                top_pile[pile[-1]] = i
+                sources.append((pile[-1], i))
+            elif empty is None:
+                empty = i
+        sources += _bit_sources(state.reserve, _FROM_RESERVE)
+        if state.cells:
+            sources += _bit_sources(state.cells, _FROM_CELL)
+        if rules.returns:
+            sources += [((top - 1) * 4 + suit, _FROM_HOME) for suit, top in enumerate(home)
+                        if top]
+        free_cell = state.cells.bit_count() < rules.cells
+        needs = rules.needs
+        for card, source in sources:
+            for top in rules.onto[card]:
+                target = top_pile.get(top)
+                if target is not None and target != source:
+                    yield card, source, target
+            if empty is not None and rules.fills[card] and (source < 0 or len(piles[source]) > 1):
+                yield card, source, empty
+            if free_cell and source >= 0:
+                yield card, source, _TO_CELL
+            if (needs is not None and source != _FROM_HOME and card >> 2 == home[card & 3]
+                    and not _safe(needs[card], card >> 2, home)):
+                yield card, source, _TO_HOME
+
+    def _settle(self, state: State, candidates: Iterable[int]) -> tuple[State, Step]:
+        """Send home every card that can safely go, starting from `candidates` (cards
+        just freed, or whose safety may just have changed).
+
+        A card going home lets its successor in suit follow (and, under builds regardless
+        of suit, may make the next rank safe), and uncovers the card below.
+        """
+        moves: list[StepMove] = []
+        work = list(candidates)
+        needs, after_home = self._rules.needs, self._rules.after_home
+        while work:
+            card = work.pop()
+            rank = card >> 2
+            if rank != state.home[card & 3]:
+                continue
+            if needs is not None and not _safe(needs[card], rank, state.home):
+                continue
+            bit = 1 << card
+            if state.reserve & bit:
+                source = _FROM_RESERVE
+            elif state.cells & bit:
+                source = _FROM_CELL
             else:
-                pile = next(i for i, cards in enumerate(piles) if cards and cards[-1] == card)
-                piles[pile].pop()
-                source = Location(TABLEAU, pile)
+                top_of = next((i for i, pile in enumerate(state.piles)
+                               if pile and pile[-1] == card), None)
+                if top_of is None:
+                    continue  # covered, so not free yet
+                source = top_of
+            moves.append((card, HOME))
+            state = _apply(state, (card, source, _TO_HOME))
+            work += after_home[card]
+            if source >= 0 and state.piles[source]:
+                work.append(state.piles[source][-1])
+        return state, tuple(moves)
+
+    def to_moves(self, steps: tuple[Step, ...]) -> list[Move]:
+        """The whole solution, the opening first, with the pile, slot and cell numbers of
+        the start position."""
+        piles = [[card.index for card in pile] for pile in self.position.tableau]
+        cells = [None if card is None else card.index for card in self.position.cells]
+        in_reserve = set(self._slot)
+        moves = []
+        for card, onto in (m for step in (self.opening, *steps) for m in step):
+            if card in in_reserve:
+                in_reserve.discard(card)
+                source = Location(RESERVE_KIND, self._slot[card])
+            elif card in cells:
+                cell = cells.index(card)
+                cells[cell] = None
+                source = Location(CELL_KIND, cell)
+            else:
+                pile = next((i for i, cards in enumerate(piles) if cards and cards[-1] == card),
+                            None)
+                if pile is None:
+                    source = Location(FOUNDATION)  # a card coming back
+                else:
+                    piles[pile].pop()
+                    source = Location(TABLEAU, pile)
             if onto == HOME:
                 target = Location(FOUNDATION)
+            elif onto == CELL:
+                cell = cells.index(None)
+                cells[cell] = card
+                target = Location(CELL_KIND, cell)
             else:
                 pile = next(i for i, cards in enumerate(piles)
                             if (cards[-1] == onto if cards else onto == EMPTY))
@@ -103,74 +284,41 @@ class FortressProblem:
         return moves
 
 
-def _moves(state: State) -> Iterator[Triple]:
-    """Every move to the tableau, less those the pruning rules drop."""
-    piles = state.piles
-    top_pile = {}
-    sources = []
-    empty = None
-    for i, pile in enumerate(piles):
-        if pile:
-            top_pile[pile[-1]] = i
-            sources.append((pile[-1], i))
-        elif empty is None:
-            empty = i
-    sources += _reserve_sources(state.reserve)
-    for card, source in sources:
-        target = top_pile.get(card - 4)
-        if target is not None and target != source:
-            yield card, source, target
-        target = top_pile.get(card + 4)
-        if target is not None and target != source:
-            yield card, source, target
-        if empty is not None and (source == RESERVE or len(piles[source]) > 1):
-            yield card, source, empty
+def _safe(needs: tuple[int, ...] | None, rank: int, home: tuple[int, int, int, int]) -> bool:
+    """Whether a card of this rank that can go home may go at once: every card that could
+    be built onto it is home (`needs`: their suits), and none may come back (None)."""
+    return needs is not None and all(home[suit] >= rank for suit in needs)
 
 
 @lru_cache(maxsize=1 << 12)
-def _reserve_sources(reserve: int) -> tuple[tuple[int, int], ...]:
-    return tuple((card, RESERVE) for card in range(52) if reserve >> card & 1)
+def _bit_sources(bits: int, source: int) -> tuple[tuple[int, int], ...]:
+    return tuple((card, source) for card in range(52) if bits >> card & 1)
 
 
 def _apply(state: State, triple: Triple) -> State:
     card, source, target = triple
     piles = list(state.piles)
-    reserve = state.reserve
-    if source == RESERVE:
-        reserve &= ~(1 << card)
-    else:
+    if source >= 0 and target >= 0:  # the most common move first
         piles[source] = piles[source][:-1]
-    if target == HOME:
-        home = list(state.home)
-        home[card & 3] += 1
-        return State(tuple(piles), reserve, tuple(home))  # type: ignore[arg-type]
-    piles[target] = piles[target] + (card,)
-    return State(tuple(piles), reserve, state.home)
-
-
-def _settle(state: State, candidates: Iterable[int]) -> tuple[State, Step]:
-    """Send home every card that can go, starting from `candidates` (cards just freed).
-
-    A card going home lets its successor in suit follow, and uncovers the card below.
-    """
-    moves: list[StepMove] = []
-    work = list(candidates)
-    while work:
-        card = work.pop()
-        if card >> 2 != state.home[card & 3]:
-            continue
-        if state.reserve >> card & 1:
-            source = RESERVE
-        else:
-            top_of = next((i for i, pile in enumerate(state.piles) if pile and pile[-1] == card),
-                          None)
-            if top_of is None:
-                continue  # covered, so not free yet
-            source = top_of
-        moves.append((card, source == RESERVE, HOME))
-        state = _apply(state, (card, source, HOME))
-        if card < 48:
-            work.append(card + 4)
-        if source != RESERVE and state.piles[source]:
-            work.append(state.piles[source][-1])
-    return state, tuple(moves)
+        piles[target] = piles[target] + (card,)
+        return State(tuple(piles), state.reserve, state.cells, state.home)
+    reserve, cells, home = state.reserve, state.cells, state.home
+    if source >= 0:
+        piles[source] = piles[source][:-1]
+    elif source == _FROM_RESERVE:
+        reserve &= ~(1 << card)
+    elif source == _FROM_CELL:
+        cells &= ~(1 << card)
+    else:
+        lowered = list(home)
+        lowered[card & 3] -= 1
+        home = (lowered[0], lowered[1], lowered[2], lowered[3])
+    if target >= 0:
+        piles[target] = piles[target] + (card,)
+    elif target == _TO_CELL:
+        cells |= 1 << card
+    else:
+        raised = list(home)
+        raised[card & 3] += 1
+        home = (raised[0], raised[1], raised[2], raised[3])
+    return State(tuple(piles), reserve, cells, home)

@@ -1,5 +1,6 @@
-"""Reading the JSON of a position of Beleaguered Fortress's family: the wire schema (shape, types and
-lengths, solver/beleaguered/schema.py), then the game's checks, every fault named at once.
+"""Reading the JSON of a position of Beleaguered Fortress's family: the wire schema
+(shape, types and lengths, solver/beleaguered/schema.py), then the variant's checks, every
+fault named at once.
 
 After the schema the cards in all are counted, so that no more than a deck's are read;
 then each text is read as a card (any spelling `Card.parse` reads: "10" for T, suit

@@ -1,12 +1,14 @@
 """Solving a position: optimal (proven fewest moves) or any (fastest verdict), and hints.
 
 Every solution is replayed through the plain rules before it is returned, so a bug in
-the fast search can never hand out a line that does not win.
+the fast search can never hand out a line that does not win. An optimal search that runs
+out of budget still answers: with the best line a quick search finds in the budget's
+last quarter, `optimal: false`, and the lower bound the optimal search proved.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -43,6 +45,7 @@ class Solution:
     optimal: bool
     moves: tuple[Move, ...]
     stats: SearchStats
+    lower_bound: int | None = None  # proven: no winning line is shorter (None: unsolvable)
 
     @property
     def length(self) -> int | None:
@@ -57,6 +60,7 @@ class Solution:
             "status": self.status.value,
             "optimal": self.optimal,
             "length": self.length,
+            "lower_bound": self.lower_bound,
             "moves": [move.to_json() for move in self.moves],
             "stats": {"nodes": self.stats.nodes, "seconds": round(self.stats.seconds, 6),
                       "table_entries": self.stats.table_entries},
@@ -67,8 +71,10 @@ class Solution:
 class Hint:
     status: Status
     move: Move | None  # None when the game is already won or cannot be won
-    moves_left: int | None  # moves of an optimal solution from here
+    moves_left: int | None  # moves of the solution from here: optimal unless `optimal` is False
     stats: SearchStats
+    optimal: bool = True
+    at_least: int | None = None  # proven lower bound on the moves left
 
     @property
     def winnable(self) -> bool | None:
@@ -79,12 +85,15 @@ class Hint:
         return cls(Status.UNKNOWN, None, None, SearchStats(0, seconds, 0))
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "status": self.status.value,
             "move": None if self.move is None else self.move.to_json(),
             "moves_left": self.moves_left,
             "winnable": self.winnable,
         }
+        if not self.optimal:  # a line found, its optimality not proven in the budget
+            data |= {"optimal": False, "at_least": self.at_least}
+        return data
 
 
 _SEARCHES = {  # the search of each mode and algorithm: Python's, and the kernel's
@@ -102,24 +111,56 @@ def solve(
     budget: Budget = DEFAULT_BUDGET,
     engine: Engine = Engine.NATIVE,
 ) -> Solution:
-    """`any` ignores `algorithm`: it always takes the greedy route to a verdict."""
-    python_search, kind = _SEARCHES[Mode(mode), Algorithm(algorithm)]
-    if Engine(engine) is Engine.NATIVE:
-        status, moves, stats = native.search(position, kind, budget)
+    """`any` ignores `algorithm`: it always takes the greedy route to a verdict. An
+    optimal search has three quarters of the budget's time and nodes; if it runs out, the
+    greedy search has the rest, and its line is answered with `optimal: false`."""
+    mode, engine = Mode(mode), Engine(engine)
+    if mode is Mode.ANY:
+        return _search(position, mode, Algorithm(algorithm), budget, engine)
+    proving = _search(position, mode, Algorithm(algorithm), _share(budget, 0.75), engine)
+    if proving.status is not Status.UNKNOWN:
+        return proving
+    quick = _search(position, Mode.ANY, Algorithm.ASTAR, _share(budget, 0.25), engine)
+    stats = SearchStats(proving.stats.nodes + quick.stats.nodes,
+                        proving.stats.seconds + quick.stats.seconds,
+                        max(proving.stats.table_entries, quick.stats.table_entries))
+    if quick.status is Status.UNKNOWN:
+        return replace(proving, stats=stats)
+    return replace(quick, stats=stats, optimal=False,
+                   lower_bound=None if quick.lower_bound is None
+                   else max(quick.lower_bound, proving.lower_bound or 0))
+
+
+def _share(budget: Budget, part: float) -> Budget:
+    """`part` of the budget's time and nodes (its table and its stop as they are)."""
+    return replace(budget,
+                   seconds=None if budget.seconds is None else budget.seconds * part,
+                   nodes=None if budget.nodes is None else max(1, int(budget.nodes * part)))
+
+
+def _search(position: Position, mode: Mode, algorithm: Algorithm, budget: Budget,
+            engine: Engine) -> Solution:
+    python_search, kind = _SEARCHES[mode, algorithm]
+    if engine is Engine.NATIVE:
+        status, moves, stats, lower = native.search(position, kind, budget)
     else:
-        problem = FortressProblem(position, thorough=Mode(mode) is Mode.OPTIMAL)
+        problem = FortressProblem(position, thorough=mode is Mode.OPTIMAL)
         with paused_gc():
             try:
                 result = python_search(problem, budget)
+                lower = len(problem.opening) + problem.heuristic(problem.start())
             finally:
                 heuristic.forget()
         status, stats = result.status, result.stats
         moves = tuple(problem.to_moves(result.steps)) if status is Status.SOLVED else ()
-    if status is not Status.SOLVED:
+    if status is Status.UNSOLVABLE:
         return Solution(status, False, (), stats)
+    if status is not Status.SOLVED:
+        return Solution(status, False, (), stats, lower)
     if not replay(position, moves).is_won:
         raise AssertionError(f"search returned a line that does not win from {position}")
-    return Solution(status, Mode(mode) is Mode.OPTIMAL, moves, stats)
+    optimal = mode is Mode.OPTIMAL
+    return Solution(status, optimal, moves, stats, len(moves) if optimal else lower)
 
 
 def hint(position: Position, budget: Budget = DEFAULT_BUDGET,
@@ -129,10 +170,13 @@ def hint(position: Position, budget: Budget = DEFAULT_BUDGET,
 
 
 def hint_from(solution: Solution) -> Hint:
-    """The hint an optimal solution (or a verdict without one) gives for its start."""
+    """The hint a solution (or a verdict without one) gives for its start: an optimal
+    one's first move, or the first move of the best line found and its bounds."""
     return Hint(
         solution.status,
         solution.moves[0] if solution.moves else None,
         solution.length,
         solution.stats,
+        solution.optimal or solution.status is not Status.SOLVED,
+        solution.lower_bound,
     )

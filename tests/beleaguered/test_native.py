@@ -35,13 +35,16 @@ from solver.beleaguered import (
     deal,
     hint,
     legal_moves,
+    native,
     replay,
     solve,
 )
 from solver.beleaguered.problem import FortressProblem, State
+from solver.beleaguered.variant import beleaguered_fortress, variants
 from solver.budget import Budget, Status
 from tests.support.beleaguered_endgames import endgame, scattered
 
+BF = native.rules_of(beleaguered_fortress())
 LONG = os.environ.get("FORTRESS_SOLVER_LONG") == "1"
 long_only = pytest.mark.skipif(not LONG, reason="set FORTRESS_SOLVER_LONG=1 for deals 201..1000")
 
@@ -139,7 +142,7 @@ def _engines_agree(position: Position) -> None:
         _check_native(position, result, mode)
     if verdict.status is Status.SOLVED:
         optimal = solve(position, Mode.OPTIMAL, budget=PYTHON_BUDGET, engine=Engine.PYTHON)
-        assume(optimal.status is Status.SOLVED)
+        assume(optimal.optimal)  # proven within the reference's budget
         event(f"detour moves {optimal.length - position.cards_left()}")
         for algorithm in Algorithm:
             result = solve(position, Mode.OPTIMAL, algorithm)
@@ -170,23 +173,25 @@ def _walk(position: Position, rng: random.Random, steps: int) -> list[State]:
     return states
 
 
-def _canonical(piles: tuple[tuple[int, ...], ...], reserve: int, home: tuple[int, ...]) -> tuple:
-    return tuple(sorted(piles)), reserve, tuple(home)
+def _canonical(piles: tuple[tuple[int, ...], ...], reserve: int, cells: int,
+               home: tuple[int, ...]) -> tuple:
+    return tuple(sorted(piles)), reserve, cells, tuple(home)
 
 
 def _check_kernel_state(position: Position, state: State) -> None:
     args = ([list(pile) for pile in state.piles], state.reserve, list(state.home))
+    rules = dict(cells=state.cells, rules=native.rules_of(position.variant))
     problem = FortressProblem(position)
     expected = sorted((step, _canonical(*problem.key(child), child.home), cost)
                       for step, child, cost in problem.successors(state))
-    children = _kernel.successors(*args)
-    for _, (piles, _, _), _ in children:
+    children = _kernel.successors(*args, **rules)
+    for _, (piles, _, _, _), _ in children:
         bottoms = [pile[0] for pile in piles if pile]
         assert bottoms == sorted(bottoms), piles  # the kernel's piles come by bottom card
     got = sorted((step, _canonical(*child), cost) for step, child, cost in children)
     assert got == expected, (str(position), state)
     for thorough in (True, False):
-        assert _kernel.bound(*args, thorough) == FortressProblem(
+        assert _kernel.bound(*args, thorough, **rules) == FortressProblem(
             position, thorough).heuristic(state), (str(position), state, thorough)
 
 
@@ -419,7 +424,7 @@ BAD = [_duplicate, _missing, _in_reserve_too, _seven_piles, _nine_piles, _card_5
 CALLS: dict[str, Callable[[list[list[int]], list[int], list[int]], object]] = {
     "successors": lambda p, s, h: _kernel.successors(p, _mask(s), h),
     "bound": lambda p, s, h: _kernel.bound(p, _mask(s), h, True),
-    "solve": lambda p, s, h: _kernel.solve(p, s, h, "astar", 1.0, 0, 0, None),
+    "solve": lambda p, s, h: _kernel.solve(p, s, [], h, BF, "astar", 1.0, 0, 0, None),
 }
 
 
@@ -434,6 +439,35 @@ def test_malformed_states_raise_value_error(spoil: Callable[..., Raw], call: str
 def test_malformed_solve_arguments_raise_value_error() -> None:
     piles, slots, home = _deal_raw()
     with pytest.raises(ValueError):
-        _kernel.solve(piles, slots, home, "dfs", 1.0, 0, 0, None)
+        _kernel.solve(piles, slots, [], home, BF, "dfs", 1.0, 0, 0, None)
     with pytest.raises(ValueError):  # thirteen reserve slots
-        _kernel.solve(piles, slots + [-1], home, "astar", 1.0, 0, 0, None)
+        _kernel.solve(piles, slots + [-1], [], home, BF, "astar", 1.0, 0, 0, None)
+
+
+@pytest.mark.parametrize("variant", variants(), ids=lambda v: v.name)
+def test_kernel_equals_the_python_problem_on_every_variant(variant) -> None:
+    """Successors, bounds, verdicts and optimal lengths of both engines, on each variant's
+    deals walked at random and on endgames of a few cards left."""
+    rng = random.Random(variant.name)
+    positions = [deal(n, variant) for n in (1, 2, 3)]
+    positions += [endgame(n, rng.choice((10, 14, 18)), rng, variant) for n in range(1, 13)]
+    positions += [scattered(rng.choice((8, 12, 16)), rng, variant) for _ in range(8)]
+    for position in positions:
+        for state in _walk(position, rng, 25):
+            _check_kernel_state(position, state)
+    for position in positions[3:]:
+        reference = solve(position, Mode.OPTIMAL, budget=PYTHON_BUDGET, engine=Engine.PYTHON)
+        if reference.status is Status.UNKNOWN or (reference.moves and not reference.optimal):
+            continue
+        for algorithm in Algorithm:
+            native_result = solve(position, Mode.OPTIMAL, algorithm)
+            assert native_result.status is reference.status, (str(position), algorithm)
+            assert native_result.length == reference.length, (str(position), algorithm)
+            assert native_result.lower_bound == reference.lower_bound
+            if native_result.moves:
+                assert replay(position, native_result.moves).is_won
+        fast = solve(position, Mode.ANY)
+        assert fast.status is reference.status
+        if fast.moves:
+            assert replay(position, fast.moves).is_won
+            assert fast.lower_bound is not None and fast.lower_bound <= reference.length

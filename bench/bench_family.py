@@ -1,0 +1,387 @@
+"""make bench-family: every variant of the family over the same deal numbers, one line
+each, and Freecell Solver on the three down-building ones in the same run.
+
+It exists so that one table says what the solver does on each variant within a fixed
+budget (how many deals it decides, how many are winnable, how long it takes, how long
+its solutions are and how often it proves them optimal), and how it stands against an
+established solver on the games that solver plays, with the evidence (deals where the
+verdicts differ) listed rather than averaged away.
+
+One search at a time, on one core: ours in this process, fc-solve as a child process.
+Per variant the deals go in chunks; in each chunk our `any` searches and fc-solve's runs
+take turns going first, so that machine noise falls on both; then the chunk's deals that
+`any` solved are solved in `optimal` mode, timed on their own. fc-solve gets our board
+(bench/fcsolve.py), checked card for card against pysol-cards' deal of that number.
+
+    .venv/bin/python -m bench.bench_family [--deals 1-1000] [--variants a,b] [--seconds 10]
+        [--quick] [--json out.json] [--fortress-share 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shutil
+import statistics
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from bench import fcsolve
+from solver.beleaguered.deals import deal
+from solver.beleaguered.position import Position
+from solver.beleaguered.solve import Algorithm, Mode, solve
+from solver.beleaguered.variant import Variant, find_variant, variants
+from solver.budget import Budget, Status
+from solver.errors import InvalidInput
+
+Record = dict[str, Any]
+SOLVED, UNSOLVABLE, UNKNOWN = (s.value for s in Status)
+PUBLISHED_FORTRESS = ("202,396 of the first million Politaire Fortress deals won (20.2 %), "
+                      "a different dealer")
+INSTALL_HINT = "apt-get install -y freecell-solver-bin"
+
+
+def solve_timed(position: Position, mode: Mode, algorithm: Algorithm, seconds: float) -> Record:
+    """One search; the clock covers solve() only, set-up included, not dealing."""
+    started = time.perf_counter()
+    solution = solve(position, mode, algorithm, Budget(seconds=seconds))
+    return {"status": solution.status.value, "length": solution.length,
+            "optimal": solution.optimal, "lower_bound": solution.lower_bound,
+            "seconds": time.perf_counter() - started}
+
+
+def fc_record(position: Position, number: int, seconds: float, fc: tuple[str, str],
+              atomic: bool = False) -> Record:
+    """fc-solve (`fc`: its executable and game) on our deal `number`."""
+    result = fcsolve.run(position, fc[1], seconds, fc[0], atomic)
+    length = None if result.moves is None else len(result.moves)
+    return {"status": result.status.value, "length": length, "seconds": result.seconds,
+            "timed_out": result.timed_out,
+            "same_cards": fcsolve.same_cards(position, fc[1], number)}
+
+
+def run_variant(rules: Variant, numbers: Sequence[int], seconds: float, algorithm: Algorithm,
+                chunk: int, fc_solve: str | None, progress: bool) -> list[Record]:
+    """A record per deal: `any`, `optimal` when `any` solved it, and `fc` when fc-solve
+    plays this variant (with `atomic`, its verdict again from single-card moves only,
+    where it and `any` decided differently)."""
+    from service.arguments import progress_bar
+
+    game = fcsolve.GAMES.get(rules.name)
+    fc = None if fc_solve is None or game is None else (fc_solve, game)
+    records: list[Record] = []
+    with progress_bar(desc=rules.name, total=len(numbers) * (2 + (fc is not None)),
+                      unit="search", forced=progress) as bar:
+        for k, start in enumerate(range(0, len(numbers), chunk)):
+            part: list[Record] = [{"deal": n, "position": deal(n, rules)}
+                                  for n in numbers[start:start + chunk]]
+            turns = ["ours", "fc"] if k % 2 == 0 else ["fc", "ours"]
+            for turn in turns if fc else ["ours"]:
+                for record in part:
+                    position, number = record["position"], record["deal"]
+                    if turn == "ours":
+                        record["any"] = solve_timed(position, Mode.ANY, algorithm, seconds)
+                    else:
+                        assert fc is not None
+                        record["fc"] = fc_record(position, number, seconds, fc)
+                    bar.update()
+            for record in part:
+                position = record.pop("position")
+                if fc and differ(record):
+                    record["fc"]["atomic"] = fc_record(position, record["deal"], seconds, fc,
+                                                       atomic=True)["status"]
+                if record["any"]["status"] == SOLVED:
+                    record["optimal"] = solve_timed(position, Mode.OPTIMAL, algorithm, seconds)
+                bar.update()
+            records += part
+    return records
+
+
+def differ(record: Record) -> bool:
+    """Whether ours and fc-solve both decided the deal, differently."""
+    ours, theirs = record["any"]["status"], record["fc"]["status"]
+    return UNKNOWN not in (ours, theirs) and ours != theirs
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of k successes in n (95 % for z = 1.96)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def median(values: Iterable[float]) -> float | None:
+    listed = list(values)
+    return statistics.median(listed) if listed else None
+
+
+def summarise(records: Sequence[Record]) -> Record:
+    """A variant's figures: verdicts and times of `any`; lengths of both modes; of the
+    deals `any` won, how many `optimal` proved, and on the others the gap between the
+    shortest line found and the best proven lower bound."""
+    n = len(records)
+    found = [r["any"] for r in records]
+    won = sum(a["status"] == SOLVED for a in found)
+    unsolvable = sum(a["status"] == UNSOLVABLE for a in found)
+    times = [a["seconds"] for a in found]
+    optimal = [r["optimal"] for r in records if "optimal" in r]
+    proven = [o for o in optimal if o["status"] == SOLVED and o["optimal"]]
+    gaps = []
+    for r in records:
+        o = r.get("optimal")
+        if o is None or (o["status"] == SOLVED and o["optimal"]):
+            continue
+        bounds = [x["lower_bound"] for x in (o, r["any"]) if x["lower_bound"] is not None]
+        if bounds:  # both modes' bounds are proven: the larger holds
+            best = min(x for x in (o["length"], r["any"]["length"]) if x is not None)
+            gaps.append(best - max(bounds))
+    low, high = wilson(won, n)
+    return {
+        "deals": n, "solved": won, "unsolvable": unsolvable, "unknown": n - won - unsolvable,
+        "decided_share": (won + unsolvable) / n if n else None,
+        "winnable_share": won / n if n else None, "winnable_wilson95": [low, high],
+        "seconds_total": sum(times), "seconds_median": median(times),
+        "seconds_p90": nearest_rank(times, 90), "seconds_max": max(times, default=None),
+        "length_any_median": median(a["length"] for a in found if a["status"] == SOLVED),
+        "length_optimal_median": median(o["length"] for o in optimal
+                                        if o["status"] == SOLVED),
+        "optimal_seconds_median": median(o["seconds"] for o in optimal),
+        "proven_optimal": len(proven), "proven_optimal_share": len(proven) / won if won else None,
+        "not_proven": won - len(proven), "bounded": len(gaps), "gap_median": median(gaps),
+    }
+
+
+def compare_fc(records: Sequence[Record]) -> Record:
+    """Ours (`any`) beside fc-solve on the same deals (each record has its "fc"):
+    verdicts where both decide, total time (a timeout counts as the full budget), and
+    median single-card lengths on the deals both solved; a proven optimum that fc-solve
+    beat is listed as a fault."""
+    fc = [r["fc"] for r in records]
+    decided = sum(UNKNOWN not in (r["any"]["status"], r["fc"]["status"]) for r in records)
+    disagree = [f"{r['deal']} (ours {r['any']['status']}, fc-solve {r['fc']['status']}, "
+                f"with -to 01ABCDE {r['fc'].get('atomic', '-')})"
+                for r in records if differ(r)]
+    won = [r for r in records if r["fc"]["status"] == SOLVED]
+    both = [(r["any"]["length"], r["fc"]["length"]) for r in won
+            if r["any"]["status"] == SOLVED]
+    proven = [(r["optimal"]["length"], r["fc"]["length"]) for r in won
+              if r.get("optimal", {}).get("optimal")]
+    below = [f"{r['deal']} (fc-solve {r['fc']['length']} single-card moves, proven optimum "
+             f"{r['optimal']['length']})" for r in won if r.get("optimal", {}).get("optimal")
+             and r["fc"]["length"] < r["optimal"]["length"]]
+    ours_seconds = sum(r["any"]["seconds"] for r in records)
+    fc_seconds = sum(f["seconds"] for f in fc)
+    return {
+        "deals": len(records), "fc_solved": len(won),
+        "fc_unsolvable": sum(f["status"] == UNSOLVABLE for f in fc),
+        "fc_timeouts": sum(f["timed_out"] for f in fc),
+        "both_decided": decided, "agree": decided - len(disagree),
+        "disagreements": disagree, "below_proven_optimum": below,
+        "seconds_ours": ours_seconds, "seconds_fc": fc_seconds,
+        "time_ratio_fc_over_ours": _ratio(fc_seconds, ours_seconds),
+        "both_solved": len(both),
+        "length_fc_median": median(f for _, f in both),
+        "length_ours_any_median": median(a for a, _ in both),
+        "length_ratio_fc_over_any": _ratio(median(f for _, f in both),
+                                           median(a for a, _ in both)),
+        "length_ratio_fc_over_optimal": _ratio(median(f for _, f in proven),
+                                               median(o for o, _ in proven)),
+        "cards_checked": sum(f["same_cards"] is not None for f in fc),
+        "cards_differ": [r["deal"] for r in records if r["fc"]["same_cards"] is False],
+    }
+
+
+def _ratio(top: float | None, bottom: float | None) -> float | None:
+    return top / bottom if top is not None and bottom else None
+
+
+def nearest_rank(values: Sequence[float], percent: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(percent / 100 * len(ordered)) - 1)]
+
+
+def render(title: str, header: list[str], rows: list[list[str]]) -> str:
+    """A plain-text table: the first column left-aligned, the others right-aligned."""
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
+    head = line(header)
+    return "\n".join([title, head, "-" * len(head), *map(line, rows)])
+
+
+def pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def num(x: float | None, digits: int = 0) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def variant_row(name: str, s: Record) -> list[str]:
+    low, high = s["winnable_wilson95"]
+    return [name, str(s["deals"]), pct(s["decided_share"]),
+            f"{pct(s['winnable_share'])} [{100 * low:.1f}-{100 * high:.1f}]",
+            num(s["seconds_median"], 3), num(s["seconds_p90"], 3), num(s["seconds_max"], 2),
+            num(s["length_any_median"], 1), num(s["length_optimal_median"], 1),
+            pct(s["proven_optimal_share"]), str(s["not_proven"]),
+            num(s["gap_median"], 1) + (f" ({s['bounded']})" if s["bounded"] else "")]
+
+
+VARIANT_HEADER = ["variant", "deals", "decided", "winnable [Wilson 95%]", "s med", "s p90",
+                  "s max", "len any", "len opt", "proven opt", "unproven", "gap med (n)"]
+FC_HEADER = ["variant", "deals", "both decided", "agree", "differ", "fc timeouts",
+             "time fc/ours", "len fc", "len ours", "len fc/any", "len fc/opt", "cards same"]
+
+
+def fc_row(name: str, c: Record) -> list[str]:
+    cards = f"{c['cards_checked'] - len(c['cards_differ'])}/{c['cards_checked']}"
+    return [name, str(c["deals"]), str(c["both_decided"]), str(c["agree"]),
+            str(len(c["disagreements"])), str(c["fc_timeouts"]),
+            num(c["time_ratio_fc_over_ours"], 2), num(c["length_fc_median"], 1),
+            num(c["length_ours_any_median"], 1), num(c["length_ratio_fc_over_any"], 2),
+            num(c["length_ratio_fc_over_optimal"], 2), cards]
+
+
+def fortress_share(count: int, seconds: float, progress: bool) -> Record:
+    """Fortress deals 1..count in `any` mode: the winnable share, beside the published
+    figure (another dealer's deals, so comparable only as a rate)."""
+    from service.arguments import progress_bar
+
+    rules = find_variant("fortress")
+    statuses = [solve_timed(deal(n, rules), Mode.ANY, Algorithm.ASTAR, seconds)["status"]
+                for n in progress_bar(range(1, count + 1), total=count, unit="deal",
+                                      desc="fortress share", forced=progress)]
+    won, unsolvable = statuses.count(SOLVED), statuses.count(UNSOLVABLE)
+    low, high = wilson(won, count)
+    return {"deals": count, "seconds": seconds, "solved": won, "unsolvable": unsolvable,
+            "unknown": count - won - unsolvable, "winnable_share": won / count,
+            "winnable_wilson95": [low, high], "published": PUBLISHED_FORTRESS}
+
+
+def find_fc_solve(executable: str) -> str | None:
+    """fc-solve's path, or None after saying on stderr why the comparison is skipped."""
+    path = shutil.which(executable)
+    if path is None:
+        print(f"bench-family: fc-solve ({executable!r}) is not on PATH, so the comparison "
+              f"with Freecell Solver is SKIPPED; install it with `{INSTALL_HINT}`",
+              file=sys.stderr)
+    return path
+
+
+def variant_list(text: str) -> tuple[Variant, ...]:
+    if text == "none":
+        return ()
+    try:
+        return tuple(find_variant(name.strip()) for name in text.split(","))
+    except InvalidInput as err:  # it names the known variants
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    from service.arguments import add_progress
+    from service.beleaguered.commands import deal_range
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=deal_range, metavar="A-B",
+                        help="deal numbers (default 1-1000; --quick: 1-50)")
+    parser.add_argument("--variants", type=variant_list, metavar="A,B",
+                        default=None, help="variants to run (default all; none: only "
+                                           "--fortress-share)")
+    parser.add_argument("--seconds", type=float,
+                        help="budget per search and fc-solve timeout (default 10; --quick: 2)")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 1-50, 2 s")
+    parser.add_argument("--algorithm", type=Algorithm, default=Algorithm.ASTAR,
+                        choices=list(Algorithm), help="optimal mode's search (default astar)")
+    parser.add_argument("--chunk", type=int, default=20, help="deals per turn (default 20)")
+    parser.add_argument("--fc-solve", default=fcsolve.EXECUTABLE, metavar="PATH",
+                        help="the fc-solve executable (default: fc-solve on PATH)")
+    parser.add_argument("--fortress-share", type=int, metavar="N",
+                        help="also Fortress's winnable share over deals 1..N (`any` mode)")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures here")
+    add_progress(parser)
+    args = parser.parse_args(argv)
+    if args.deals is None:
+        args.deals = deal_range("1-50" if args.quick else "1-1000")
+    if args.seconds is None:
+        args.seconds = 2.0 if args.quick else 10.0
+    deals: range = args.deals
+    seconds: float = args.seconds
+    chosen: tuple[Variant, ...] = variants() if args.variants is None else args.variants
+    if seconds <= 0 or args.chunk <= 0 or (args.fortress_share or 1) <= 0:
+        parser.error("--seconds, --chunk and --fortress-share must be positive")
+
+    wanted = any(rules.name in fcsolve.GAMES for rules in chosen)
+    fc_solve = find_fc_solve(args.fc_solve) if wanted else None
+    fc_info = None if fc_solve is None else {
+        "version": fcsolve.version(fc_solve),
+        "command": fcsolve.command("<game>", 8, 0, fc_solve)}
+
+    results: dict[str, Record] = {}
+    for rules in chosen:
+        records = run_variant(rules, deals, seconds, args.algorithm, args.chunk, fc_solve,
+                              args.progress)
+        results[rules.name] = {"summary": summarise(records), "records": records}
+        if any("fc" in r for r in records):
+            results[rules.name]["fc_solve"] = compare_fc(records)
+
+    if results:
+        print(f"Deals {deals.start}-{deals.stop - 1} ({len(deals)}), {seconds:g} s per search; "
+              f"`any` mode for verdicts and times, `optimal` ({args.algorithm}) on the deals "
+              "`any` won; one search at a time\n")
+        print(render("variants", VARIANT_HEADER,
+                     [variant_row(name, r["summary"]) for name, r in results.items()]))
+        print("decided, winnable (undecided deals count as not won) and seconds: `any`; "
+              "len: medians of solved deals;\nproven opt: share of the won deals; gap: "
+              "shortest line found - proven lower bound, on the unproven deals")
+    compared = {name: r["fc_solve"] for name, r in results.items() if "fc_solve" in r}
+    if compared and fc_info is not None:
+        print(f"\nFreecell Solver ({fc_info['version']}), {seconds:g} s timeout, the same deals "
+              f"interleaved in turns of {args.chunk}: "
+              f"{' '.join(fc_info['command'])}")
+        print("lengths are single-card moves (its sequence moves expanded and replayed by "
+              "our rules), medians over the deals both solved;\ntime: fc-solve's wall "
+              "clock, process start included, a timeout counted in full; its `unsolvable` "
+              "is its move set exhausted,\nwhich its docs warn can miss a win\n")
+        print(render("ours (any) vs fc-solve", FC_HEADER,
+                     [fc_row(name, c) for name, c in compared.items()]))
+        for name, c in compared.items():
+            for label, listed in (("verdicts differ", c["disagreements"]),
+                                  ("fc-solve below a proven optimum", c["below_proven_optimum"]),
+                                  ("cards differ from pysol-cards", c["cards_differ"])):
+                if listed:
+                    print(f"  {name}, {label}: {', '.join(map(str, listed))}")
+        if not any(c["disagreements"] for c in compared.values()):
+            print("  verdicts differ on no deal")
+    elif wanted:
+        print(f"\nFreecell Solver: SKIPPED, fc-solve not found ({INSTALL_HINT})")
+
+    share = None
+    if args.fortress_share:
+        share = fortress_share(args.fortress_share, seconds, args.progress)
+        low, high = share["winnable_wilson95"]
+        if results:
+            print()
+        print(f"Fortress, deals 1-{share['deals']}, `any` mode, {seconds:g} s each: "
+              f"{share['solved']:,} won ({pct(share['winnable_share'])}, Wilson 95% "
+              f"{100 * low:.1f}-{100 * high:.1f}%), {share['unsolvable']:,} unsolvable, "
+              f"{share['unknown']:,} undecided\n  published: {PUBLISHED_FORTRESS}")
+
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"deals": [deals.start, deals.stop - 1], "seconds": seconds,
+                       "algorithm": args.algorithm, "chunk": args.chunk, "fc_solve": fc_info,
+                       "variants": results, "fortress_share": share}, out, indent=1)
+
+
+if __name__ == "__main__":
+    main()
