@@ -58,14 +58,18 @@ MOVE_OUTCOME_LOSES: MoveOutcome
 MOVE_OUTCOME_UNKNOWN: MoveOutcome
 
 class BeleagueredPosition(_message.Message):
-    __slots__ = ("tableau", "reserve", "foundations")
+    __slots__ = ("tableau", "reserve", "foundations", "variant", "cells")
     TABLEAU_FIELD_NUMBER: _ClassVar[int]
     RESERVE_FIELD_NUMBER: _ClassVar[int]
     FOUNDATIONS_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    CELLS_FIELD_NUMBER: _ClassVar[int]
     tableau: _containers.RepeatedCompositeFieldContainer[Pile]
     reserve: _containers.RepeatedCompositeFieldContainer[ReserveSlot]
     foundations: Foundations
-    def __init__(self, tableau: _Optional[_Iterable[_Union[Pile, _Mapping]]] = ..., reserve: _Optional[_Iterable[_Union[ReserveSlot, _Mapping]]] = ..., foundations: _Optional[_Union[Foundations, _Mapping]] = ...) -> None: ...
+    variant: str
+    cells: _containers.RepeatedCompositeFieldContainer[ReserveSlot]
+    def __init__(self, tableau: _Optional[_Iterable[_Union[Pile, _Mapping]]] = ..., reserve: _Optional[_Iterable[_Union[ReserveSlot, _Mapping]]] = ..., foundations: _Optional[_Union[Foundations, _Mapping]] = ..., variant: _Optional[str] = ..., cells: _Optional[_Iterable[_Union[ReserveSlot, _Mapping]]] = ...) -> None: ...
 
 class Pile(_message.Message):
     __slots__ = ("cards",)
@@ -561,7 +565,7 @@ class StrongholdSolveOptions(_message.Message):
     def __init__(self, question: _Optional[str] = ..., defender: _Optional[str] = ..., max_turns: _Optional[int] = ..., method: _Optional[str] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("status", "optimal", "length", "moves", "stats", "ffk_line", "turns", "farbduell_line", "goes_out", "points", "stronghold", "answer_json")
+    __slots__ = ("status", "optimal", "length", "moves", "stats", "ffk_line", "turns", "farbduell_line", "goes_out", "points", "stronghold", "answer_json", "lower_bound")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     OPTIMAL_FIELD_NUMBER: _ClassVar[int]
     LENGTH_FIELD_NUMBER: _ClassVar[int]
@@ -574,6 +578,7 @@ class SolveResponse(_message.Message):
     POINTS_FIELD_NUMBER: _ClassVar[int]
     STRONGHOLD_FIELD_NUMBER: _ClassVar[int]
     ANSWER_JSON_FIELD_NUMBER: _ClassVar[int]
+    LOWER_BOUND_FIELD_NUMBER: _ClassVar[int]
     status: Status
     optimal: bool
     length: int
@@ -586,7 +591,8 @@ class SolveResponse(_message.Message):
     points: int
     stronghold: StrongholdOutcome
     answer_json: str
-    def __init__(self, status: _Optional[_Union[Status, str]] = ..., optimal: _Optional[bool] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., ffk_line: _Optional[_Iterable[_Union[FfkStep, _Mapping]]] = ..., turns: _Optional[int] = ..., farbduell_line: _Optional[_Iterable[_Union[FarbduellStep, _Mapping]]] = ..., goes_out: _Optional[bool] = ..., points: _Optional[int] = ..., stronghold: _Optional[_Union[StrongholdOutcome, _Mapping]] = ..., answer_json: _Optional[str] = ...) -> None: ...
+    lower_bound: int
+    def __init__(self, status: _Optional[_Union[Status, str]] = ..., optimal: _Optional[bool] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., ffk_line: _Optional[_Iterable[_Union[FfkStep, _Mapping]]] = ..., turns: _Optional[int] = ..., farbduell_line: _Optional[_Iterable[_Union[FarbduellStep, _Mapping]]] = ..., goes_out: _Optional[bool] = ..., points: _Optional[int] = ..., stronghold: _Optional[_Union[StrongholdOutcome, _Mapping]] = ..., answer_json: _Optional[str] = ..., lower_bound: _Optional[int] = ...) -> None: ...
 
 class StrongholdOutcome(_message.Message):
     __slots__ = ("winner", "turn", "rounds", "proven", "defender_first", "plan", "cp_status")
@@ -676,7 +682,7 @@ class StrongholdHintOptions(_message.Message):
     def __init__(self, exact: _Optional[bool] = ...) -> None: ...
 
 class HintResponse(_message.Message):
-    __slots__ = ("status", "move", "moves_left", "winnable", "cached", "ffk", "farbduell", "stronghold", "all_moves", "answer_json")
+    __slots__ = ("status", "move", "moves_left", "winnable", "cached", "ffk", "farbduell", "stronghold", "all_moves", "answer_json", "optimal", "at_least")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     MOVES_LEFT_FIELD_NUMBER: _ClassVar[int]
@@ -687,6 +693,8 @@ class HintResponse(_message.Message):
     STRONGHOLD_FIELD_NUMBER: _ClassVar[int]
     ALL_MOVES_FIELD_NUMBER: _ClassVar[int]
     ANSWER_JSON_FIELD_NUMBER: _ClassVar[int]
+    OPTIMAL_FIELD_NUMBER: _ClassVar[int]
+    AT_LEAST_FIELD_NUMBER: _ClassVar[int]
     status: Status
     move: Move
     moves_left: int
@@ -697,7 +705,9 @@ class HintResponse(_message.Message):
     stronghold: StrongholdPlan
     all_moves: _containers.RepeatedCompositeFieldContainer[GradedMove]
     answer_json: str
-    def __init__(self, status: _Optional[_Union[Status, str]] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., moves_left: _Optional[int] = ..., winnable: _Optional[bool] = ..., cached: _Optional[bool] = ..., ffk: _Optional[_Union[FfkHint, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHint, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdPlan, _Mapping]] = ..., all_moves: _Optional[_Iterable[_Union[GradedMove, _Mapping]]] = ..., answer_json: _Optional[str] = ...) -> None: ...
+    optimal: bool
+    at_least: int
+    def __init__(self, status: _Optional[_Union[Status, str]] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., moves_left: _Optional[int] = ..., winnable: _Optional[bool] = ..., cached: _Optional[bool] = ..., ffk: _Optional[_Union[FfkHint, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHint, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdPlan, _Mapping]] = ..., all_moves: _Optional[_Iterable[_Union[GradedMove, _Mapping]]] = ..., answer_json: _Optional[str] = ..., optimal: _Optional[bool] = ..., at_least: _Optional[int] = ...) -> None: ...
 
 class GradedMove(_message.Message):
     __slots__ = ("move", "outcome", "moves_left")
@@ -809,7 +819,7 @@ class DealRange(_message.Message):
     def __init__(self, first: _Optional[int] = ..., last: _Optional[int] = ...) -> None: ...
 
 class SolveBatchRequest(_message.Message):
-    __slots__ = ("deals", "positions", "mode", "algorithm", "budget", "game", "without_moves")
+    __slots__ = ("deals", "positions", "mode", "algorithm", "budget", "game", "without_moves", "variant")
     DEALS_FIELD_NUMBER: _ClassVar[int]
     POSITIONS_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
@@ -817,6 +827,7 @@ class SolveBatchRequest(_message.Message):
     BUDGET_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     WITHOUT_MOVES_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
     deals: _containers.RepeatedCompositeFieldContainer[DealRange]
     positions: _containers.RepeatedCompositeFieldContainer[BeleagueredPosition]
     mode: Mode
@@ -824,7 +835,8 @@ class SolveBatchRequest(_message.Message):
     budget: Budget
     game: str
     without_moves: bool
-    def __init__(self, deals: _Optional[_Iterable[_Union[DealRange, _Mapping]]] = ..., positions: _Optional[_Iterable[_Union[BeleagueredPosition, _Mapping]]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., game: _Optional[str] = ..., without_moves: _Optional[bool] = ...) -> None: ...
+    variant: str
+    def __init__(self, deals: _Optional[_Iterable[_Union[DealRange, _Mapping]]] = ..., positions: _Optional[_Iterable[_Union[BeleagueredPosition, _Mapping]]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., game: _Optional[str] = ..., without_moves: _Optional[bool] = ..., variant: _Optional[str] = ...) -> None: ...
 
 class BatchResult(_message.Message):
     __slots__ = ("index", "deal", "result")
@@ -837,7 +849,7 @@ class BatchResult(_message.Message):
     def __init__(self, index: _Optional[int] = ..., deal: _Optional[int] = ..., result: _Optional[_Union[SolveResponse, _Mapping]] = ...) -> None: ...
 
 class GenerateDealsRequest(_message.Message):
-    __slots__ = ("count", "min_length", "max_length", "first_deal", "last_deal", "budget", "game")
+    __slots__ = ("count", "min_length", "max_length", "first_deal", "last_deal", "budget", "game", "variant")
     COUNT_FIELD_NUMBER: _ClassVar[int]
     MIN_LENGTH_FIELD_NUMBER: _ClassVar[int]
     MAX_LENGTH_FIELD_NUMBER: _ClassVar[int]
@@ -845,6 +857,7 @@ class GenerateDealsRequest(_message.Message):
     LAST_DEAL_FIELD_NUMBER: _ClassVar[int]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
     count: int
     min_length: int
     max_length: int
@@ -852,7 +865,8 @@ class GenerateDealsRequest(_message.Message):
     last_deal: int
     budget: Budget
     game: str
-    def __init__(self, count: _Optional[int] = ..., min_length: _Optional[int] = ..., max_length: _Optional[int] = ..., first_deal: _Optional[int] = ..., last_deal: _Optional[int] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., game: _Optional[str] = ...) -> None: ...
+    variant: str
+    def __init__(self, count: _Optional[int] = ..., min_length: _Optional[int] = ..., max_length: _Optional[int] = ..., first_deal: _Optional[int] = ..., last_deal: _Optional[int] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ...) -> None: ...
 
 class GeneratedDeal(_message.Message):
     __slots__ = ("deal", "position", "length", "moves")
@@ -867,12 +881,14 @@ class GeneratedDeal(_message.Message):
     def __init__(self, deal: _Optional[int] = ..., position: _Optional[_Union[BeleagueredPosition, _Mapping]] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ...) -> None: ...
 
 class DealRequest(_message.Message):
-    __slots__ = ("game", "seed")
+    __slots__ = ("game", "seed", "variant")
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
     game: str
     seed: int
-    def __init__(self, game: _Optional[str] = ..., seed: _Optional[int] = ...) -> None: ...
+    variant: str
+    def __init__(self, game: _Optional[str] = ..., seed: _Optional[int] = ..., variant: _Optional[str] = ...) -> None: ...
 
 class PlayRequest(_message.Message):
     __slots__ = ("position", "moves", "replies")
