@@ -7,7 +7,7 @@ GAMES ?= 1000
 
 KERNEL_TESTS := tests/beleaguered/test_native.py tests/beleaguered/test_optimality.py
 
-.PHONY: run test test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale bench-hostile bench-family
+.PHONY: run test test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale bench-hostile bench-family bench-history
 
 # pip builds the compiled kernel (solver/beleaguered/_kernel.cpp) in place.
 $(INSTALLED): pyproject.toml setup.py solver/beleaguered/_kernel.cpp
@@ -110,3 +110,10 @@ bench-family: $(INSTALLED)
 	@command -v fc-solve >/dev/null 2>&1 || apt-get install -y freecell-solver-bin \
 		|| echo "bench-family: could not install freecell-solver-bin (fc-solve)" >&2
 	$(PY) -m bench.bench_family --deals $(DEALS)
+
+# Beleaguered Fortress with today's kernel beside the kernel of HISTORY_COMMIT, built from
+# git: the family's rules must not slow the seed game (any mode, then optimal).
+HISTORY_COMMIT ?= 0195506
+bench-history: $(INSTALLED)
+	$(PY) -m bench.bench_kernel_history --commit $(HISTORY_COMMIT) --deals $(DEALS) --mode any
+	$(PY) -m bench.bench_kernel_history --commit $(HISTORY_COMMIT) --deals $(DEALS) --mode optimal
