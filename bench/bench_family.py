@@ -64,7 +64,8 @@ def fc_record(position: Position, number: int, seconds: float, fc: tuple[str, st
 
 
 def run_variant(rules: Variant, numbers: Sequence[int], seconds: float, algorithm: Algorithm,
-                chunk: int, fc_solve: str | None, progress: bool) -> list[Record]:
+                chunk: int, fc_solve: str | None, progress: bool,
+                optimal_seconds: float | None = None) -> list[Record]:
     """A record per deal: `any`, `optimal` when `any` solved it, and `fc` when fc-solve
     plays this variant (with `atomic`, its verdict again from single-card moves only,
     where it and `any` decided differently)."""
@@ -94,7 +95,8 @@ def run_variant(rules: Variant, numbers: Sequence[int], seconds: float, algorith
                     record["fc"]["atomic"] = fc_record(position, record["deal"], seconds, fc,
                                                        atomic=True)["status"]
                 if record["any"]["status"] == SOLVED:
-                    record["optimal"] = solve_timed(position, Mode.OPTIMAL, algorithm, seconds)
+                    record["optimal"] = solve_timed(position, Mode.OPTIMAL, algorithm,
+                                                    optimal_seconds or seconds)
                 bar.update()
             records += part
     return records
@@ -299,6 +301,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                                            "--fortress-share)")
     parser.add_argument("--seconds", type=float,
                         help="budget per search and fc-solve timeout (default 10; --quick: 2)")
+    parser.add_argument("--optimal-seconds", type=float, metavar="SECONDS",
+                        help="optimal mode's budget per deal (default: --seconds)")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 1-50, 2 s")
     parser.add_argument("--algorithm", type=Algorithm, default=Algorithm.ASTAR,
                         choices=list(Algorithm), help="optimal mode's search (default astar)")
@@ -329,14 +333,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     results: dict[str, Record] = {}
     for rules in chosen:
         records = run_variant(rules, deals, seconds, args.algorithm, args.chunk, fc_solve,
-                              args.progress)
+                              args.progress, args.optimal_seconds)
         results[rules.name] = {"summary": summarise(records), "records": records}
         if any("fc" in r for r in records):
             results[rules.name]["fc_solve"] = compare_fc(records)
 
     if results:
         print(f"Deals {deals.start}-{deals.stop - 1} ({len(deals)}), {seconds:g} s per search; "
-              f"`any` mode for verdicts and times, `optimal` ({args.algorithm}) on the deals "
+              f"`any` mode for verdicts and times, `optimal` ({args.algorithm}, "
+              f"{args.optimal_seconds or seconds:g} s) on the deals "
               "`any` won; one search at a time\n")
         print(render("variants", VARIANT_HEADER,
                      [variant_row(name, r["summary"]) for name, r in results.items()]))

@@ -1,0 +1,101 @@
+"""The rules files: every shipped one validates, a bad one is refused in one line naming
+its fault, and a user's own variant is known by name once read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from solver.beleaguered import variant as variant_module
+from solver.beleaguered.deals import deal
+from solver.beleaguered.reading import read
+from solver.beleaguered.variant import (
+    SHIPPED_ORDER,
+    Build,
+    find_variant,
+    load_rules,
+    parse_rules,
+    rules_schema,
+    variants,
+)
+from solver.errors import InvalidInput
+
+CASTLE_ONE_CELL = """
+name = "castle-one-cell"
+title = "Beleaguered Castle with one free cell"
+source = "a test's own rules"
+piles = [6, 6, 6, 6, 6, 6, 6, 5]
+cells = 1
+cells_dealt = 1
+aces_first = true
+build = "any-suit-down"
+numbering = "pysol"
+"""
+
+
+def test_the_six_shipped_variants_validate_in_their_order() -> None:
+    assert tuple(v.name for v in variants())[:6] == SHIPPED_ORDER
+    for variant in variants()[:6]:
+        assert find_variant(variant.name) is variant
+        assert variant.source and variant.title
+        position = deal(1, variant)
+        assert len(position.tableau) == len(variant.piles)
+        assert read(position.to_json()) == position
+
+
+def test_the_default_variant_is_beleaguered_fortress() -> None:
+    assert find_variant(None).name == "beleaguered-fortress"
+    assert find_variant(None).build is Build.SAME_SUIT_UP_OR_DOWN
+
+
+@pytest.mark.parametrize(("text", "fault"), [
+    ("name = ", "not TOML"),
+    (CASTLE_ONE_CELL.replace('"any-suit-down"', '"sideways"'), "build"),
+    (CASTLE_ONE_CELL.replace("[6, 6, 6, 6, 6, 6, 6, 5]", "[6, 6, 6, 6, 6, 6, 6, 6]"),
+     "places 53 cards, not 52"),
+    (CASTLE_ONE_CELL.replace("cells = 1", "cells = 0"), "cells_dealt is 1, but there are only 0"),
+    (CASTLE_ONE_CELL + "colour = 3\n", "colour"),
+    (CASTLE_ONE_CELL.replace('name = "castle-one-cell"', 'name = "Castle One"'), "name"),
+])
+def test_a_bad_rules_file_is_one_line_naming_its_fault(text: str, fault: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse_rules(text, "mine.toml")
+    message = str(refused.value)
+    assert fault in message and message.startswith("mine.toml") and "\n" not in message
+
+
+def test_an_unknown_variant_is_one_line_naming_those_known() -> None:
+    with pytest.raises(InvalidInput, match="unknown variant 'klondike': known are "
+                                           "beleaguered-fortress, fortress"):
+        find_variant("klondike")
+
+
+def test_a_users_rules_file_makes_its_variant_known(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(variant_module, "_added", {})  # known in this test only
+    path = tmp_path / "castle-one-cell.toml"
+    path.write_text(CASTLE_ONE_CELL)
+    variant = load_rules(path)
+    assert find_variant("castle-one-cell") == variant
+    position = deal(7, variant)
+    assert len(position.cells) == 1 and position.cells[0] is not None
+    assert read(position.to_json()) == position
+
+
+def test_a_position_of_one_variant_is_refused_as_another() -> None:
+    data = deal(3, find_variant("citadel")).to_json()
+    with pytest.raises(InvalidInput, match="this is a citadel position, not fortress"):
+        read(data, find_variant("fortress"))
+
+
+def test_a_shipped_name_cannot_be_taken_by_other_rules(tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(CASTLE_ONE_CELL.replace('"castle-one-cell"', '"citadel"'))
+    with pytest.raises(InvalidInput, match="is a shipped variant"):
+        load_rules(path)
+
+
+def test_the_rules_schema_names_every_field() -> None:
+    assert {"name", "piles", "reserve", "cells", "build", "empty", "worrying_back",
+            "aces_first", "citadel_deal", "numbering"} <= set(rules_schema()["properties"])
