@@ -17,10 +17,10 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationError, model_validator
 
 from solver.errors import InvalidInput
-from solver.reading import Schema, check
+from solver.reading import Schema, faults
 
 DEFAULT = "beleaguered-fortress"
 MAX_PILES = 13  # the kernel's room for piles
@@ -124,9 +124,12 @@ def parse_rules(text: str, source: str = "rules file") -> Variant:
         if isinstance(data.get(key), str) and data[key] in set(enum):
             data[key] = enum(data[key])
     try:
-        return check(Variant, data)
-    except InvalidInput as err:
-        raise InvalidInput(f"{source}: {err}") from None
+        return Variant.model_validate(data)
+    except ValidationError as error:
+        named = [str(e["ctx"]["error"]) if e["type"] == "value_error"  # a check of ours
+                 else text.replace("is not a field of this position", "is not a rules field")
+                 for e, text in zip(error.errors(include_url=False), faults(error))]
+        raise InvalidInput(f"{source}: {'; '.join(named)}") from None
 
 
 def load_rules(path: str | Path) -> Variant:
