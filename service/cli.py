@@ -9,11 +9,12 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
 from service.arguments import HelpFormatter, Shortfall, Version, positive, read_bytes, source_name
-from service.frontends import front_end, read_any
+from service.frontends import front_end, named_game, read_any
 from service.messages import MAX_BATCH
 from solver.errors import InvalidInput
 from solver.games import Game, find_game, games
@@ -81,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="start from deal N of the game that numbers its deals")
     apply.add_argument("--game", metavar="GAME",
                        help='the position\'s game, for a position without a "game" key')
+    _add_variant(apply)
     apply.add_argument("--json", action="store_true", help="print the position as JSON")
     apply.set_defaults(run=_apply)
 
@@ -96,8 +98,11 @@ def build_parser() -> argparse.ArgumentParser:
                              "(or an alias)")
     wanted.add_argument("--all", metavar="DIR", type=Path,
                         help="write every game's schema instead, the registry's and the "
-                             "installed plug-ins', to DIR/GAME.json (each path written is "
-                             "printed)")
+                             "installed plug-ins', to DIR/GAME.json, and the other documents "
+                             "below to DIR/NAME.json (each path written is printed)")
+    for name, (about, _) in _documents().items():
+        wanted.add_argument(f"--{name}", dest=f"document_{name}", action="store_true",
+                            help=about)
     schema.set_defaults(run=_schema)
 
     serve = commands.add_parser(
@@ -138,6 +143,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--grace", type=positive(float), default=30.0, metavar="SECONDS",
                        help="after SIGTERM or SIGINT, how long calls in flight may take to "
                             "finish (a second signal stops at once)")
+    serve.add_argument("--rules", action="append", type=Path, default=[], metavar="FILE",
+                       help="a rules file of a patience variant of your own (`schema "
+                            "--rules` describes one), read at start: its positions and "
+                            "deals are served as the shipped variants' are; repeat for more")
     guard = serve.add_argument_group(
         "limits", "What one client may hold: every refusal is counted (the metrics' "
                   "fortress_solver_refusals_total) and logged once per cause every 10 s.")
@@ -201,17 +210,60 @@ def _add_any_position(parser: argparse.ArgumentParser) -> None:
                         help="deal N of the game that numbers its deals")
     parser.add_argument("--game", metavar="GAME",
                         help='the position\'s game, for a position without a "game" key')
+    _add_variant(parser)
+
+
+def _add_variant(parser: argparse.ArgumentParser) -> None:
+    """--variant and --rules, for a game whose front end plays variants (`in_variant`)."""
+    parser.add_argument("--variant", metavar="NAME",
+                        help="the variant of a game that has several, such as the patience "
+                             "variants `fortress-solver variants` lists (when not given: the "
+                             "position's own, else the game's first)")
+    parser.add_argument("--rules", type=Path, metavar="FILE",
+                        help="a rules file of a variant of your own, for a game that reads "
+                             "them (--variant may name it too, no other)")
 
 
 def _position_of(args: argparse.Namespace) -> tuple[Game[Any], Any]:
-    """The game and the position of FILE, - or --deal N."""
+    """The game and the position of FILE, - or --deal N, in the variant chosen."""
     game = None if args.game is None else find_game(args.game)
     if args.deal is not None:
         dealer = game or next((g for g in games() if g.deal is not None), None)
+        if dealer is not None:
+            dealer = _in_variant(dealer, args)
         if dealer is None or dealer.deal is None:
             raise InvalidInput(f"{dealer.name if dealer else 'no game'} numbers no deals")
         return dealer, dealer.deal(args.deal)
-    return read_any(read_bytes(args.file), source_name(args.file), game)
+    raw, source = read_bytes(args.file), source_name(args.file)
+    if game is None and (args.variant is not None or args.rules is not None):
+        game, data = named_game(raw, source)
+        game = _in_variant(game, args)
+        return game, game.from_json(data)
+    return read_any(raw, source, None if game is None else _in_variant(game, args))
+
+
+def _in_variant(game: Game[Any], args: argparse.Namespace) -> Game[Any]:
+    """The game as the variant --variant and --rules choose, when given: its front end's
+    commands say how (`in_variant(game, name, rules)`)."""
+    if args.variant is None and args.rules is None:
+        return game
+    chooser = getattr(front_end(game).commands, "in_variant", None)
+    if chooser is None:
+        raise InvalidInput(f"{game.name} has no variants: --variant and --rules are for a "
+                           "game that has")
+    varied: Game[Any] = chooser(game, args.variant, args.rules)
+    return varied
+
+
+def _documents() -> dict[str, tuple[str, Callable[[], dict[str, Any]]]]:
+    """The schemas beside the games' positions that the games' front ends offer, such as
+    a rules file's (each front end's `schemas()`): a name, its help, the schema."""
+    found: dict[str, tuple[str, Callable[[], dict[str, Any]]]] = {}
+    for game in games():
+        offered = getattr(front_end(game).commands, "schemas", None)
+        if offered is not None:
+            found.update(offered())
+    return found
 
 
 def _show(args: argparse.Namespace) -> None:
@@ -235,15 +287,22 @@ def _apply(args: argparse.Namespace) -> None:
 
 
 def _schema(args: argparse.Namespace) -> None:
+    documents = _documents()
+    for name, (_, document) in documents.items():
+        if getattr(args, f"document_{name}", False):
+            print(json.dumps(document(), indent=2, ensure_ascii=False))
+            return
     if args.all is None:
         print(json.dumps(find_game(args.game).schema(), indent=2, ensure_ascii=False))
         return
     folder: Path = args.all
-    for game in games():  # each file what `schema GAME` prints, byte for byte
-        path = folder / f"{game.name}.json"
+    written = [(game.name, game.schema) for game in games()]
+    written += [(name, document) for name, (_, document) in documents.items()]
+    for name, make in written:  # each file what `schema NAME` (or --NAME) prints
+        path = folder / f"{name}.json"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(game.schema(), indent=2, ensure_ascii=False) + "\n",
+            path.write_text(json.dumps(make(), indent=2, ensure_ascii=False) + "\n",
                             encoding="utf-8")
         except OSError as error:
             raise InvalidInput(f"cannot write {path}: {error.strerror}") from None
@@ -275,7 +334,7 @@ def _serve(args: argparse.Namespace) -> None:
                            streams_per_connection=args.max_streams_per_connection,
                            receive_seconds=args.receive_seconds,
                            allowed_hosts=None if args.allowed_host is None
-                           else tuple(args.allowed_host)))
+                           else tuple(args.allowed_host), rules=tuple(args.rules)))
     except CannotServe as err:
         raise ServiceError(str(err)) from None
 

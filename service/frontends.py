@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache, partial
 from importlib import import_module
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from solver.errors import InvalidInput
@@ -47,6 +48,9 @@ class Settings:
     """What a server offers its games' handlers: room for what a game keeps between calls."""
 
     cache_entries: int = 200_000  # a game's cache of answers, such as hints along a solution
+    # files of the users' own rules (`serve --rules`), read by the game that plays them
+    # as its handler starts: a fault in one stops the start, named in one line
+    rules: tuple[Path, ...] = ()
 
 
 class Handler(Protocol):
@@ -89,6 +93,14 @@ class Streams(Protocol):
 
     def generate_deals(self, request: pb.GenerateDealsRequest,
                        calls: Calls) -> Iterator[pb.GeneratedDeal]: ...
+
+
+@runtime_checkable
+class Deals(Protocol):
+    """Deal, offered by a game's handler that reads more of the request than its seed
+    (the variant of a game that has several)."""
+
+    def deal(self, request: pb.DealRequest) -> Any: ...
 
 
 class HandlerFactory(Protocol):

@@ -80,6 +80,7 @@ class ServerConfig:
     allowed_hosts: tuple[str, ...] | None = None  # None: loopback names on loopback, else any
     watchdog_seconds: float = 5.0  # past the grace, a stop that has not ended exits
     refusal_log_seconds: float = 10.0  # one line per cause of refusal this often, at most
+    rules: tuple[Path, ...] = ()  # rules files of patience variants to serve (--rules)
 
 
 class CannotServe(OSError):
@@ -174,9 +175,13 @@ class RunningServer:
         self.refusals = Refusals(config.refusal_log_seconds)
         self.metrics = Metrics(self.pool, self.refusals)  # counted always, served on request
         self.refusals.observe = self.metrics.observe
-        self.servicer = SolverServicer(self.pool, Settings(config.cache_entries), config.limits,
-                                       self.tokens, self.metrics, config.max_batch,
-                                       self.refusals)
+        try:  # the handlers read the rules files: a bad one ends the start here
+            self.servicer = SolverServicer(
+                self.pool, Settings(config.cache_entries, config.rules),
+                config.limits, self.tokens, self.metrics, config.max_batch, self.refusals)
+        except BaseException:
+            self.pool.close()
+            raise
         self.metrics.register(self.servicer.collectors())
         # room for every job the pool takes and four times more: the pool refuses
         # fairly (by connection) what it cannot take, the calls needing no worker pass

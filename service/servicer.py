@@ -35,7 +35,7 @@ from prometheus_client.registry import Collector
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.calls import Calls
-from service.frontends import Handler, Settings, Streams, front_end, named_game
+from service.frontends import Deals, Handler, Settings, Streams, front_end, named_game
 from service.messages import MAX_BATCH, MAX_WORLDS, at_most
 from service.metrics import Metrics
 from service.pool import Overloaded, WorkerLost, WorkerPool
@@ -143,7 +143,11 @@ class SolverServicer(pb_grpc.SolverServicer):
             game = find_game(request.game)
             handler = self._handlers[game.name]
             call.game = game.name
-            if game.start is not None:
+            if isinstance(handler, Deals):
+                position = handler.deal(request)
+            elif request.variant:
+                raise InvalidInput(f"{game.name} has no variants: leave the variant empty")
+            elif game.start is not None:
                 position = game.start(request.seed)
             elif game.deal is not None:
                 position = game.deal(request.seed)

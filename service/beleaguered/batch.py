@@ -1,4 +1,6 @@
-"""Batch solvability over a range of deal numbers: parallel, resumable, summarised."""
+"""Batch solvability over a range of deal numbers of a variant: parallel, resumable,
+summarised. A variant travels to the worker processes with the work (by value, a rules
+file's too), so none of them reads a file."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from typing import Any, TextIO
 
 from service.arguments import progress_bar, quiet_on_interrupt
 from solver.beleaguered import Algorithm, Engine, Mode, Solution, deal, solve
+from solver.beleaguered.variant import Variant
 from solver.budget import Budget, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.intervals import wilson_interval
@@ -32,18 +35,21 @@ def line(number: int, status: Status, optimal: bool, length: int | None,
 
 
 def solve_deal(number: int, mode: Mode, algorithm: Algorithm, budget: Budget,
-               engine: Engine = Engine.NATIVE) -> dict[str, Any]:
-    return record(number, solve(deal(number), mode, algorithm, budget, engine))
+               engine: Engine = Engine.NATIVE, variant: Variant | None = None) -> dict[str, Any]:
+    """The line of deal `number` of `variant` (None: Beleaguered Fortress)."""
+    return record(number, solve(deal(number, variant), mode, algorithm, budget, engine))
 
 
 Records = Iterator[dict[str, Any]]
 
 
 def solve_locally(mode: Mode, algorithm: Algorithm, budget: Budget, jobs: int,
-                  engine: Engine = Engine.NATIVE) -> Callable[[list[int]], Records]:
-    """Deals solved in a pool of `jobs` processes, lines in the order they finish."""
+                  engine: Engine = Engine.NATIVE, variant: Variant | None = None
+                  ) -> Callable[[list[int]], Records]:
+    """Deals of `variant` (None: Beleaguered Fortress) solved in a pool of `jobs`
+    processes, lines in the order they finish."""
     return in_pool(partial(solve_deal, mode=mode, algorithm=algorithm, budget=budget,
-                           engine=engine), jobs)
+                           engine=engine, variant=variant), jobs)
 
 
 def in_pool(work: Callable[[int], dict[str, Any]], jobs: int) -> Callable[[list[int]], Records]:

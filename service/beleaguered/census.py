@@ -1,26 +1,62 @@
 """The census of a range of deals: every deal decided (`any` mode proves it unwinnable or
 finds a win), every winnable one solved optimally (A*); resumable like a batch, with a
-summary and the compact data file the package ships (solver/beleaguered/census.py)."""
+summary and the compact data files the package ships (solver/beleaguered/census.py):
+census.bin for Beleaguered Fortress, censuses/<variant>.bin for the others."""
 
 from __future__ import annotations
 
+import json
+import statistics
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from service.beleaguered.batch import done_deals
 from solver.beleaguered import Algorithm, Engine, Mode, deal, solve
 from solver.beleaguered.census import Census, DealInfo
+from solver.beleaguered.variant import DEFAULT, Variant
 from solver.budget import Budget, Status
+from solver.errors import InvalidInput
 from solver.intervals import wilson_interval
 
 
-def census_deal(number: int, budget: Budget, engine: Engine = Engine.NATIVE) -> dict[str, Any]:
-    """One census line: the verdict of `any` mode, then the optimal length of a win.
-    `length` is null unless proven optimal (a win whose optimal search ran out of budget
-    is `"optimal": false`)."""
+def census_deal(number: int, budget: Budget, engine: Engine = Engine.NATIVE,
+                variant: Variant | None = None) -> dict[str, Any]:
+    """One census line: the verdict of `any` mode, then the optimal search of a win, each
+    with `budget`.
+
+    Beleaguered Fortress's (`variant` None, or it): `length` is null unless proven optimal
+    (a win whose optimal search ran out of budget is `"optimal": false`). Another
+    variant's: `length` is the shortest line either search found, `optimal` whether it is
+    proven so, and `lower_bound` the best lower bound either proved (the length when
+    optimal; null when unwinnable)."""
+    if variant is None or variant.name == DEFAULT:
+        return _fortress_deal(number, budget, engine)
+    position = deal(number, variant)
+    verdict = solve(position, Mode.ANY, Algorithm.ASTAR, budget, engine)
+    nodes, seconds = verdict.stats.nodes, verdict.stats.seconds
+    length, optimal = verdict.length, verdict.status is Status.SOLVED and verdict.optimal
+    bound = verdict.lower_bound
+    if verdict.status is Status.SOLVED and not optimal:
+        best = solve(position, Mode.OPTIMAL, Algorithm.ASTAR, budget, engine)
+        nodes, seconds = nodes + best.stats.nodes, seconds + best.stats.seconds
+        if best.status is Status.SOLVED and best.length is not None and (
+                length is None or best.length <= length):
+            length, optimal = best.length, best.optimal
+        bound = _larger(bound, best.lower_bound)
+    if verdict.status is Status.UNSOLVABLE:
+        bound = None
+    elif optimal:
+        bound = length
+    elif bound is not None and length is not None:
+        bound = min(bound, length)
+    return {"deal": number, "status": verdict.status.value, "length": length,
+            "optimal": optimal, "lower_bound": bound, "nodes": nodes,
+            "seconds": round(seconds, 6)}
+
+
+def _fortress_deal(number: int, budget: Budget, engine: Engine) -> dict[str, Any]:
     position = deal(number)
     verdict = solve(position, Mode.ANY, Algorithm.ASTAR, budget, engine)
     nodes, seconds, length = verdict.stats.nodes, verdict.stats.seconds, None
@@ -33,10 +69,68 @@ def census_deal(number: int, budget: Budget, engine: Engine = Engine.NATIVE) -> 
             "length": length, "nodes": nodes, "seconds": round(seconds, 6)}
 
 
+def _larger(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else max(a, b)
+
+
+def records(path: Path) -> dict[int, dict[str, Any]]:
+    """A census file's lines by deal, the file left as it is (a census still being
+    written may be read: a last line without its newline is not read). A deal's lines
+    written twice (two runs appending to one file) are merged: a proven verdict over
+    `unknown`, the shortest line, the proof of its optimality, the largest lower bound."""
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise InvalidInput(f"cannot read census file {str(path)!r}: {err}") from None
+    found: dict[int, dict[str, Any]] = {}
+    for number, line in enumerate(raw[:raw.rfind(b"\n") + 1].splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            record = None
+        if not (isinstance(record, dict) and type(record.get("deal")) is int
+                and record.get("status") in {s.value for s in Status}):
+            raise InvalidInput(f"{path} line {number} is not a census line: "
+                               f"{line[:60].decode(errors='replace')!r}")
+        seen = found.get(record["deal"])
+        found[record["deal"]] = record if seen is None else _merged(seen, record, path)
+    return found
+
+
+def _merged(one: dict[str, Any], other: dict[str, Any], path: Path) -> dict[str, Any]:
+    statuses = {one["status"], other["status"]}
+    if statuses == {Status.SOLVED.value, Status.UNSOLVABLE.value}:
+        raise InvalidInput(f"{path}: deal {one['deal']} is both winnable and unwinnable")
+    if one["status"] != other["status"]:  # a proven verdict over `unknown`
+        return one if other["status"] == Status.UNKNOWN.value else other
+    merged = {**one, "nodes": one.get("nodes", 0) + other.get("nodes", 0),
+              "seconds": round(one.get("seconds", 0.0) + other.get("seconds", 0.0), 6)}
+    if "nodes" not in one and "nodes" not in other:
+        del merged["nodes"], merged["seconds"]
+    lengths = [line["length"] for line in (one, other) if line.get("length") is not None]
+    merged["length"] = min(lengths, default=None)
+    merged["optimal"] = any(line.get("optimal") and line.get("length") == merged["length"]
+                            for line in (one, other))
+    if "lower_bound" in one or "lower_bound" in other:
+        bound = _larger(one.get("lower_bound"), other.get("lower_bound"))
+        merged["lower_bound"] = merged["length"] if merged["optimal"] else bound
+    return merged
+
+
 def entries(path: Path) -> list[DealInfo]:
-    """The census file's lines as entries, in deal order."""
-    return [DealInfo(number, Status(line["status"]), line["length"] if line["optimal"] else None)
-            for number, line in sorted(done_deals(path).items())]
+    """The census file's lines as entries, in deal order: Beleaguered Fortress's lines
+    (`length` given only when optimal) and another variant's (`length` the best line
+    found, with `lower_bound`) alike."""
+    found = []
+    for number, line in sorted(records(path).items()):
+        try:
+            found.append(DealInfo(number, Status(line["status"]), line.get("length"),
+                                  line.get("lower_bound"), bool(line.get("optimal"))))
+        except ValueError as err:
+            raise InvalidInput(f"{path}: {err}") from None
+    return found
 
 
 @dataclass(frozen=True)
@@ -50,27 +144,45 @@ class CensusSummary:
     unmeasured: int                  # winnable, its optimal length not proven
     lengths: dict[int, int]          # optimal length -> deals
     longest: list[tuple[int, int]]   # (deal, length), the longest optimal solutions first
-    hardest: list[tuple[int, int]]   # (deal, nodes), the most searched first
+    hardest: list[tuple[int, int]]   # (deal, nodes), the most searched first (of lines with nodes)
     first: int
     last: int
+    gapped: int = 0                  # unmeasured deals with a line and a lower bound
+    median_gap: float | None = None  # their median of line length - lower bound
+
+    @property
+    def optimal(self) -> int:
+        """Winnable deals whose optimal length is proven."""
+        return self.winnable - self.unmeasured
+
+    def optimal_share(self) -> float:
+        """The share of winnable deals whose optimal length is proven."""
+        return self.optimal / self.winnable if self.winnable else 0.0
 
     @classmethod
     def of(cls, records: Iterable[dict[str, Any]], top: int = 10) -> CensusSummary:
         lines = list(records)
-        optimal = [line for line in lines if line["optimal"]]
+        optimal = [line for line in lines if line.get("optimal")]
+        searched = [line for line in lines if "nodes" in line]
+        gaps = [line["length"] - line["lower_bound"] for line in lines
+                if line["status"] == "solved" and not line.get("optimal")
+                and line.get("length") is not None and line.get("lower_bound") is not None]
         return cls(
             deals=len(lines),
             winnable=sum(line["status"] == "solved" for line in lines),
             unwinnable=sum(line["status"] == "unsolvable" for line in lines),
             unknown=sum(line["status"] == "unknown" for line in lines),
-            unmeasured=sum(line["status"] == "solved" and not line["optimal"] for line in lines),
+            unmeasured=sum(line["status"] == "solved" and not line.get("optimal")
+                           for line in lines),
             lengths=dict(sorted(Counter(line["length"] for line in optimal).items())),
             longest=[(line["deal"], line["length"]) for line in
                      sorted(optimal, key=lambda line: (-line["length"], line["deal"]))[:top]],
             hardest=[(line["deal"], line["nodes"]) for line in
-                     sorted(lines, key=lambda line: (-line["nodes"], line["deal"]))[:top]],
+                     sorted(searched, key=lambda line: (-line["nodes"], line["deal"]))[:top]],
             first=min((line["deal"] for line in lines), default=0),
-            last=max((line["deal"] for line in lines), default=0))
+            last=max((line["deal"] for line in lines), default=0),
+            gapped=len(gaps),
+            median_gap=statistics.median(gaps) if gaps else None)
 
     def interval(self) -> tuple[float, float]:
         """95 % interval of the winnable share among decided deals."""
@@ -82,6 +194,8 @@ class CensusSummary:
                 "winnable": self.winnable, "unwinnable": self.unwinnable,
                 "unknown": self.unknown, "unmeasured": self.unmeasured,
                 "winnable_interval": [round(low, 6), round(high, 6)],
+                "optimal": self.optimal, "optimal_share": round(self.optimal_share(), 6),
+                "median_gap": self.median_gap, "gapped": self.gapped,
                 "lengths": self.lengths,
                 "longest": [{"deal": d, "length": n} for d, n in self.longest],
                 "hardest": [{"deal": d, "nodes": n} for d, n in self.hardest]}
@@ -94,23 +208,36 @@ class CensusSummary:
                 f"{self.unwinnable} unwinnable, {self.unknown} unknown; "
                 f"{self.unmeasured} winnable without a proven optimal length",
                 f"winnable share {share:.2%} (95 % interval {low:.2%}-{high:.2%})",
-                "optimal lengths:"]
+                f"optimal length proven for {self.optimal} of {self.winnable} winnable deals "
+                f"({self.optimal_share():.2%})"]
+        if self.median_gap is not None:
+            rows.append(f"median gap between the best line and the lower bound of the "
+                        f"{self.gapped} others: {self.median_gap:g} moves")
+        rows.append("optimal lengths:")
         widest = max(self.lengths.values(), default=1)
         for length, count in self.lengths.items():
             rows.append(f"  {length:4} {count:8}  {'#' * max(1, round(50 * count / widest))}")
         rows.append("longest optimal solutions: " + ", ".join(
             f"deal {d} ({n} moves)" for d, n in self.longest))
-        rows.append("most searched: " + ", ".join(
-            f"deal {d} ({n:,} nodes)" for d, n in self.hardest))
+        if self.hardest:
+            rows.append("most searched: " + ", ".join(
+                f"deal {d} ({n:,} nodes)" for d, n in self.hardest))
         return "\n".join(rows)
 
 
 def summary(path: Path) -> CensusSummary:
-    return CensusSummary.of(done_deals(path).values())
+    return CensusSummary.of(records(path).values())
 
 
-def pack(path: Path, to: Path) -> Census:
-    """The census file's verdicts written as the compact data file `to`."""
-    census = Census.of(entries(path))
+def pack(path: Path, to: Path, variant: Variant | None = None) -> Census:
+    """The census file's verdicts written as the compact data file `to`: FSC1 for
+    Beleaguered Fortress (`variant` None, or it), FSC2 of the variant for another. The
+    file must hold consecutive deals."""
+    fortress = variant is None or variant.name == DEFAULT
+    try:
+        census = Census.of(entries(path), None if fortress else variant)
+    except ValueError as err:
+        raise InvalidInput(f"{path}: {err}") from None
+    to.parent.mkdir(parents=True, exist_ok=True)
     to.write_bytes(census.to_bytes())
     return census

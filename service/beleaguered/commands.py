@@ -1,5 +1,13 @@
 """Beleaguered Fortress's commands: `deal`, `solve`, `hint`, `batch`, `census`,
-`deal-info`, and under `client` the solving ones with `--server` and `generate`."""
+`deal-info`, `variants`, and under `client` the solving ones with `--server` and
+`generate`.
+
+Each plays any variant of the family: `--variant NAME` (a shipped one, listed by
+`variants`) or `--rules FILE` (a user's own rules file). A position file that names its
+variant is read as that variant; one that names none is read as the variant chosen, and
+Beleaguered Fortress when none is. The shared `show`, `apply` and `schema` commands reach
+the family through `in_variant` and `schemas`.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +15,8 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,7 +29,7 @@ from service.arguments import (
     budget_of,
     positive,
     progress_bar,
-    read_position,
+    read_bytes,
     source_name,
 )
 from solver.beleaguered import (
@@ -40,8 +49,19 @@ from solver.beleaguered.deals import MAX_DEAL
 from solver.beleaguered.drawing import picture
 from solver.beleaguered.game import GAME
 from solver.beleaguered.grading import Graded, grade_moves
+from solver.beleaguered.reading import read
+from solver.beleaguered.variant import (
+    DEFAULT,
+    Variant,
+    find_variant,
+    load_rules,
+    rules_schema,
+    variants,
+)
 from solver.budget import Status
 from solver.errors import InvalidInput
+from solver.games import Game
+from solver.reading import json_of
 
 if TYPE_CHECKING:
     from service.beleaguered.batch import Records
@@ -75,14 +95,116 @@ _SERVER = "--server 127.0.0.1:50051"  # the examples' server, as `serve` starts 
 def add_commands(commands: Any) -> None:
     show = commands.add_parser(
         "deal", help="the position of deal N",
-        description="Print the starting position of Beleaguered Fortress deal N, laid out "
-                    "for reading or as JSON.",
-        epilog="examples:\n  fortress-solver deal 1\n  fortress-solver deal 1 --json")
+        description="Print the starting position of Beleaguered Fortress deal N, or of "
+                    "another variant's (--variant), laid out for reading or as JSON.",
+        epilog="examples:\n  fortress-solver deal 1\n  fortress-solver deal 1 --json\n"
+               "  fortress-solver deal 1 --variant bastion")
     show.add_argument("number", type=deal_number, help=f"the deal number, 1 to {MAX_DEAL}")
     show.add_argument("--json", action="store_true", help="print the position as JSON")
+    add_variant(show)
     show.set_defaults(run=_deal)
     _add_solving_commands(commands, server=False)
     _add_census_commands(commands)
+
+    listed = commands.add_parser(
+        "variants", help="the patience variants these commands play, one line each",
+        description="List the variants of Beleaguered Fortress's family that --variant "
+                    "names: each one's name, title, layout (tableau piles, open reserve "
+                    "slots, free cells), how its tableau builds, and where its rules come "
+                    "from.",
+        epilog="examples:\n  fortress-solver variants\n  fortress-solver variants --json")
+    listed.add_argument("--json", action="store_true",
+                        help="print one JSON list of the variants' rules instead")
+    listed.add_argument("--rules", type=Path, metavar="FILE",
+                        help="read a rules file of your own and list its variant too")
+    listed.set_defaults(run=_variants)
+
+
+def add_variant(parser: argparse.ArgumentParser) -> None:
+    """--variant and --rules: the patience a command plays."""
+    parser.add_argument("--variant", metavar="NAME",
+                        help=f"the variant to play, as `fortress-solver variants` lists them "
+                             f"(when not given: a position file's own \"variant\", else "
+                             f"{DEFAULT})")
+    parser.add_argument("--rules", type=Path, metavar="FILE",
+                        help="play the variant of a rules file of your own (TOML, as "
+                             "`fortress-solver schema --rules` describes; --variant may "
+                             "name it too, no other)")
+
+
+def chosen_variant(name: str | None, rules: Path | None) -> Variant | None:
+    """The variant --variant and --rules choose, None when neither is given; an unknown
+    name, a bad rules file, or a rules file of another variant than --variant names, is
+    an InvalidInput of one line."""
+    if rules is None:
+        return None if name is None else find_variant(name)
+    loaded = load_rules(rules)
+    if name is not None and name != loaded.name:
+        raise InvalidInput(f"{rules} holds the rules of {loaded.name!r}, not of --variant "
+                           f"{name!r}: give --variant {loaded.name}, or leave it out")
+    return loaded
+
+
+def in_variant(game: Game[Position], name: str | None, rules: Path | None) -> Game[Position]:
+    """The game dealing and reading positions as the variant --variant and --rules
+    choose: what the shared `show` and `apply` commands play."""
+    variant = chosen_variant(name, rules)
+    if variant is None:
+        return game
+    return replace(game, from_json=partial(read, variant=variant),
+                   deal=partial(deal, variant=variant))
+
+
+def schemas() -> dict[str, tuple[str, Callable[[], dict[str, Any]]]]:
+    """The documents the shared `schema` command offers beside the games' positions: a
+    flag's name, its help, and the schema."""
+    return {"rules": ("print the JSON Schema of a patience rules file (--rules FILE) "
+                      "instead; --all writes it too, as DIR/rules.json", rules_schema)}
+
+
+def _variant_of(args: argparse.Namespace) -> Variant | None:
+    """The variant a command's --variant and --rules choose (None: neither given)."""
+    return chosen_variant(args.variant, args.rules)
+
+
+def _played(variant: Variant | None) -> Variant:
+    return find_variant(None) if variant is None else variant
+
+
+def _other(variant: Variant | None) -> Variant | None:
+    """The variant, None for Beleaguered Fortress itself: what the batch, census and
+    request functions take."""
+    return None if variant is None or variant.name == DEFAULT else variant
+
+
+def _deal_name(number: int, variant: Variant | None) -> str:
+    """A deal's name: "deal N", after the variant's name unless that is Beleaguered
+    Fortress."""
+    chosen = _other(variant)
+    return f"deal {number}" if chosen is None else f"{chosen.name} deal {number}"
+
+
+def _variants(args: argparse.Namespace) -> None:
+    if args.rules is not None:
+        load_rules(args.rules)
+    listed = variants()
+    if args.json:
+        _print_json([variant.model_dump(mode="json") for variant in listed])
+        return
+    width = max(len(variant.name) for variant in listed)
+    for variant in listed:
+        print(f"{variant.name:<{width}}  {variant.title}: {_layout(variant)}; builds "
+              f"{variant.build}; from {variant.source}")
+
+
+def _layout(variant: Variant) -> str:
+    """A variant's layout in words: "8 piles of 5, 12 reserve slots, no free cells"."""
+    piles = variant.piles
+    counts = f"of {piles[0]}" if len(set(piles)) == 1 else f"({' '.join(map(str, piles))})"
+    reserve = f"{variant.reserve} reserve slots" if variant.reserve else "no reserve"
+    cells = {0: "no free cells", 1: "1 free cell"}.get(variant.cells,
+                                                      f"{variant.cells} free cells")
+    return f"{len(piles)} piles {counts}, {reserve}, {cells}"
 
 
 def _add_census_commands(commands: Any) -> None:
@@ -107,8 +229,10 @@ def _add_census_commands(commands: Any) -> None:
     census.add_argument("--out", type=Path, metavar="FILE.jsonl",
                         help="with --deals: append the lines here; deals already in it are "
                              "skipped, so a run started again resumes")
-    census.add_argument("--to", type=Path, default=census_data.PATH, metavar="FILE",
-                        help="with --pack: the data file to write")
+    census.add_argument("--to", type=Path, metavar="FILE",
+                        help="with --pack: the data file to write (by default the one the "
+                             "package ships for the variant: solver/beleaguered/census.bin, "
+                             "or solver/beleaguered/censuses/VARIANT.bin)")
     census.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1,
                         help="worker processes, by default one per core (not with --dask)")
     census.add_argument("--dask", metavar="SCHEDULER",
@@ -119,6 +243,7 @@ def _add_census_commands(commands: Any) -> None:
     census.add_argument("--json", action="store_true", help="with --summary: one JSON object")
     add_budget(census, seconds=30)
     add_progress(census)
+    add_variant(census)
     census.set_defaults(run=_census)
 
     info = commands.add_parser(
@@ -130,6 +255,7 @@ def _add_census_commands(commands: Any) -> None:
                "--json")
     info.add_argument("number", type=deal_number, help="the deal number")
     info.add_argument("--json", action="store_true", help="print one JSON object")
+    add_variant(info)
     info.set_defaults(run=_deal_info)
 
 
@@ -157,6 +283,7 @@ def add_client_commands(commands: Any) -> None:
                           help="the deal numbers to try, in order")
     add_budget(generate, seconds=30)
     add_progress(generate)
+    add_variant(generate)
     generate.add_argument("--json", action="store_true", help="(the output is always JSON)")
     generate.set_defaults(run_remote=_generate)
 
@@ -173,7 +300,8 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
                 example: str) -> argparse.ArgumentParser:
         where = f"client {name} {_SERVER}" if server else name
         parser: argparse.ArgumentParser = commands.add_parser(
-            name, help=help, description=f"Beleaguered Fortress: {help}.",
+            name, help=help,
+            description=f"Beleaguered Fortress, or a variant of its family (--variant): {help}.",
             epilog=f"example:\n  fortress-solver {where} {example}")
         if server:
             add_server(parser)
@@ -182,6 +310,7 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
             parser.add_argument("--engine", choices=[e.value for e in Engine], default="native",
                                 help="the compiled kernel, or the Python reference")
             parser.set_defaults(run=local)
+        add_variant(parser)
         return parser
 
     solve_cmd = command("solve", "solve a position", _solve, _solve_remote, "--deal 2 --steps")
@@ -241,16 +370,20 @@ def _census(args: argparse.Namespace) -> None:
     if args.summary is not None:
         found = census.summary(args.summary)
         print(json.dumps(found.to_json()) if args.json else found)
-    elif args.pack is not None:
-        packed = census.pack(args.pack, args.to)
-        print(f"{args.to}: deals {packed.first}-{packed.last}", file=sys.stderr)
+        return
+    variant = _other(_variant_of(args))
+    if args.pack is not None:
+        to = census_data.census_path(variant) if args.to is None else args.to
+        packed = census.pack(args.pack, to, variant=variant)
+        print(f"{to}: deals {packed.first}-{packed.last}", file=sys.stderr)
     else:
         if args.out is None:
             raise InvalidInput("census --deals needs --out FILE.jsonl (it runs for long "
                                "and resumes from that file)")
         from service.beleaguered.batch import in_pool, run_batch
 
-        work = partial(census.census_deal, budget=budget_of(args), engine=Engine(args.engine))
+        work = partial(census.census_deal, budget=budget_of(args), engine=Engine(args.engine),
+                       variant=variant)
         if args.dask is not None:
             from service.beleaguered.dask_batch import on_dask  # Dask is optional: only for --dask
 
@@ -263,33 +396,42 @@ def _census(args: argparse.Namespace) -> None:
 
 
 def _deal_info(args: argparse.Namespace) -> None:
-    info = census_data.deal_info(args.number)
+    variant = _other(_variant_of(args))
+    info = census_data.deal_info(args.number, variant)
+    name = _deal_name(args.number, variant)
     if info is None:
-        raise InvalidInput(f"deal {args.number} is not in the shipped census "
-                           f"({_census_range()})")
+        raise InvalidInput(f"{name} is not in the shipped census ({_census_range(variant)})")
     if args.json:
         _print_json(info.to_json())
     elif info.status is Status.SOLVED:
-        length = "its optimal length unknown" if info.length is None else \
-            f"in {info.length} moves (optimal)"
-        print(f"deal {args.number}: winnable {length}")
+        bound = "" if info.lower_bound is None else f" (at least {info.lower_bound})"
+        if info.length is None:
+            length = f"its optimal length unknown{bound}"
+        elif info.optimal:
+            length = f"in {info.length} moves (optimal)"
+        else:  # the best line the census found, not proven optimal
+            length = f"in at most {info.length} moves{bound}"
+        print(f"{name}: winnable {length}")
     elif info.status is Status.UNSOLVABLE:
-        print(f"deal {args.number}: not winnable (proven)")
+        print(f"{name}: not winnable (proven)")
     else:
-        print(f"deal {args.number}: unknown (the census's budget ran out)")
+        print(f"{name}: unknown (the census's budget ran out)")
 
 
-def _census_range() -> str:
-    shipped = census_data.shipped()
+def _census_range(variant: Variant | None) -> str:
+    shipped = census_data.shipped(variant)
     return "none is shipped" if shipped is None else f"deals {shipped.first}-{shipped.last}"
 
 
 def _read(args: argparse.Namespace) -> tuple[str, Position]:
-    """The position's name and the position."""
+    """The position's name and the position: deal N of the variant chosen, or a file's
+    position, read as the variant it names (which must be the one chosen, if any)."""
+    variant = _variant_of(args)
     if args.deal is not None:
-        return f"deal {args.deal}", deal(args.deal)
-    position: Position = read_position(GAME, args.file)
-    return source_name(args.file), position
+        return _deal_name(args.deal, variant), deal(args.deal, _played(variant))
+    source = source_name(args.file)
+    position = read(json_of(read_bytes(args.file), source, GAME.loads), variant)
+    return source, position
 
 
 def _print_json(data: Any) -> None:
@@ -297,11 +439,12 @@ def _print_json(data: Any) -> None:
 
 
 def _deal(args: argparse.Namespace) -> None:
-    position = deal(args.number)
+    variant = _variant_of(args)
+    position = deal(args.number, _played(variant))
     if args.json:
         _print_json(position.to_json())
     else:
-        print(f"deal {args.number}\n{picture(position)}")
+        print(f"{_deal_name(args.number, variant)}\n{picture(position)}")
 
 
 def _print_solution(name: str, solution: Solution, as_json: bool,
@@ -314,17 +457,27 @@ def _print_solution(name: str, solution: Solution, as_json: bool,
                                           {"steps": [board.to_json() for board in boards]}))
         return
     stats = solution.stats
-    verdict = solution.status.value
-    if solution.length is not None:
-        verdict += f", {'optimal' if solution.optimal else 'not proven optimal'}, "
-        verdict += f"{solution.length} moves"
-    print(f"{name}: {verdict} ({stats.nodes} nodes, {stats.seconds:.2f} s)")
+    print(f"{name}: {_verdict(solution)} ({stats.nodes} nodes, {stats.seconds:.2f} s)")
     if steps_from is not None:
         print(picture(steps_from))
     for number, move in enumerate(solution.moves, 1):
         print(f"{number:4}. {move.card} {move.source} -> {move.target}")
         if boards:
             print(picture(boards[number - 1]))
+
+
+def _verdict(solution: Solution) -> str:
+    """A solution's verdict in words: "solved, optimal, 66 moves", or for a line not
+    proven optimal its length and the lower bound proven."""
+    verdict = solution.status.value
+    if solution.length is None:
+        return verdict
+    if solution.optimal:
+        return f"{verdict}, optimal, {solution.length} moves"
+    if solution.lower_bound is None:
+        return f"{verdict}, not proven optimal, {solution.length} moves"
+    return (f"{verdict}, {solution.length} moves, not proven optimal: at least "
+            f"{solution.lower_bound} moves")
 
 
 def _after_each(position: Position, solution: Solution) -> list[Position]:
@@ -350,8 +503,12 @@ def _print_hint(name: str, advice: Hint, as_json: bool,
 def _print_hint_line(name: str, advice: Hint) -> None:
     if advice.move is not None:
         move = advice.move
-        print(f"{name}: {move.card} {move.source} -> {move.target} "
-              f"({advice.moves_left} moves left, winnable)")
+        if advice.optimal:
+            left = f"{advice.moves_left} moves left"
+        else:  # the best line found in the budget, its optimality not proven
+            bound = "" if advice.at_least is None else f" (at least {advice.at_least})"
+            left = f"wins in at most {advice.moves_left}{bound}"
+        print(f"{name}: {move.card} {move.source} -> {move.target} ({left}, winnable)")
     elif advice.moves_left == 0:
         print(f"{name}: already won")
     else:
@@ -373,30 +530,32 @@ def _hint(args: argparse.Namespace) -> None:
     _print_hint(name, advice, args.json, graded)
 
 
-def _remote_source(args: argparse.Namespace) -> tuple[str, Any]:
-    """The position's name and its PositionSource: a deal goes as its number."""
+def _remote_source(args: argparse.Namespace) -> tuple[str, Position | None, Any]:
+    """The position's name, the position (None for a Beleaguered Fortress deal) and its
+    PositionSource: a Beleaguered Fortress deal goes as its number, any other position,
+    a variant's deal too, as the position with its variant."""
     from service.beleaguered import messages as convert
 
-    if args.deal is not None:
-        return f"deal {args.deal}", convert.deal_source(args.deal)
+    if args.deal is not None and _other(_variant_of(args)) is None:
+        return f"deal {args.deal}", None, convert.deal_source(args.deal)
     name, position = _read(args)
-    return name, convert.position_source(position)
+    return name, position, convert.position_source(position)
 
 
 def _solve_remote(args: argparse.Namespace, client: Client) -> None:
     from service.beleaguered import messages as convert
 
-    name, source = _remote_source(args)
+    name, position, source = _remote_source(args)
     request = convert.solve_request(source, Mode(args.mode), Algorithm(args.algorithm),
                                     budget_of(args))
-    start = (deal(args.deal) if args.deal is not None else _read(args)[1]) if args.steps else None
+    start = (position or deal(args.deal)) if args.steps else None
     _print_solution(name, convert.solution_from_proto(client.solve(request)), args.json, start)
 
 
 def _hint_remote(args: argparse.Namespace, client: Client) -> None:
     from service.beleaguered import messages as convert
 
-    name, source = _remote_source(args)
+    name, _, source = _remote_source(args)
     request = convert.hint_request(source, budget_of(args), args.all_moves)
     response = client.hint(request)
     graded = tuple(convert.graded_from_proto(g) for g in response.all_moves) \
@@ -418,25 +577,30 @@ def _run_batch(args: argparse.Namespace, solve_many: Any) -> None:
 def _batch(args: argparse.Namespace) -> None:
     mode, algorithm, budget, engine = (Mode(args.mode), Algorithm(args.algorithm),
                                        budget_of(args), Engine(args.engine))
+    variant = _other(_variant_of(args))
     if args.dask is not None:
         from service.beleaguered.dask_batch import (
             solve_on_dask,  # Dask is optional: only for --dask
         )
 
-        _run_batch(args, solve_on_dask(args.dask, mode, algorithm, budget, engine))
+        _run_batch(args, solve_on_dask(args.dask, mode, algorithm, budget, engine,
+                                       variant=variant))
         return
     from service.beleaguered.batch import solve_locally
 
-    _run_batch(args, solve_locally(mode, algorithm, budget, args.jobs, engine))
+    _run_batch(args, solve_locally(mode, algorithm, budget, args.jobs, engine,
+                                   variant=variant))
 
 
 def _batch_remote(args: argparse.Namespace, client: Client) -> None:
     from service.beleaguered import messages as convert
     from service.beleaguered.batch import line
 
+    variant = _other(_variant_of(args))
+
     def solve_chunk(todo: list[int]) -> Iterator[tuple[int, dict[str, Any]]]:
         request = convert.batch_request(todo, Mode(args.mode), Algorithm(args.algorithm),
-                                        budget_of(args), without_moves=True)
+                                        budget_of(args), without_moves=True, variant=variant)
         for result in client.solve_batch(request):
             yield result.deal, line(result.deal, *convert.verdict_from_proto(result.result))
 
@@ -453,8 +617,9 @@ def _generate(args: argparse.Namespace, client: Client) -> None:
 
     from service.beleaguered import messages as convert
 
+    variant = _other(_variant_of(args))
     request = convert.generate_request(args.count, args.min_length, args.max_length,
-                                       budget_of(args))
+                                       budget_of(args), variant)
     request.first_deal, request.last_deal = args.deals.start, args.deals.stop - 1
     stream: Iterator[Any] = client.generate_deals(request)
     found = 0
@@ -463,7 +628,7 @@ def _generate(args: argparse.Namespace, client: Client) -> None:
     with progress_bar(total=args.count, unit="deal", forced=args.progress) as bar:
         try:
             for deal_found in stream:
-                position = convert.position_from_proto(deal_found.position)
+                position = convert.position_from_proto(deal_found.position, variant)
                 _print_json({"deal": deal_found.deal, "position": position.to_json(),
                              "length": deal_found.length})
                 found += 1

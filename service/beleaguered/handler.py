@@ -1,5 +1,7 @@
-"""Beleaguered Fortress's RPCs: Solve, Hint (from its hint cache when it can) and the
-streams of numbered deals, SolveBatch and GenerateDeals."""
+"""Beleaguered Fortress's RPCs, for every variant of its family alike: Solve, Hint (from
+its hint cache when it can), Deal, and the streams of numbered deals, SolveBatch and
+GenerateDeals. A position names its variant; a request for deals names theirs (empty:
+Beleaguered Fortress), and a position in it of another variant is refused."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from service.beleaguered.messages import (
     position_source,
     position_to_proto,
     solution_to_proto,
+    variant_from_proto,
 )
 from service.messages import budget_from_proto, check_budget, options_of
 from solver.beleaguered import MAX_DEAL, Algorithm, Hint, Mode, Position, Solution, deal
@@ -28,6 +31,7 @@ from solver.beleaguered.census import shipped as shipped_census
 from solver.beleaguered.game import GAME, GRADE, SOLVE, HintOptions, SolveOptions
 from solver.beleaguered.grading import Grading
 from solver.beleaguered.solve import hint_from
+from solver.beleaguered.variant import Variant, load_rules
 from solver.budget import SearchStats, Status
 from solver.errors import InvalidInput, OutOfRange
 from solver.games import Game
@@ -66,6 +70,11 @@ class Handler:
     sources = ("beleaguered_deal", "beleaguered")
 
     def __init__(self, game: Game[Position], settings: Settings) -> None:
+        """Reads the server's rules files (InvalidInput naming the first fault), so that
+        their variants are known by name here: their positions and deals are served.
+        (A worker needs no file: a position takes its rules along, see Variant.__reduce__.)"""
+        for path in settings.rules:
+            load_rules(path)
         self.game = game
         self.cache = HintCache(settings.cache_entries)
 
@@ -80,6 +89,10 @@ class Handler:
         if source.WhichOneof("source") == "beleaguered_deal":
             return deal(source.beleaguered_deal)
         return position_from_proto(source.beleaguered)
+
+    def deal(self, request: pb.DealRequest) -> Position:
+        """Deal `seed` of the request's variant."""
+        return deal(request.seed, variant_from_proto(request.variant))
 
     def solve(self, request: pb.SolveRequest, position: Position,
               calls: Calls) -> pb.SolveResponse:
@@ -115,8 +128,12 @@ class Handler:
         options = SolveOptions(mode_from_proto(request.mode, default=Mode.ANY),
                                algorithm_from_proto(request.algorithm))
         budget = budget_from_proto(request.budget, calls.limits)
-        jobs = (((index, number), SOLVE, deal(item) if isinstance(item, int) else item, options)
-                for (index, number), item in _batch_items(request, calls.max_batch))
+        variant = variant_from_proto(request.variant)
+        expected = variant if request.variant else None  # else positions name their own
+        items = _batch_items(request, calls.max_batch, expected)
+        jobs = (((index, number), SOLVE,
+                 deal(item, variant) if isinstance(item, int) else item, options)
+                for (index, number), item in items)
         for (index, number), solution in calls.ask_many(jobs, budget):
             result = pb.BatchResult(index=index, result=solution_to_proto(
                 solution, moves=not request.without_moves))
@@ -133,6 +150,7 @@ class Handler:
         if request.count > calls.max_batch:
             raise OutOfRange(f"count {request.count} is more than this server's limit of "
                              f"{calls.max_batch} deals a call")
+        variant = variant_from_proto(request.variant)
         first = request.first_deal if request.HasField("first_deal") else 1
         last = request.last_deal if request.HasField("last_deal") else MAX_DEAL
         _check_range(first, last)
@@ -142,13 +160,15 @@ class Handler:
             raise OutOfRange(f"the band {low}-{high} is empty (min_length above max_length): "
                              "no deal can meet it")
         budget = budget_from_proto(request.budget, calls.limits)
-        census = shipped_census()  # skips what it proves out of the band; each is still solved
+        # the variant's census skips what it proves out of the band (each deal sent is
+        # still solved); without one (a rules file's variant), every deal is searched
+        census = shipped_census(variant)
         numbers = iter(range(first, last + 1) if census is None
                        else census.candidates(first, last, low, high))
         # the deals handed to a search; the census's skips cost nothing and are not
         # counted (its scan is bounded by its size: a million deals, some 40 ms)
         tries = islice(numbers, calls.max_batch)
-        jobs = ((number, SOLVE, deal(number), SolveOptions()) for number in tries)
+        jobs = ((number, SOLVE, deal(number, variant), SolveOptions()) for number in tries)
         sent: list[int] = []
         unknown = 0
         last_tried = first - 1
@@ -159,7 +179,7 @@ class Handler:
                 if low <= solution.length <= high and len(sent) < request.count:
                     sent.append(number)
                     yield pb.GeneratedDeal(deal=number,
-                                           position=position_to_proto(deal(number)),
+                                           position=position_to_proto(deal(number, variant)),
                                            length=solution.length,
                                            moves=[move_to_proto(m) for m in solution.moves])
             elif solution.status is not Status.UNSOLVABLE:
@@ -184,11 +204,11 @@ def _band(request: pb.GenerateDealsRequest) -> str:
     return f" within {low}-{high} moves"
 
 
-def _batch_items(request: pb.SolveBatchRequest,
-                 most: int) -> Iterator[tuple[tuple[int, int | None], int | Position]]:
+def _batch_items(request: pb.SolveBatchRequest, most: int, variant: Variant | None = None
+                 ) -> Iterator[tuple[tuple[int, int | None], int | Position]]:
     """Every item as ((index, deal number), the deal number or the position), made as
     needed; ranges, the count (at most `most`) and positions are checked (and refused)
-    before any work starts."""
+    before any work starts. With `variant`, each position must be one of it."""
     positions = []
     listed = len(request.deals) + len(request.positions)  # a range holds a deal or more
     if listed > most:
@@ -202,7 +222,7 @@ def _batch_items(request: pb.SolveBatchRequest,
                          f"{most} a call: send it in parts")
     for k, message in enumerate(request.positions):
         try:
-            positions.append(position_from_proto(message))
+            positions.append(position_from_proto(message, variant))
         except InvalidInput as error:
             raise InvalidInput(f"positions[{k}]: {error}") from None
     numbers = (n for span in request.deals for n in range(span.first, span.last + 1))

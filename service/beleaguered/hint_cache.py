@@ -4,7 +4,8 @@ Once a line is optimal from its start, its tail is optimal from every position o
 so one solve answers a whole game's worth of hints. Least recently used entries go
 first when the cache is full. The positions themselves are the keys: hashed in about
 2 µs where their JSON text takes 30, and the positions along one line share the piles
-a move leaves alone.
+a move leaves alone. A position's variant is part of it (its rules, not only their
+name), so the same cards under another variant's rules are another key.
 """
 
 from __future__ import annotations

@@ -1,14 +1,16 @@
-"""Beleaguered Fortress: protobuf messages <-> solver values, and its RPCs.
+"""Beleaguered Fortress and its family of variants: protobuf messages <-> solver values.
 
 Explicit positions go through the same JSON reader as the command line, so bad input
-gets the same message on both; a message with more piles, slots or cards than the game
-has is refused, in the reader's words, before any card is converted. Optimal solutions
-fill the hint cache: a hint for a position along one is answered at once.
+gets the same message on both; a message with more piles, slots, cells or cards than
+any variant has is refused, in the reader's words, before any card is converted, and
+one with more than its own variant has by the reader. A position's `variant` names its
+rules (empty: Beleaguered Fortress); a message for another variant than the request's
+is refused in one line.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from service.api import fortress_solver_pb2 as pb
 from service.messages import (
@@ -22,35 +24,67 @@ from service.messages import (
 from solver.beleaguered import Algorithm, Hint, Mode, Move, Position, Solution
 from solver.beleaguered.grading import Graded, Outcome
 from solver.beleaguered.reading import read
-from solver.beleaguered.schema import MAX_CARDS, NAME, PILES, RESERVE_SLOTS
+from solver.beleaguered.schema import MAX_CARDS, NAME
+from solver.beleaguered.variant import (
+    DEFAULT,
+    MAX_CELLS,
+    MAX_PILES,
+    MAX_RESERVE,
+    Variant,
+    find_variant,
+)
 from solver.budget import Budget, SearchStats, Status
-
-if TYPE_CHECKING:
-    pass
+from solver.errors import InvalidInput
 
 _SUITS = ("clubs", "diamonds", "hearts", "spades")
 
 
-def position_from_proto(message: pb.BeleagueredPosition) -> Position:
-    at_most(message.tableau, PILES, "tableau")
+def variant_from_proto(name: str) -> Variant:
+    """The variant a request names (empty: Beleaguered Fortress); InvalidInput, in one
+    line naming those known, for a name no variant has."""
+    return find_variant(name or None)
+
+
+def variant_to_proto(variant: Variant | None) -> str:
+    """A request's variant field: empty for Beleaguered Fortress, as before variants."""
+    return "" if variant is None or variant.name == DEFAULT else variant.name
+
+
+def position_from_proto(message: pb.BeleagueredPosition,
+                        variant: Variant | None = None) -> Position:
+    """The position a message holds; with `variant`, one of that variant only (a message
+    naming no variant is read as one of it, one naming another is refused)."""
+    if variant is not None and message.variant and message.variant != variant.name:
+        raise InvalidInput(f"variant: this is a {message.variant[:40]} position, not one of "
+                           f"{variant.name}, the request's variant")
+    at_most(message.tableau, MAX_PILES, "tableau")
     for k, pile in enumerate(message.tableau):
         at_most(pile.cards, MAX_CARDS, "tableau", k)
-    at_most(message.reserve, RESERVE_SLOTS, "reserve")
+    at_most(message.reserve, MAX_RESERVE, "reserve")
+    at_most(message.cells, MAX_CELLS, "cells")
     data: dict[str, Any] = {"tableau": [list(pile.cards) for pile in message.tableau],
-                            "reserve": [slot.card or None for slot in message.reserve]}
+                            "reserve": [slot.card or None for slot in message.reserve],
+                            "cells": [slot.card or None for slot in message.cells]}
+    if message.variant:
+        data["variant"] = message.variant
     if message.HasField("foundations"):
         tops = message.foundations
         data["foundations"] = {suit[0].upper(): getattr(tops, suit) for suit in _SUITS}
-    return read(data)
+    return read(data, variant)
 
 
 def position_to_proto(position: Position) -> pb.BeleagueredPosition:
+    """Its message: `variant` and `cells` as `to_json` writes them (a Beleaguered
+    Fortress position's as before variants)."""
     tops = dict(zip(_SUITS, position.foundations, strict=True))
     return pb.BeleagueredPosition(
         tableau=[pb.Pile(cards=[str(card) for card in pile]) for pile in position.tableau],
         reserve=[pb.ReserveSlot(card="" if card is None else str(card))
                  for card in position.reserve],
         foundations=pb.Foundations(**tops),
+        variant=variant_to_proto(position.variant),
+        cells=[pb.ReserveSlot(card="" if card is None else str(card))
+               for card in position.cells],
     )
 
 
@@ -77,6 +111,8 @@ def solution_to_proto(solution: Solution, moves: bool = True) -> pb.SolveRespons
     )
     if solution.length is not None:
         response.length = solution.length
+    if solution.lower_bound is not None:
+        response.lower_bound = solution.lower_bound
     return response
 
 
@@ -88,6 +124,10 @@ def hint_to_proto(hint: Hint, cached: bool = False) -> pb.HintResponse:
         response.moves_left = hint.moves_left
     if hint.winnable is not None:
         response.winnable = hint.winnable
+    if not hint.optimal:  # a line found, not proven optimal in the budget (as to_json says)
+        response.optimal = False
+        if hint.at_least is not None:
+            response.at_least = hint.at_least
     return response
 
 
@@ -98,14 +138,17 @@ def move_from_proto(message: pb.Move) -> Move:
 def solution_from_proto(message: pb.SolveResponse) -> Solution:
     return Solution(STATUS_BACK[message.status], message.optimal,
                     tuple(move_from_proto(m) for m in message.moves),
-                    stats_from_proto(message.stats))
+                    stats_from_proto(message.stats),
+                    message.lower_bound if message.HasField("lower_bound") else None)
 
 
 def hint_from_proto(message: pb.HintResponse) -> Hint:
     return Hint(STATUS_BACK[message.status],
                 move_from_proto(message.move) if message.HasField("move") else None,
                 message.moves_left if message.HasField("moves_left") else None,
-                SearchStats(0, 0.0, 0))
+                SearchStats(0, 0.0, 0),
+                message.optimal if message.HasField("optimal") else True,
+                message.at_least if message.HasField("at_least") else None)
 
 
 MODES = {Mode.OPTIMAL: pb.MODE_OPTIMAL, Mode.ANY: pb.MODE_ANY}
@@ -152,10 +195,13 @@ def graded_from_proto(message: pb.GradedMove) -> Graded:
 
 
 def batch_request(deals: list[int], mode: Mode, algorithm: Algorithm, budget: Budget,
-                  without_moves: bool = False) -> pb.SolveBatchRequest:
+                  without_moves: bool = False,
+                  variant: Variant | None = None) -> pb.SolveBatchRequest:
+    """The deals of `variant` (None: Beleaguered Fortress) to solve."""
     return pb.SolveBatchRequest(game=NAME, deals=_ranges(deals), mode=MODES[mode],
                                 algorithm=ALGORITHMS[algorithm],
-                                budget=budget_to_proto(budget), without_moves=without_moves)
+                                budget=budget_to_proto(budget), without_moves=without_moves,
+                                variant=variant_to_proto(variant))
 
 
 def verdict_from_proto(message: pb.SolveResponse) -> tuple[Status, bool, int | None,
@@ -168,9 +214,16 @@ def verdict_from_proto(message: pb.SolveResponse) -> tuple[Status, bool, int | N
 
 
 def generate_request(count: int, min_length: int | None, max_length: int | None,
-                     budget: Budget) -> pb.GenerateDealsRequest:
+                     budget: Budget, variant: Variant | None = None) -> pb.GenerateDealsRequest:
+    """`count` deals of `variant` (None: Beleaguered Fortress) within the band."""
     return pb.GenerateDealsRequest(game=NAME, count=count, min_length=min_length,
-                                   max_length=max_length, budget=budget_to_proto(budget))
+                                   max_length=max_length, budget=budget_to_proto(budget),
+                                   variant=variant_to_proto(variant))
+
+
+def deal_request(number: int, variant: Variant | None = None) -> pb.DealRequest:
+    """Deal `number` of `variant` (None: Beleaguered Fortress), to play along."""
+    return pb.DealRequest(game=NAME, seed=number, variant=variant_to_proto(variant))
 
 
 def _ranges(deals: list[int]) -> list[pb.DealRange]:

@@ -128,7 +128,8 @@ def parse_rules(text: str, source: str = "rules file") -> Variant:
     except ValidationError as error:
         named = [str(e["ctx"]["error"]) if e["type"] == "value_error"  # a check of ours
                  else text.replace("is not a field of this position", "is not a rules field")
-                 for e, text in zip(error.errors(include_url=False), faults(error))]
+                 for e, text in zip(error.errors(include_url=False), faults(error),
+                                   strict=True)]
         raise InvalidInput(f"{source}: {'; '.join(named)}") from None
 
 

@@ -1,15 +1,20 @@
-"""The census data file: written and read back losslessly, and the shipped one agrees
-with fresh searches on a sample of its deals."""
+"""The census data files: written and read back losslessly (Beleaguered Fortress's FSC1
+and the other variants' FSC2), and the shipped ones agree with fresh searches on a sample
+of their deals."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
+from service.beleaguered import census as census_service
 from solver.beleaguered import Algorithm, Engine, Mode, deal, solve
-from solver.beleaguered.census import Census, DealInfo, deal_info, shipped
+from solver.beleaguered.census import Census, DealInfo, census_path, deal_info, shipped
+from solver.beleaguered.variant import find_variant, variants
 from solver.budget import Budget, Status
+from solver.errors import InvalidInput
 
 ENTRIES = [DealInfo(10, Status.SOLVED, 73), DealInfo(11, Status.UNSOLVABLE, None),
            DealInfo(12, Status.UNKNOWN, None), DealInfo(13, Status.SOLVED, None),
@@ -71,3 +76,264 @@ def test_the_shipped_census_agrees_with_the_python_engine(number):
     verdict = solve(deal(number), Mode.OPTIMAL, Algorithm.ASTAR, Budget(seconds=120),
                     Engine.PYTHON)
     assert verdict.status is info.status and verdict.length == info.length
+
+
+# ---- the census of another variant (FSC2) --------------------------------------------
+
+VARIANT_ENTRIES = [
+    DealInfo(20, Status.SOLVED, 61),                                  # proven optimal
+    DealInfo(21, Status.SOLVED, 76, 61),                              # a line and a bound
+    DealInfo(22, Status.UNSOLVABLE, None),
+    DealInfo(23, Status.UNKNOWN, None, 43),                           # undecided, bounded
+    DealInfo(24, Status.UNKNOWN, None),
+    DealInfo(25, Status.SOLVED, 90, optimal=False),                   # no bound
+    DealInfo(26, Status.SOLVED, None, 70),                            # winnable, no line
+    DealInfo(27, Status.SOLVED, 0),
+    DealInfo(28, Status.SOLVED, 254),
+    DealInfo(29, Status.SOLVED, 80, 80, optimal=False),               # as written
+]
+
+
+def test_a_variant_census_reads_back_what_was_written():
+    census = Census.from_bytes(Census.of(reversed(VARIANT_ENTRIES), "citadel").to_bytes())
+    assert (census.first, census.last, census.variant, census.format) == (
+        20, 29, "citadel", "FSC2")
+    assert list(census) == VARIANT_ENTRIES
+    assert census.info(19) is None and census.info(30) is None
+    assert census.info(20) == DealInfo(20, Status.SOLVED, 61, 61, True)
+
+
+def test_a_variant_census_keeps_what_fits_a_byte_and_refuses_the_rest():
+    census = Census.of([DealInfo(1, Status.SOLVED, 300, 260, optimal=False),
+                        DealInfo(2, Status.UNKNOWN, None, 400)], "fortress")
+    # a bound stays a bound when lowered; a long line not proven optimal is dropped
+    assert list(census) == [DealInfo(1, Status.SOLVED, None, 254, False),
+                            DealInfo(2, Status.UNKNOWN, None, 254, False)]
+    with pytest.raises(ValueError, match="does not fit"):
+        Census.of([DealInfo(1, Status.SOLVED, 255)], "fortress")
+    with pytest.raises(ValueError, match="not a census file"):
+        Census.from_bytes(Census.of(VARIANT_ENTRIES, "citadel").to_bytes()[:-3])
+    with pytest.raises(ValueError, match="not a census file"):
+        Census.from_bytes(b"not zlib")
+
+
+def test_deal_info_refuses_what_cannot_be():
+    with pytest.raises(ValueError, match="above the length"):
+        DealInfo(1, Status.SOLVED, 60, 61)
+    with pytest.raises(ValueError, match="optimal length 60, but lower bound 59"):
+        DealInfo(1, Status.SOLVED, 60, 59, optimal=True)
+    with pytest.raises(ValueError, match="optimal, but no length"):
+        DealInfo(1, Status.UNKNOWN, None, optimal=True)
+    with pytest.raises(ValueError, match="not won"):
+        DealInfo(1, Status.UNSOLVABLE, 60)
+
+
+def test_deal_info_keeps_beleaguered_fortress_meaning_and_json():
+    assert DealInfo(2, Status.SOLVED, 66) == DealInfo(2, Status.SOLVED, 66, 66, True)
+    assert not DealInfo(3, Status.SOLVED, None).optimal
+    assert not DealInfo(1, Status.UNSOLVABLE, None).optimal
+    for entry in ENTRIES:  # the FSC1 census: no new keys
+        assert set(entry.to_json()) == {"deal", "status", "length"}
+    assert DealInfo(20, Status.SOLVED, 61).to_json() == {
+        "deal": 20, "status": "solved", "length": 61}
+    assert DealInfo(21, Status.SOLVED, 76, 61).to_json() == {
+        "deal": 21, "status": "solved", "length": 76, "lower_bound": 61, "optimal": False}
+    assert DealInfo(23, Status.UNKNOWN, None, 43).to_json() == {
+        "deal": 23, "status": "unknown", "length": None, "lower_bound": 43, "optimal": False}
+
+
+def test_a_variant_census_candidates_respect_the_band():
+    census = Census.of(VARIANT_ENTRIES, "citadel")
+    # 20 is 61 (proven); 21 is 61..76; 22 unwinnable; 23 at least 43; 24 anything;
+    # 25 at most 90; 26 at least 70; 27 is 0; 28 is 254; 29 is 80 (60..80 bound).
+    assert list(census.candidates(18, 31, 60, 62)) == [18, 19, 20, 21, 23, 24, 25, 30, 31]
+    assert list(census.candidates(20, 29, 77, 85)) == [23, 24, 25, 26, 29]
+    assert list(census.candidates(20, 29, 0, 42)) == [24, 25, 27]
+    assert list(census.candidates(20, 29, 91, 300)) == [23, 24, 26, 28]
+    assert list(census.candidates(22, 22, 0, float("inf"))) == []
+
+
+def test_a_variant_without_a_shipped_census_has_none():
+    fortress = find_variant("fortress")
+    assert census_path(fortress).name == "fortress.bin"
+    assert census_path(None) == census_path(find_variant("beleaguered-fortress"))
+    assert shipped(find_variant("beleaguered-fortress")) is shipped()
+    assert shipped(fortress.model_copy(update={"name": "my-fortress"})) is None
+    assert shipped(fortress.model_copy(update={"worrying_back": False})) is None
+    assert deal_info(1, fortress.model_copy(update={"name": "my-fortress"})) is None
+
+
+SHIPPED_VARIANTS = {v.name: census for v in variants() if v.name != "beleaguered-fortress"
+                    and (census := shipped(v)) is not None}
+
+
+def _sample(name: str, census: Census) -> list[int]:
+    """A few deals at random, and a few of each kind: proven optimal, of unproven length,
+    undecided."""
+    rng = random.Random(name)
+    entries = list(census)
+    picked = [entry.deal for entry in rng.sample(entries, 4)]
+    for kind, count in (((Status.SOLVED, True), 3), ((Status.SOLVED, False), 2),
+                        ((Status.UNKNOWN, False), 1)):
+        of_kind = [e.deal for e in entries if (e.status, e.optimal) == kind]
+        picked += rng.sample(of_kind, min(count, len(of_kind)))
+    return sorted(set(picked))
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED_VARIANTS))
+def test_a_shipped_variant_census_covers_its_first_deals(name):
+    census = SHIPPED_VARIANTS[name]
+    assert (census.first, census.variant, census.format) == (1, name, "FSC2")
+    assert census.last >= 10_000
+    assert deal_info(census.last + 1, find_variant(name)) is None
+    for entry in census:
+        assert entry.lower_bound is None or entry.length is None \
+            or entry.lower_bound <= entry.length
+
+
+@pytest.mark.parametrize(("name", "number"), [
+    (name, number) for name, census in sorted(SHIPPED_VARIANTS.items())
+    for number in _sample(name, census)])
+def test_a_shipped_variant_census_agrees_with_a_fresh_search(name, number):
+    variant = find_variant(name)
+    info = deal_info(number, variant)
+    assert info is not None
+    position = deal(number, variant)
+    verdict = solve(position, Mode.ANY, Algorithm.ASTAR, Budget(seconds=5))
+    if info.status is Status.UNKNOWN:  # undecided in the census: only its bound to hold
+        assert verdict.status is not Status.SOLVED or info.lower_bound is None \
+            or verdict.length >= info.lower_bound
+        return
+    assert verdict.status is info.status
+    if info.status is not Status.SOLVED:
+        return
+    best = solve(position, Mode.OPTIMAL, Algorithm.ASTAR, Budget(seconds=5))
+    assert best.status is Status.SOLVED
+    if info.optimal:
+        assert best.optimal and best.length == info.length
+        return
+    # the census's bound and line (a line too long for its byte is left out) hold the
+    # optimal length between them, as do the fresh search's
+    assert info.lower_bound is None or info.lower_bound <= best.length
+    if info.length is not None:
+        assert best.length <= info.length or not best.optimal
+        assert best.lower_bound is None or best.lower_bound <= info.length
+
+
+# ---- computing and packing a census (service/beleaguered/census.py) ------------------
+
+FORTRESS_LINES = [  # Beleaguered Fortress's shape: a length only when optimal
+    {"deal": 1, "status": "unsolvable", "optimal": False, "length": None, "nodes": 5,
+     "seconds": 0.1},
+    {"deal": 2, "status": "solved", "optimal": True, "length": 66, "nodes": 900,
+     "seconds": 0.5},
+    {"deal": 3, "status": "solved", "optimal": False, "length": None, "nodes": 80,
+     "seconds": 9.0},
+]
+VARIANT_LINES = [  # another variant's: the best line found and a lower bound
+    {"deal": 1, "status": "solved", "length": 61, "optimal": True, "lower_bound": 61},
+    {"deal": 2, "status": "solved", "length": 76, "optimal": False, "lower_bound": 61},
+    {"deal": 3, "status": "unsolvable", "length": None, "optimal": False, "lower_bound": None},
+    {"deal": 4, "status": "unknown", "length": None, "optimal": False, "lower_bound": 43},
+    {"deal": 5, "status": "solved", "length": 80, "optimal": False, "lower_bound": 70},
+    # deals written twice (two runs on one file): the best of both is kept
+    {"deal": 2, "status": "solved", "length": 74, "optimal": False, "lower_bound": 60},
+    {"deal": 4, "status": "unsolvable", "length": None, "optimal": False, "lower_bound": None},
+    {"deal": 5, "status": "solved", "length": 72, "optimal": True, "lower_bound": 72},
+]
+
+
+def _write(path, lines, tail=""):
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines) + tail)
+    return path
+
+
+def test_pack_writes_beleaguered_fortress_census_as_before(tmp_path):
+    source = _write(tmp_path / "census.jsonl", FORTRESS_LINES)
+    packed = census_service.pack(source, tmp_path / "census.bin")
+    assert packed.format == "FSC1"
+    again = Census.from_bytes((tmp_path / "census.bin").read_bytes())
+    assert list(again) == [DealInfo(1, Status.UNSOLVABLE, None),
+                           DealInfo(2, Status.SOLVED, 66), DealInfo(3, Status.SOLVED, None)]
+    assert census_service.pack(source, tmp_path / "again.bin",
+                               find_variant("beleaguered-fortress")).format == "FSC1"
+    assert (tmp_path / "again.bin").read_bytes() == (tmp_path / "census.bin").read_bytes()
+
+
+def test_pack_reads_a_variant_census_merging_deals_written_twice(tmp_path):
+    source = _write(tmp_path / "citadel.jsonl", VARIANT_LINES, tail='{"deal": 6, "sta')
+    before = source.read_bytes()
+    packed = census_service.pack(source, tmp_path / "censuses" / "citadel.bin",
+                                 find_variant("citadel"))
+    assert source.read_bytes() == before  # a census being written is read, not cut
+    again = Census.from_bytes((tmp_path / "censuses" / "citadel.bin").read_bytes())
+    assert (packed.format, again.variant, again.first, again.last) == ("FSC2", "citadel", 1, 5)
+    assert list(again) == [DealInfo(1, Status.SOLVED, 61, 61, True),
+                           DealInfo(2, Status.SOLVED, 74, 61, False),
+                           DealInfo(3, Status.UNSOLVABLE, None),
+                           DealInfo(4, Status.UNSOLVABLE, None),
+                           DealInfo(5, Status.SOLVED, 72, 72, True)]
+
+
+def test_pack_refuses_gaps_and_contradictions(tmp_path):
+    gap = _write(tmp_path / "gap.jsonl", [VARIANT_LINES[0], VARIANT_LINES[2]])
+    with pytest.raises(InvalidInput, match="lacks deal 2"):
+        census_service.pack(gap, tmp_path / "gap.bin", find_variant("citadel"))
+    both = _write(tmp_path / "both.jsonl", [
+        VARIANT_LINES[0], {**VARIANT_LINES[2], "deal": 1}])
+    with pytest.raises(InvalidInput, match="both winnable and unwinnable"):
+        census_service.pack(both, tmp_path / "both.bin", find_variant("citadel"))
+    odd = _write(tmp_path / "odd.jsonl", [{**VARIANT_LINES[1], "lower_bound": 77}])
+    with pytest.raises(InvalidInput, match="above the length"):
+        census_service.pack(odd, tmp_path / "odd.bin", find_variant("citadel"))
+    (tmp_path / "not.jsonl").write_text("hello\n")
+    with pytest.raises(InvalidInput, match="line 1 is not a census line"):
+        census_service.pack(tmp_path / "not.jsonl", tmp_path / "not.bin")
+
+
+def test_the_summary_of_a_variant_census(tmp_path):
+    found = census_service.summary(_write(tmp_path / "citadel.jsonl", VARIANT_LINES))
+    assert (found.deals, found.winnable, found.unwinnable, found.unknown) == (5, 3, 2, 0)
+    assert (found.optimal, found.unmeasured, found.gapped, found.median_gap) == (2, 1, 1, 13)
+    assert found.lengths == {61: 1, 72: 1} and found.hardest == []
+    data = found.to_json()
+    assert data["optimal_share"] == round(2 / 3, 6) and data["median_gap"] == 13
+    low, high = data["winnable_interval"]
+    assert low < 3 / 5 < high
+    text = str(found)
+    assert "optimal length proven for 2 of 3 winnable deals" in text
+    assert "median gap" in text and "most searched" not in text
+
+
+def test_the_summary_of_beleaguered_fortress_census_is_as_before(tmp_path):
+    found = census_service.summary(_write(tmp_path / "census.jsonl", FORTRESS_LINES))
+    assert (found.winnable, found.unmeasured, found.median_gap) == (2, 1, None)
+    assert found.hardest[0] == (2, 900) and found.longest == [(2, 66)]
+    assert "median gap" not in str(found)
+
+
+@pytest.mark.parametrize(("name", "number"), [("citadel", 3129), ("citadel", 9),
+                                              ("fortress", 2202), ("fortress", 1552)])
+def test_census_deal_of_a_variant(name, number):
+    variant = find_variant(name)
+    line = census_service.census_deal(number, Budget(seconds=10), variant=variant)
+    assert set(line) == {"deal", "status", "length", "optimal", "lower_bound", "nodes",
+                         "seconds"}
+    entry = DealInfo(number, Status(line["status"]), line["length"], line["lower_bound"],
+                     line["optimal"])
+    best = solve(deal(number, variant), Mode.OPTIMAL, Algorithm.ASTAR, Budget(seconds=10))
+    assert entry.status is best.status
+    if best.status is Status.SOLVED and best.optimal:
+        assert entry.lower_bound is not None and entry.lower_bound <= best.length
+        assert entry.length is not None and entry.length >= best.length
+        assert entry.optimal == (entry.length == best.length)
+    if entry.status is Status.UNSOLVABLE:
+        assert (entry.length, entry.lower_bound) == (None, None)
+
+
+def test_census_deal_of_beleaguered_fortress_is_as_before():
+    line = census_service.census_deal(2, Budget(seconds=30))
+    assert set(line) == {"deal", "status", "optimal", "length", "nodes", "seconds"}
+    assert (line["status"], line["optimal"], line["length"]) == ("solved", True, 66)
+    assert census_service.census_deal(
+        2, Budget(seconds=30), variant=find_variant("beleaguered-fortress"))["length"] == 66

@@ -562,14 +562,14 @@ def mutated_positions(draw) -> dict:
         if action == "respell" and isinstance(container[key], str) and len(container[key]) == 2:
             container[key] = _respelt(container[key], draw)
         elif action in ("respell", "replace"):
-            container[key] = draw(st.sampled_from(_ODD))
+            container[key] = copy.deepcopy(draw(st.sampled_from(_ODD)))  # _ODD stays as it is
         elif action == "drop":
             del container[key]
         elif isinstance(container, list):
             container.insert(key, copy.deepcopy(container[key]))
         else:
             container[draw(st.sampled_from(["extra", "h", "X", "game"]))] = \
-                draw(st.sampled_from(_ODD))
+                copy.deepcopy(draw(st.sampled_from(_ODD)))
     return data
 
 

@@ -49,7 +49,7 @@ def assert_move_shape(move: object) -> None:
 
 
 def assert_solution_shape(data: dict) -> None:
-    assert set(data) == {"status", "optimal", "length", "moves", "stats"}
+    assert set(data) == {"status", "optimal", "length", "lower_bound", "moves", "stats"}
     assert data["status"] in {"solved", "unsolvable", "unknown"}
     assert isinstance(data["optimal"], bool)
     assert data["length"] is None or (
@@ -354,7 +354,7 @@ def _bad_foundation(data: dict) -> None:
 
 
 def _unknown_field(data: dict) -> None:
-    data["cells"] = []
+    data["free_cells"] = []
 
 
 @pytest.mark.parametrize("command", ["solve", "hint"])
