@@ -935,16 +935,26 @@ class ServerInfo(_message.Message):
     def __init__(self, version: _Optional[str] = ..., games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("name", "modes", "algorithms", "max_deal")
+    __slots__ = ("name", "modes", "algorithms", "max_deal", "variants")
     NAME_FIELD_NUMBER: _ClassVar[int]
     MODES_FIELD_NUMBER: _ClassVar[int]
     ALGORITHMS_FIELD_NUMBER: _ClassVar[int]
     MAX_DEAL_FIELD_NUMBER: _ClassVar[int]
+    VARIANTS_FIELD_NUMBER: _ClassVar[int]
     name: str
     modes: _containers.RepeatedScalarFieldContainer[str]
     algorithms: _containers.RepeatedScalarFieldContainer[str]
     max_deal: int
-    def __init__(self, name: _Optional[str] = ..., modes: _Optional[_Iterable[str]] = ..., algorithms: _Optional[_Iterable[str]] = ..., max_deal: _Optional[int] = ...) -> None: ...
+    variants: _containers.RepeatedCompositeFieldContainer[VariantInfo]
+    def __init__(self, name: _Optional[str] = ..., modes: _Optional[_Iterable[str]] = ..., algorithms: _Optional[_Iterable[str]] = ..., max_deal: _Optional[int] = ..., variants: _Optional[_Iterable[_Union[VariantInfo, _Mapping]]] = ...) -> None: ...
+
+class VariantInfo(_message.Message):
+    __slots__ = ("name", "title")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    title: str
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ...) -> None: ...
 
 class Limits(_message.Message):
     __slots__ = ("workers", "queue", "max_seconds", "max_nodes", "max_table_entries", "cache_entries", "max_worlds", "max_batch")

@@ -31,7 +31,7 @@ from solver.beleaguered.census import shipped as shipped_census
 from solver.beleaguered.game import GAME, GRADE, SOLVE, HintOptions, SolveOptions
 from solver.beleaguered.grading import Grading
 from solver.beleaguered.solve import hint_from
-from solver.beleaguered.variant import Variant, load_rules
+from solver.beleaguered.variant import Variant, load_rules, variants
 from solver.budget import SearchStats, Status
 from solver.errors import InvalidInput, OutOfRange
 from solver.games import Game
@@ -80,7 +80,9 @@ class Handler:
 
     def info(self) -> pb.GameInfo:
         return pb.GameInfo(name=self.game.name, modes=[m.value for m in Mode],
-                           algorithms=[a.value for a in Algorithm], max_deal=MAX_DEAL)
+                           algorithms=[a.value for a in Algorithm], max_deal=MAX_DEAL,
+                           variants=[pb.VariantInfo(name=v.name, title=v.title)
+                                     for v in variants()])
 
     def source(self, position: Position) -> pb.PositionSource:
         return position_source(position)

@@ -4,8 +4,11 @@
  * each in the game selector. The page has boards of its own for four of them (BOARDS,
  * keyed by the game's name):
  * Beleaguered Fortress: a deal or a pasted position, played by clicking a card and then a
- * pile or the foundations, the card's targets coloured by whether their move still wins;
- * Hint, and Solve with Previous / Next / Play along the optimal line. Fortress Fight
+ * pile, a free cell or the foundations, the card's targets coloured by whether their move
+ * still wins; Hint, and Solve with Previous / Next / Play along the optimal line. Its
+ * family's variants (Fortress, Bastion, Beleaguered Castle, ...) are dealt from the variant
+ * selector and drawn from their positions: as many piles as they have, the free cells
+ * where they have them, the reserve only where they have one. Fortress Fight
  * Kingdom and Farbduell: a game against the greedy bot from a seed (or a pasted position),
  * the person is seat 0 (or the seat to move) and sees only what that seat sees.
  * Stronghold: a pasted position and the attacker's plan (Hint) or the fewest turns to
@@ -17,7 +20,8 @@
  * It calls the server it is served from, in the Connect protocol with JSON bodies
  * (POST /fortress.solver.v1.Solver/<Method>, see protos/fortress_solver.proto):
  *   GetServerInfo - the games, with their questions
- *   Deal  - Beleaguered Fortress deal N, a new duel from a seed, any game that deals
+ *   Deal  - Beleaguered Fortress deal N (of a variant), a new duel from a seed, any game
+ *           that deals
  *   Play  - moves in the game's notation (the duels: with the bot's replies); with no
  *           moves it checks and draws a pasted position of any game
  *   Hint  - the next move, the best action with its runners-up, the attacker's plan;
@@ -35,6 +39,20 @@ const TOKEN_KEY = "fortress-solver-token";
 const BUDGET = {seconds: 10};
 const PLAY_INTERVAL_MS = 400;
 
+// Beleaguered Fortress's family: the variant a position without a "variant" key is of, and
+// the variants the server ships, in its order (`fortress-solver variants`). GameInfo lists
+// no variants yet: the selector offers these, unless the server's GameInfo names its own
+// under `variants` (as names, or as {name, title}), which it then offers instead.
+const DEFAULT_VARIANT = "beleaguered-fortress";
+const VARIANTS = [
+  {name: "beleaguered-fortress", title: "Beleaguered Fortress"},
+  {name: "fortress", title: "Fortress"},
+  {name: "bastion", title: "Bastion"},
+  {name: "beleaguered-castle", title: "Beleaguered Castle"},
+  {name: "streets-and-alleys", title: "Streets and Alleys"},
+  {name: "citadel", title: "Citadel"},
+];
+
 const STRONGHOLD_EXAMPLE = `{"game": "stronghold", "mode": "1v3", "turn": 2,               // A1 to move
  "units": [{"id": "u4", "owner": "A1", "might": 4},                    // in base, ready
            {"id": "d2", "owner": "D", "might": 2, "tank": true, "loc": "O2"}],
@@ -46,6 +64,7 @@ const STRONGHOLD_EXAMPLE = `{"game": "stronghold", "mode": "1v3", "turn": 2,    
 //   option      the selector's value, where it is not the game's name ("ffk", as it was)
 //   input       the deal form's label; null: no deal form, the game loads `example`
 //   seed        the deal form's first value
+//   variants    deals a variant of the family chosen in the variant selector
 //   example     the position loaded when the game is chosen ("Load example")
 //   paste       the paste box is open when the game is chosen
 //   steps       Previous / Next / Play (and the arrow keys) walk Solve's line
@@ -64,7 +83,7 @@ const STRONGHOLD_EXAMPLE = `{"game": "stronghold", "mode": "1v3", "turn": 2,    
 //   questions   a button for each of the game's questions (GameInfo.modes)
 const BOARDS = {
   "beleaguered-fortress": {
-    label: "Beleaguered Fortress", input: "Deal", seed: 2, steps: true,
+    label: "Beleaguered Fortress", input: "Deal", seed: 2, steps: true, variants: true,
     draw: renderBeleaguered, status: beleagueredStatus, hint: renderBeleagueredHint,
     afterHint: gradeMoves, solve: {request: {}, keep: keepSolution}, solution: solutionLine,
     click: onCardClick,
@@ -220,6 +239,8 @@ function loadGames() {
     state.games = new Map((info.games || []).map((game) => [game.name, game]));
     $("game").replaceChildren(...[...state.games.keys()].map((name) =>
       el("option", {value: optionOf(name), text: BOARDS[name]?.label ?? name})));
+    const family = [...state.games.values()].find((game) => BOARDS[game.name]?.variants);
+    fillVariants(family?.variants);
   }, true).then((ok) => {
     if (!ok) return;
     const names = [...state.games.keys()];
@@ -247,10 +268,43 @@ function reset(view) {
   stopPlaying();
 }
 
+// The variant selector's options: the server's, where its GameInfo lists them, else
+// VARIANTS; the variant chosen stays chosen if the server has it.
+function fillVariants(listed) {
+  const named = (listed || []).map((v) => (typeof v === "string" ? {name: v} : v))
+    .filter((v) => v && typeof v.name === "string" && v.name);
+  const known = new Map(VARIANTS.map((v) => [v.name, v.title]));
+  const variants = named.length
+    ? named.map((v) => ({name: v.name, title: v.title || known.get(v.name) || v.name}))
+    : VARIANTS;
+  const chosen = $("variant").value;
+  $("variant").replaceChildren(...variants.map((v) =>
+    el("option", {value: v.name, text: v.title})));
+  $("variant").value = variants.some((v) => v.name === chosen) ? chosen : variants[0].name;
+}
+
+// The variant a view's position is of: its "variant" key, absent for Beleaguered Fortress.
+function variantOf(view) {
+  return JSON.parse(view.positionJson).variant || DEFAULT_VARIANT;
+}
+
+// The variant selector shows the variant of the position on show (a pasted one's too,
+// added to the options when the server knows a variant the page does not).
+function showVariant() {
+  if (!boardOf().variants || !state.view) return;
+  const name = variantOf(state.view);
+  const select = $("variant");
+  if (![...select.options].some((option) => option.value === name)) {
+    select.append(el("option", {value: name, text: name}));
+  }
+  select.value = name;
+}
+
 function selectGame(game) {
   state.game = game;
   $("game").value = optionOf(game);
   const info = boardOf();
+  $("variant-field").hidden = !info.variants;
   $("deal-form").hidden = !info.input;
   $("deal-label").textContent = info.input || "";
   $("deal").value = state.seeds[game] ?? info.seed ?? "";
@@ -266,11 +320,20 @@ function loadDeal() {
     showError(`${boardOf().input.toLowerCase()} must be a whole number, not "${seed}"`);
     return;
   }
+  // Beleaguered Fortress itself is dealt as it always was, without a variant
+  const variant = boardOf().variants ? $("variant").value : DEFAULT_VARIANT;
+  const request = {game: state.game, seed};
+  if (variant !== DEFAULT_VARIANT) request.variant = variant;
   run(async (current) => {
-    const view = await rpc("Deal", {game: state.game, seed});
+    const view = await rpc("Deal", request);
     if (!current()) return;
     reset(view);
     render();
+    const dealt = boardOf().variants ? variantOf(view) : variant;
+    if (dealt !== variant) {
+      throw new Error(`asked for a deal of ${variant}, the server dealt one of ${dealt}: ` +
+                      "it does not deal that variant");
+    }
   }, true);
 }
 
@@ -471,7 +534,8 @@ function solve() {
 // Beleaguered Fortress: the optimal line, to walk with Next.
 function keepSolution(answer) {
   state.solution = {moves: (answer.moves || []).map(moveText), start: state.history.length,
-                    status: answer.status, optimal: answer.optimal};
+                    status: answer.status, optimal: answer.optimal,
+                    lowerBound: answer.lowerBound};
 }
 
 // A game without a board of its own: one of its questions by name, asked through Solve;
@@ -539,6 +603,7 @@ function render() {
   board.replaceChildren();
   board.className = `board board-${state.game}${info === GENERIC ? " board-generic" : ""}`;
   if (state.view) info.draw(board);
+  showVariant();
   renderHint();
   renderSolution();
   renderAnswer();
@@ -607,9 +672,19 @@ function renderHint() {
   boardOf().hint(answer, more);
 }
 
+// A line not proven optimal: "wins in at most N (at least M)", M the proven lower bound.
+function atMost(moves, atLeast) {
+  return `wins in at most ${plural(moves, "move")}` +
+    `${atLeast === undefined ? "" : ` (at least ${atLeast})`}`;
+}
+
 function renderBeleagueredHint(answer) {
   const move = answer.move;
+  const bounded = answer.optimal === false && answer.movesLeft !== undefined;
   $("hint-facts").hidden = false;
+  $("moves-left-fact").hidden = bounded;
+  $("bound").hidden = !bounded;
+  $("bound").textContent = bounded ? atMost(answer.movesLeft, answer.atLeast) : "";
   $("hint-move").textContent = move ? `${move.card} ${move.source} → ${move.target}`
     : isOver(state.view) ? "none: the game is won"
       : answer.status === "STATUS_UNSOLVABLE" ? "none: no move wins from here"
@@ -667,8 +742,9 @@ function solutionLine(list) {
   const solution = state.solution;
   if (!solution) return false;
   const summary = {
-    STATUS_SOLVED: `${solution.optimal ? "optimal" : "a"} solution: ${plural(
-      solution.moves.length, "move")}`,
+    STATUS_SOLVED: solution.optimal
+      ? `optimal solution: ${plural(solution.moves.length, "move")}`
+      : `a solution: ${atMost(solution.moves.length, solution.lowerBound)}`,
     STATUS_UNSOLVABLE: "no solution: this position cannot be won",
   }[solution.status] || "unknown: the budget ran out first";
   const index = state.history.length - solution.start;
@@ -725,16 +801,31 @@ const SUITS = {C: "♣", D: "♦", H: "♥", S: "♠"};
 const SUIT_NAMES = {C: "clubs", D: "diamonds", H: "hearts", S: "spades"};
 const FAN_PX = 26;
 
+// The position's own layout: its piles, its reserve and its free cells where its variant
+// has them (the JSON has "reserve" and "cells" keys only then).
 function renderBeleaguered(board) {
   const position = JSON.parse(state.view.positionJson);
   board.append(
     el("div", {class: "bf-top"},
-      reserveEl(position.reserve), foundationsEl(position.foundations)),
+      position.reserve ? reserveEl(position.reserve) : null,
+      position.cells ? cellsEl(position.cells) : null,
+      foundationsEl(position.foundations)),
     legendEl(),
-    el("div", {class: "tableau"}, position.tableau.map(pileEl)),
+    tableauEl(position.tableau),
     el("details", {class: "picture"}, el("summary", {text: "as text"}),
       el("pre", {text: state.view.picture})));
   markBeleaguered(board);
+}
+
+// Eight piles as ever; more sit closer (ten fit beside the side panel), and more than ten
+// on narrower cards.
+function tableauEl(piles) {
+  const count = piles.length;
+  const cls = count === 8 ? "tableau" : `tableau piles${count > 8 ? " wide" : ""}${
+    count > 10 ? " many" : ""}`;
+  return el("div", {class: cls, "data-piles": String(count),
+                    style: count === 8 ? null : {"--piles": String(Math.max(count, 1))}},
+  piles.map(pileEl));
 }
 
 function cardEl(card, place) {
@@ -768,6 +859,18 @@ function reserveEl(reserve) {
     el("div", {class: "slots"}, reserve.map((card, slot) => card
       ? cardEl(card, `reserve:${slot}`)
       : el("div", {class: "slot", title: `reserve:${slot}`, text: String(slot)}))));
+}
+
+// Free cells: one card each, any card enters; each cell is a target of its own.
+function cellsEl(cells) {
+  return el("section", {class: "cells", "aria-label": "free cells", "data-testid": "cells"},
+    el("h3", {text: "Free cells"}),
+    el("div", {class: "slots"}, cells.map((card, k) => {
+      const place = `cell:${k}`;
+      return el("div", {class: "cell", "data-target": place, title: place},
+        card ? cardEl(card, place)
+          : el("div", {class: "slot", tabindex: "0", text: `cell ${k}`}));
+    })));
 }
 
 function foundationsEl(foundations) {
@@ -1173,6 +1276,7 @@ function init() {
     state.seeds[state.game] = $("deal").value;
     startGame([...state.games.keys()].find((name) => optionOf(name) === event.target.value));
   });
+  $("variant").addEventListener("change", loadDeal);
   $("deal-form").addEventListener("submit", (event) => {
     event.preventDefault();
     loadDeal();
@@ -1195,6 +1299,7 @@ function init() {
   $("board").addEventListener("click", onBoardClick);
   document.addEventListener("keydown", onKey);
   $("token-form").hidden = !sessionStorage.getItem(TOKEN_KEY);
+  fillVariants(null);
   loadGames();
 }
 

@@ -428,3 +428,11 @@ def test_a_bad_rules_file_stops_the_start_in_one_line(tmp_path, text, fault):
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and fault in lines[0] and "rules.toml" in lines[0], done.stderr
 
+
+
+def test_the_server_lists_the_variants_it_plays_its_rules_files_last(stub):
+    info = stub.GetServerInfo(pb.GetServerInfoRequest(), timeout=30)
+    family = next(game for game in info.games if game.name == GAME)
+    names = [variant.name for variant in family.variants]
+    assert names == [*SHIPPED_ORDER, OWN.name]
+    assert all(variant.title for variant in family.variants)

@@ -1,0 +1,194 @@
+"""The playground's Beleaguered Fortress board for the family's variants, in headless
+Chromium against a real server: the variant selector deals a variant, whose board has as
+many piles as it has (ten fit), its free cells with their cards and no reserve where it
+has none; a hint is played to and from the cells by clicks; a pasted position with a
+"variant" key is drawn as that variant; and an answer not proven optimal reads "wins in
+at most N (at least M)".
+
+The expected layouts and hints come from the library (solver.beleaguered).
+Skipped, with the reason in the run's summary, without /usr/bin/chromium or playwright.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from solver.beleaguered.deals import deal
+from solver.beleaguered.game import moves, play
+from solver.beleaguered.solve import hint
+from solver.beleaguered.variant import find_variant
+from solver.budget import Budget
+from tests.browser.server import SKIP_REASON
+
+if SKIP_REASON:
+    pytest.skip(SKIP_REASON, allow_module_level=True)
+
+from playwright.sync_api import expect  # noqa: E402
+
+BASTION_DEAL = 4  # its hint plays a card from a free cell to the foundations
+CASTLE_DEAL = 2
+
+
+def card(page, name: str):
+    return page.locator(f'[data-card="{name}"]')
+
+
+def click_card(page, name: str) -> None:
+    """A card's corner: in a fanned pile only its top strip shows."""
+    card(page, name).click(position={"x": 18, "y": 10})
+
+
+def status(page):
+    return page.get_by_test_id("status")
+
+
+def assert_clean(tab) -> None:
+    assert tab.page_errors == []
+    assert tab.console_errors == []
+
+
+def deal_variant(page, variant: str, number: int) -> None:
+    """Deal N of a variant: the number first, then the variant (choosing it deals)."""
+    page.get_by_test_id("deal").fill(str(number))
+    page.get_by_test_id("variant").select_option(variant)
+    expect(page.get_by_test_id("variant")).to_have_value(variant)
+    expect(status(page)).to_have_text("playing: 0 moves made")
+
+
+def test_the_variant_selector_lists_the_family(tab):
+    page = tab.page
+    expect(page.get_by_test_id("variant")).to_be_visible()
+    expect(page.get_by_test_id("variant")).to_have_value("beleaguered-fortress")
+    names = page.get_by_test_id("variant").locator("option").evaluate_all(
+        "os => os.map(o => o.value)")
+    assert names[:6] == ["beleaguered-fortress", "fortress", "bastion", "beleaguered-castle",
+                         "streets-and-alleys", "citadel"]
+    # Beleaguered Fortress's own board: eight piles, the reserve, no free cells
+    expect(page.locator(".tableau .pile")).to_have_count(8)
+    expect(page.locator(".tableau")).to_have_class("tableau")
+    expect(page.locator(".reserve [data-card]")).to_have_count(12)
+    expect(page.get_by_test_id("cells")).to_have_count(0)
+    page.get_by_test_id("game").select_option("stronghold")
+    expect(page.get_by_test_id("variant")).to_be_hidden()
+    assert_clean(tab)
+
+
+def test_a_bastion_deal_shows_its_cells_and_plays_its_hint(tab):
+    page = tab.page
+    position = deal(BASTION_DEAL, find_variant("bastion"))
+    expected = hint(position, Budget(seconds=10))
+    assert expected.move is not None and expected.move.source.kind == "cell"
+    deal_variant(page, "bastion", BASTION_DEAL)
+
+    board = page.locator("#board")
+    piles = page.locator(".tableau .pile")
+    expect(piles).to_have_count(10)
+    expect(page.locator(".tableau [data-card]")).to_have_count(50)
+    expect(page.locator(".reserve")).to_have_count(0)
+    cells = page.get_by_test_id("cells")
+    expect(cells).to_be_visible()
+    expect(cells.locator(".cell")).to_have_count(2)
+    expect(cells.locator("[data-card]")).to_have_count(2)
+    for k, held in enumerate(position.cells):
+        expect(card(page, str(held))).to_have_attribute("data-place", f"cell:{k}")
+    for i, pile in enumerate(position.tableau):
+        expect(card(page, str(pile[-1]))).to_have_attribute("data-place", f"tableau:{i}")
+    # ten piles fit on the board, beside the side panel
+    right = board.bounding_box()
+    last = piles.nth(9).bounding_box()
+    assert right is not None and last is not None
+    assert last["x"] + last["width"] <= right["x"] + right["width"]
+
+    page.get_by_test_id("hint").click()
+    move = expected.move
+    shown = f"{move.card} {move.source} → {move.target}"
+    expect(page.get_by_test_id("hint-move")).to_have_text(shown)
+    expect(page.get_by_test_id("moves-left")).to_have_text(str(expected.moves_left))
+    expect(page.get_by_test_id("bound")).to_be_hidden()
+    expect(card(page, str(move.card))).to_have_class(re.compile(r"\bhinted\b"))
+    target = page.locator(".hint-target")
+    expect(target).to_have_count(1)
+    click_card(page, str(move.card))
+    target.click()
+    expect(status(page)).to_have_text("playing: 1 move made")
+    expect(card(page, str(move.card))).to_have_attribute("data-place", str(move.target))
+    expect(cells.locator("[data-card]")).to_have_count(1)
+
+    # a tableau card into the empty cell, by clicks: the cell is its target
+    after = play(position, str(move))
+    into = next(text for text in moves(after)
+                if text.split()[1].startswith("tableau:") and text.endswith(str(move.source)))
+    name, _, cell = into.split()
+    click_card(page, name)
+    expect(page.locator(f'[data-target="{cell}"]')).to_have_class(
+        re.compile(r"\blegal-target\b"))
+    page.locator(f'[data-target="{cell}"]').click()
+    expect(status(page)).to_have_text("playing: 2 moves made")
+    expect(card(page, name)).to_have_attribute("data-place", cell)
+    expect(cells.locator("[data-card]")).to_have_count(2)
+    assert_clean(tab)
+
+
+def test_a_beleaguered_castle_deal_has_eight_piles_aces_home_and_no_reserve(tab):
+    page = tab.page
+    position = deal(CASTLE_DEAL, find_variant("beleaguered-castle"))
+    deal_variant(page, "beleaguered-castle", CASTLE_DEAL)
+    expect(page.locator(".tableau .pile")).to_have_count(8)
+    expect(page.locator(".tableau [data-card]")).to_have_count(48)
+    expect(page.locator(".foundations [data-card]")).to_have_count(4)
+    for suit in "CDHS":
+        expect(card(page, f"A{suit}")).to_have_attribute("data-place", "foundation")
+    expect(page.locator(".reserve")).to_have_count(0)
+    expect(page.get_by_test_id("cells")).to_have_count(0)
+    for i, pile in enumerate(position.tableau):
+        expect(card(page, str(pile[0]))).to_have_attribute("data-place", f"tableau:{i}")
+    # back to Beleaguered Fortress: its own deal, reserve and all
+    page.get_by_test_id("variant").select_option("beleaguered-fortress")
+    expect(page.locator(".reserve [data-card]")).to_have_count(12)
+    expect(page.locator(".foundations [data-card]")).to_have_count(0)
+    assert_clean(tab)
+
+
+def test_a_pasted_position_is_drawn_as_its_variant(tab):
+    page = tab.page
+    position = deal(3, find_variant("fortress")).to_json()
+    page.locator("#paste summary").click()
+    page.get_by_test_id("position").fill(json.dumps(position))
+    page.get_by_test_id("load-position").click()
+    expect(page.get_by_test_id("variant")).to_have_value("fortress")
+    expect(page.locator(".tableau .pile")).to_have_count(10)
+    expect(page.locator(".tableau [data-card]")).to_have_count(52)
+    expect(page.locator(".reserve")).to_have_count(0)
+    expect(page.get_by_test_id("cells")).to_have_count(0)
+    expect(card(page, position["tableau"][9][-1])).to_have_attribute("data-place", "tableau:9")
+    assert_clean(tab)
+
+
+def test_an_answer_not_proven_optimal_reads_wins_in_at_most(tab):
+    """The server's answers for deal 2, told as if the budget had run out before the
+    proof: the page says what they then say, "wins in at most N (at least M)"."""
+    page = tab.page
+
+    def unproven(route) -> None:
+        response = route.fetch()
+        body = response.json()
+        if "movesLeft" in body:
+            body |= {"optimal": False, "atLeast": body["movesLeft"] - 6}
+        if "length" in body:
+            body |= {"optimal": False, "lowerBound": body["length"] - 6}
+        route.fulfill(response=response, json=body)
+
+    page.route(re.compile(r"\.Solver/(Hint|Solve)$"), unproven)
+    page.get_by_test_id("hint").click()
+    bound = page.get_by_test_id("bound")
+    expect(bound).to_have_text(re.compile(r"^wins in at most \d+ moves \(at least \d+\)$"))
+    most, least = map(int, re.findall(r"\d+", bound.inner_text()))
+    assert most - least == 6
+    expect(page.get_by_test_id("moves-left")).to_be_hidden()
+    page.get_by_test_id("solve").click()
+    expect(page.get_by_test_id("solution")).to_have_text(
+        f"a solution: wins in at most {most} moves (at least {least}), 0 played")
+    assert_clean(tab)
