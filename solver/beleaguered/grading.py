@@ -69,11 +69,11 @@ def grade_moves(position: Position, budget: Budget = DEFAULT_BUDGET,
         solution = solve(after, Mode.OPTIMAL, Algorithm.ASTAR, replace(budget, seconds=left),
                          engine)
         nodes += solution.stats.nodes
-        if solution.status is Status.SOLVED:
+        if solution.status is Status.SOLVED and solution.optimal:
             graded.append(Graded(move, Outcome.WINS, 1 + len(solution.moves)))
         elif solution.status is Status.UNSOLVABLE:
             graded.append(Graded(move, Outcome.LOSES, None))
-        else:
+        else:  # out of budget (a line found but not proven shortest included)
             graded.append(Graded(move, Outcome.UNKNOWN, None))
     done = Status.UNKNOWN if any(g.outcome is Outcome.UNKNOWN for g in graded) \
         else Status.SOLVED
