@@ -13,9 +13,10 @@
 // the pile cards, then the free cells' cards (cells are interchangeable too); the reserve
 // is what is in no pile, no cell and not home.
 //
-// Searches: greedy best-first (`any`; by g + 2h where building ignores suit), A* with an
-// open list bucketed by f and then h, and IDA* with a transposition table capped in entries whose full buckets evict the least
-// useful entry. All three check the budget every 1024 expansions and run without the GIL.
+// Searches: greedy best-first (`any`; by g + 2h with free cells or building that ignores
+// suit), A* with an open list bucketed by f and then h, and IDA* with a transposition
+// table capped in entries whose full buckets evict the least useful entry. All three
+// check the budget every 1024 expansions and run without the GIL.
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -69,11 +70,12 @@ struct Rules {
 
     bool same_suit = true;  // builds in suit: every move home is safe, no card comes back
     bool back = false;  // foundation tops are moved back (worrying back, not in suit)
-    // The `any` search's priority: h alone (0), or g + weight * h. Building in suit, a
-    // greedy search is the fastest route to a verdict; building down in any suit it
-    // wanders (Beleaguered Castle deals 1..200: lines of median 456 moves, 5 deals
-    // undecided in 10 s), where g + 2h finds lines of median 88 and decides all 200 in
-    // 7 s. (bench/bench_family.py measures it.)
+    // The `any` search's priority: h alone (0), or g + weight * h. Building in suit
+    // without free cells, a greedy search is the fastest route to a verdict; building
+    // down in any suit it wanders (Beleaguered Castle deals 1..200: lines of median 456
+    // moves, 5 deals undecided in 10 s), where g + 2h finds lines of median 88 and
+    // decides all 200 in 7 s; with free cells too (Bastion deals 1..300: 7.2 s and lines
+    // of median 120, up to many thousands, against 1.7 s and 85). (bench/bench_family.py)
     int weight = 0;
     uint8_t onto[CARDS][4];  // the cards each card may go onto
     uint8_t n_onto[CARDS];
@@ -88,7 +90,7 @@ struct Rules {
         if (fill < 0 || fill > 2) throw py::value_error("fill is 0..2");
         same_suit = build == SAME_SUIT_UP_OR_DOWN || build == SAME_SUIT_DOWN;
         back = worrying_back && !same_suit;
-        weight = same_suit ? 0 : 2;
+        weight = same_suit && cells == 0 ? 0 : 2;
         for (int s = 0; s < 4; ++s) {
             builder_suits[s] = 0;
             for (int t = 0; t < 4; ++t) {
