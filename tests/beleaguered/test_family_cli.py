@@ -24,6 +24,7 @@ from solver.beleaguered.variant import (
     rules_schema,
 )
 from tests.support.batch_output import batch_records
+from tests.support.castle_one_cell import CASTLE_ONE_CELL
 from tests.support.cli import assert_one_line_error, run, run_json, timeless
 from tests.support.serve_process import ServeProcess
 
@@ -31,17 +32,6 @@ from tests.support.serve_process import ServeProcess
 DEALS = {"beleaguered-fortress": 2, "fortress": 3, "bastion": 3, "beleaguered-castle": 2,
          "streets-and-alleys": 17, "citadel": 5}
 
-CASTLE_ONE_CELL = """\
-name = "castle-one-cell"
-title = "Beleaguered Castle with one free cell"
-source = "the family command line test: Beleaguered Castle's deal and play, one free cell"
-piles = [6, 6, 6, 6, 6, 6, 6, 5]
-cells = 1
-cells_dealt = 1
-aces_first = true
-build = "any-suit-down"
-numbering = "pysol"
-"""
 OWN = parse_rules(CASTLE_ONE_CELL, "castle-one-cell.toml")  # read, not registered
 OWN_DEAL = 2
 

@@ -20,18 +20,7 @@ from solver.beleaguered.variant import (
     variants,
 )
 from solver.errors import InvalidInput
-
-CASTLE_ONE_CELL = """
-name = "castle-one-cell"
-title = "Beleaguered Castle with one free cell"
-source = "a test's own rules"
-piles = [6, 6, 6, 6, 6, 6, 6, 5]
-cells = 1
-cells_dealt = 1
-aces_first = true
-build = "any-suit-down"
-numbering = "pysol"
-"""
+from tests.support.castle_one_cell import CASTLE_ONE_CELL
 
 
 def test_the_six_shipped_variants_validate_in_their_order() -> None:

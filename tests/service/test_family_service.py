@@ -43,24 +43,13 @@ from solver.beleaguered import (
 from solver.beleaguered.reading import read
 from solver.beleaguered.variant import SHIPPED_ORDER, Variant, find_variant, parse_rules
 from solver.budget import Budget
+from tests.support.castle_one_cell import CASTLE_ONE_CELL
 from tests.support.http import post
 from tests.support.serve_process import SCRIPT, ServeProcess
 from tests.support.servers import moves_from_proto, rpc_error
 
 GAME = "beleaguered-fortress"
 
-# Beleaguered Castle with one free cell: a variant no file of the package holds
-CASTLE_ONE_CELL = """\
-name = "castle-one-cell"
-title = "Beleaguered Castle with one free cell"
-source = "the family service test: Beleaguered Castle's deal and play, one free cell"
-piles = [6, 6, 6, 6, 6, 6, 6, 5]
-cells = 1
-cells_dealt = 1
-aces_first = true
-build = "any-suit-down"
-numbering = "pysol"
-"""
 # read here without registering it: this process's variants stay the shipped ones
 OWN = parse_rules(CASTLE_ONE_CELL, "castle-one-cell.toml")
 
