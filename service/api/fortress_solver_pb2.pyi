@@ -720,46 +720,60 @@ class GradedMove(_message.Message):
     def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., outcome: _Optional[_Union[MoveOutcome, str]] = ..., moves_left: _Optional[int] = ...) -> None: ...
 
 class FfkHint(_message.Message):
-    __slots__ = ("action", "value", "plan", "runners_up", "stats")
+    __slots__ = ("action", "value", "plan", "runners_up", "stats", "win_chance", "wins")
     ACTION_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     PLAN_FIELD_NUMBER: _ClassVar[int]
     RUNNERS_UP_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
+    WIN_CHANCE_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
     action: str
     value: float
     plan: _containers.RepeatedScalarFieldContainer[str]
     runners_up: _containers.RepeatedCompositeFieldContainer[FfkAlternative]
     stats: SearchStats
-    def __init__(self, action: _Optional[str] = ..., value: _Optional[float] = ..., plan: _Optional[_Iterable[str]] = ..., runners_up: _Optional[_Iterable[_Union[FfkAlternative, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ...) -> None: ...
+    win_chance: float
+    wins: bool
+    def __init__(self, action: _Optional[str] = ..., value: _Optional[float] = ..., plan: _Optional[_Iterable[str]] = ..., runners_up: _Optional[_Iterable[_Union[FfkAlternative, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., win_chance: _Optional[float] = ..., wins: _Optional[bool] = ...) -> None: ...
 
 class FfkAlternative(_message.Message):
-    __slots__ = ("action", "value")
+    __slots__ = ("action", "value", "win_chance", "wins")
     ACTION_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
+    WIN_CHANCE_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
     action: str
     value: float
-    def __init__(self, action: _Optional[str] = ..., value: _Optional[float] = ...) -> None: ...
+    win_chance: float
+    wins: bool
+    def __init__(self, action: _Optional[str] = ..., value: _Optional[float] = ..., win_chance: _Optional[float] = ..., wins: _Optional[bool] = ...) -> None: ...
 
 class FarbduellHint(_message.Message):
-    __slots__ = ("action", "value", "runners_up", "stats")
+    __slots__ = ("action", "value", "runners_up", "stats", "wins", "chain")
     ACTION_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     RUNNERS_UP_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_FIELD_NUMBER: _ClassVar[int]
     action: str
     value: float
     runners_up: _containers.RepeatedCompositeFieldContainer[FarbduellAlternative]
     stats: SearchStats
-    def __init__(self, action: _Optional[str] = ..., value: _Optional[float] = ..., runners_up: _Optional[_Iterable[_Union[FarbduellAlternative, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ...) -> None: ...
+    wins: bool
+    chain: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, action: _Optional[str] = ..., value: _Optional[float] = ..., runners_up: _Optional[_Iterable[_Union[FarbduellAlternative, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., wins: _Optional[bool] = ..., chain: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class FarbduellAlternative(_message.Message):
-    __slots__ = ("action", "value")
+    __slots__ = ("action", "value", "wins")
     ACTION_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
     action: str
     value: float
-    def __init__(self, action: _Optional[str] = ..., value: _Optional[float] = ...) -> None: ...
+    wins: bool
+    def __init__(self, action: _Optional[str] = ..., value: _Optional[float] = ..., wins: _Optional[bool] = ...) -> None: ...
 
 class StrongholdPlan(_message.Message):
     __slots__ = ("moves", "battlefields", "objective", "cp_status", "optimal", "stats")
@@ -881,14 +895,16 @@ class GeneratedDeal(_message.Message):
     def __init__(self, deal: _Optional[int] = ..., position: _Optional[_Union[BeleagueredPosition, _Mapping]] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ...) -> None: ...
 
 class DealRequest(_message.Message):
-    __slots__ = ("game", "seed", "variant")
+    __slots__ = ("game", "seed", "variant", "players")
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
     game: str
     seed: int
     variant: str
-    def __init__(self, game: _Optional[str] = ..., seed: _Optional[int] = ..., variant: _Optional[str] = ...) -> None: ...
+    players: int
+    def __init__(self, game: _Optional[str] = ..., seed: _Optional[int] = ..., variant: _Optional[str] = ..., players: _Optional[int] = ...) -> None: ...
 
 class PlayRequest(_message.Message):
     __slots__ = ("position", "moves", "replies")

@@ -233,11 +233,17 @@ def _print_hint(advice: Hint, as_json: bool) -> None:
     elif advice.action is None:
         print(f"unknown: the budget ran out ({advice.stats.seconds:.2f} s)")
     else:
-        value = "" if advice.value is None else f" (chance of winning {advice.value:.2f})"
+        if advice.wins:
+            value = f" (wins this turn: {', '.join(map(str, advice.chain))})"
+        elif advice.value is None:
+            value = ""
+        else:
+            value = f" (chance of winning {advice.value:.2f}, estimated)"
         print(f"{advice.action}{value}")
         if advice.runners_up:
-            print("runners-up: " + ", ".join(f"{action} {value:.2f}"
-                                             for action, value in advice.runners_up))
+            print("runners-up: " + ", ".join(
+                f"{action} (wins)" if action in advice.winning else f"{action} {value:.2f}"
+                for action, value in advice.runners_up))
 
 
 # ---------------------------------------------------------------- self-play

@@ -152,9 +152,11 @@ def puzzle_from_proto(message: pb.SolveResponse, table: Table) -> PuzzleAnswer:
 
 def hint_to_proto(advice: Hint) -> pb.HintResponse:
     farbduell = pb.FarbduellHint(
-        runners_up=[pb.FarbduellAlternative(action=str(action), value=value)
+        runners_up=[pb.FarbduellAlternative(action=str(action), value=value,
+                                            wins=action in advice.winning)
                     for action, value in advice.runners_up],
-        stats=stats_to_proto(advice.stats),
+        stats=stats_to_proto(advice.stats), wins=advice.wins,
+        chain=[str(action) for action in advice.chain],
     )
     if advice.action is not None:
         farbduell.action = str(advice.action)
@@ -165,10 +167,14 @@ def hint_to_proto(advice: Hint) -> pb.HintResponse:
 
 def hint_from_proto(message: pb.HintResponse, table: Table) -> Hint:
     farbduell = message.farbduell
+    action = parse_action(farbduell.action, table) if farbduell.HasField("action") else None
+    others = [(parse_action(other.action, table), other) for other in farbduell.runners_up]
+    winning = {other for other, alternative in others if alternative.wins}
+    if farbduell.wins and action is not None:
+        winning.add(action)
     return Hint(
-        STATUS_BACK[message.status],
-        parse_action(farbduell.action, table) if farbduell.HasField("action") else None,
+        STATUS_BACK[message.status], action,
         farbduell.value if farbduell.HasField("value") else None,
-        tuple((parse_action(other.action, table), other.value)
-              for other in farbduell.runners_up),
-        stats_from_proto(farbduell.stats))
+        tuple((other, alternative.value) for other, alternative in others),
+        stats_from_proto(farbduell.stats),
+        tuple(parse_action(text, table) for text in farbduell.chain), frozenset(winning))

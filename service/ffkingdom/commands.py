@@ -194,12 +194,17 @@ def _hint_remote(args: argparse.Namespace, client: Client) -> None:
 def _print_hint(args: argparse.Namespace, advice: Hint) -> None:
     if args.json:
         print(json.dumps(advice.to_json()))
-    elif advice.action is None or advice.value is None:
+    elif advice.action is None or advice.win_chance is None:
         print(f"unknown: the budget ran out ({advice.stats.seconds:.2f} s)")
     else:
-        others = ", ".join(f"{action} {value:+.1f}" for action, value in advice.runners_up)
-        print(f"{advice.action} (expected {advice.value:+.1f}; this turn: "
-              f"{', '.join(map(str, advice.plan))}; {advice.stats.seconds:.2f} s)")
+        turn = ", ".join(map(str, advice.plan))
+        if advice.wins:
+            print(f"{advice.action} (wins this turn: {turn}; {advice.stats.seconds:.2f} s)")
+        else:
+            print(f"{advice.action} (chance of winning {advice.win_chance:.2f}, estimated; "
+                  f"this turn: {turn}; {advice.stats.seconds:.2f} s)")
+        others = ", ".join(f"{action} (wins)" if advice.wins else f"{action} {chance:.2f}"
+                           for action, chance in advice.runners_up)
         if others:
             print(f"runners-up: {others}")
 

@@ -22,6 +22,7 @@ from service.messages import (
 from service.position_messages import json_to_message, message_to_json
 from solver.budget import Budget, Status
 from solver.ffkingdom import Loaded, State, load, parse_action
+from solver.ffkingdom.evaluate import log_odds
 from solver.ffkingdom.game import HintOptions, PuzzleOptions
 from solver.ffkingdom.hints import Hint
 from solver.ffkingdom.puzzles import PuzzleAnswer
@@ -86,14 +87,17 @@ def puzzle_from_proto(message: pb.SolveResponse) -> PuzzleAnswer:
 def hint_to_proto(advice: Hint) -> pb.HintResponse:
     ffk = pb.FfkHint(
         plan=[str(action) for action in advice.plan],
-        runners_up=[pb.FfkAlternative(action=str(action), value=value)
-                    for action, value in advice.runners_up],
-        stats=stats_to_proto(advice.stats),
+        runners_up=[pb.FfkAlternative(action=str(action), value=log_odds(chance),
+                                      win_chance=chance, wins=advice.wins)
+                    for action, chance in advice.runners_up],
+        stats=stats_to_proto(advice.stats), wins=advice.wins,
     )
     if advice.action is not None:
         ffk.action = str(advice.action)
     if advice.value is not None:
         ffk.value = advice.value
+    if advice.win_chance is not None:
+        ffk.win_chance = advice.win_chance
     return pb.HintResponse(status=STATUS[advice.status], ffk=ffk)
 
 
@@ -102,10 +106,10 @@ def hint_from_proto(message: pb.HintResponse) -> Hint:
     return Hint(
         STATUS_BACK[message.status],
         parse_action(ffk.action) if ffk.HasField("action") else None,
-        ffk.value if ffk.HasField("value") else None,
+        ffk.win_chance if ffk.HasField("win_chance") else None,
         tuple(parse_action(action) for action in ffk.plan),
-        tuple((parse_action(other.action), other.value) for other in ffk.runners_up),
-        stats_from_proto(ffk.stats))
+        tuple((parse_action(other.action), other.win_chance) for other in ffk.runners_up),
+        stats_from_proto(ffk.stats), ffk.wins)
 
 
 # ---------------------------------------------------------------- requests (the client's)

@@ -10,6 +10,12 @@ until the turn comes back, and the position is valued then by its chance of winn
 features). Every action is valued in the same worlds, so actions are compared on equal
 luck.
 
+An action that begins a go-out this turn which shows the mover nothing they do not know
+(solver/farbduell/going_out.py) wins in every world: it is valued 1, ranked first, and
+the hint gives its line (`chain`). The actions ranked are the ones the mover can tell
+apart: plays of cards they know alike (on Tag & Nacht, two cards of one face in play
+whose other faces they have not seen) are one action.
+
 On Tag & Nacht a world keeps the faces the mover sees (the faces in play of their own
 hand, the other faces of the others' hands and of the pile's top card) and deals the
 faces they do not see afresh, pairing them anew. The knowledge-blind hint
@@ -29,6 +35,7 @@ from solver.errors import InvalidInput
 from solver.farbduell.actions import Action, Play
 from solver.farbduell.data import Card
 from solver.farbduell.evaluate import chance
+from solver.farbduell.going_out import winning_line
 from solver.farbduell.knowledge import Slot, View, blind_view, known
 from solver.farbduell.policies import greedy_action
 from solver.farbduell.position import State
@@ -49,9 +56,17 @@ class Settings:
 class Hint:
     status: Status                                # SOLVED, or UNKNOWN when out of budget
     action: Action | None
-    value: float | None                           # mean chance of winning when the turn returns
+    value: float | None                           # chance of winning: 1 for a proven win,
+                                                  # else the mean when the turn returns
     runners_up: tuple[tuple[Action, float], ...]  # the other actions, best first
     stats: SearchStats
+    chain: tuple[Action, ...] = ()                # the proven win `action` begins, if any
+    winning: frozenset[Action] = frozenset()      # every action that begins a proven win
+
+    @property
+    def wins(self) -> bool:
+        """The action wins this turn whatever the cards the mover does not know."""
+        return bool(self.chain)
 
     @classmethod
     def unknown(cls, seconds: float) -> Self:
@@ -61,7 +76,9 @@ class Hint:
         return {"status": self.status.value,
                 "action": None if self.action is None else str(self.action),
                 "value": None if self.value is None else round(self.value, 4),
-                "runners_up": [{"action": str(action), "value": round(value, 4)}
+                "wins": self.wins, "chain": [str(action) for action in self.chain],
+                "runners_up": [{"action": str(action), "value": round(value, 4),
+                                "wins": action in self.winning}
                                for action, value in self.runners_up],
                 "seconds": round(self.stats.seconds, 6)}
 
@@ -74,11 +91,17 @@ def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settin
     meter = Meter(budget, costly_nodes=True)
     rng = random.Random(seed)
     me = state.to_move
-    actions = legal_actions(state)
-    if len(actions) == 1:
-        return Hint(Status.SOLVED, actions[0], None, (), meter.stats(0))
     view = known(state) if settings.knowing else blind_view(state)
+    actions = told_apart(legal_actions(state), state, view)
+    lines: dict[Action, tuple[Action, ...]] = {}
     try:
+        for action in actions:
+            if (line := winning_line(state, action, meter)) is not None:
+                lines[action] = line
+        if len(actions) == 1:   # nothing to compare: valued only when it wins
+            only = actions[0]
+            return Hint(Status.SOLVED, only, 1.0 if only in lines else None, (),
+                        meter.stats(0), lines.get(only, ()), frozenset(lines))
         worlds = []
         for _ in range(settings.worlds):
             meter.tick()
@@ -93,13 +116,36 @@ def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settin
                 world = apply(world, greedy_action(world))
             return chance(world, me)
 
-        ranked = expectimax(actions, worlds, value, prior=lambda _: 0.0,
-                            shortlist=len(actions), meter=meter)
+        unproven = [action for action in actions if action not in lines]
+        ranked = expectimax(unproven, worlds, value, prior=lambda _: 0.0,
+                            shortlist=len(unproven), meter=meter) if unproven else []
     except BudgetExhausted:
+        if lines:   # a proven win needs no more: the others go unvalued
+            return _answer([], lines, meter.stats(len(actions)))
         return Hint(Status.UNKNOWN, None, None, (), meter.stats(0))
-    best, *rest = ranked
-    return Hint(Status.SOLVED, best.option, best.value,
-                tuple((r.option, r.value) for r in rest), meter.stats(len(actions)))
+    return _answer([(r.option, r.value) for r in ranked], lines, meter.stats(len(actions)))
+
+
+def _answer(ranked: list[tuple[Action, float]], lines: dict[Action, tuple[Action, ...]],
+            stats: SearchStats) -> Hint:
+    """The proven wins first (the shortest line first, valued 1), then the ranked
+    actions."""
+    wins = sorted(lines, key=lambda action: len(lines[action]))
+    (best, value), *rest = [(action, 1.0) for action in wins] + ranked
+    return Hint(Status.SOLVED, best, value, tuple(rest), stats, lines.get(best, ()),
+                frozenset(lines))
+
+
+def told_apart(actions: list[Action], state: State, view: View) -> list[Action]:
+    """One action per choice the mover can tell apart: plays of the cards they know
+    alike (the same slot of `view`) naming the same colour are one, the first kept."""
+    hand = state.hands[state.to_move]
+    kept: dict[object, Action] = {}
+    for action in actions:
+        key = (view.own[hand.index(action.card)], action.colour) \
+            if isinstance(action, Play) else action
+        kept.setdefault(key, action)
+    return list(kept.values())
 
 
 def sample_world(state: State, rng: random.Random, knowing: bool = True) -> State:

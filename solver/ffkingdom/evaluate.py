@@ -3,12 +3,14 @@ features (castle, wall, producers, stocks, effects, and what the cards in hand c
 
 Two sets of weights: the greedy bot's, set by hand in castle points, which weigh the
 board alone; and the hint's, the log-odds of winning fitted to the outcomes of self-play
-games (bench/fit_ffk_eval.py), which also weigh the hand. The hint evaluates worlds in
-which the opponent's hand is sampled, so it never reads a hand it cannot see.
+games (bench/fit_ffk_eval.py), which also weigh the hand: their logistic is the hint's
+chance of winning (`win_chance`). The hint evaluates worlds in which the opponent's hand
+is sampled, so it never reads a hand it cannot see.
 """
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Sequence
 from importlib.resources import files
@@ -57,6 +59,30 @@ def evaluate(state: State, player: int, weights: Sequence[float] = BOARD_WEIGHTS
     mine = side_features(state.players[player], state, hands)
     theirs = side_features(state.players[1 - player], state, hands)
     return sum([w * (a - b) for w, a, b in zip(weights, mine, theirs, strict=True)])
+
+
+def win_chance(state: State, player: int) -> float:
+    """1 for a won game, 0 for a lost one, else the chance of winning by the hint's
+    evaluation: its weights are the log-odds of winning fitted to self-play outcomes, so
+    the logistic of it is the fitted chance."""
+    if state.winner is not None:
+        return float(state.winner == player)
+    return chance(evaluate(state, player, FITTED_WEIGHTS))
+
+
+def chance(log_odds: float) -> float:
+    """The probability of these log-odds (no overflow at either end)."""
+    if log_odds >= 0:
+        return 1 / (1 + math.exp(-log_odds))
+    odds = math.exp(log_odds)
+    return odds / (1 + odds)
+
+
+def log_odds(chance: float) -> float | None:
+    """The log-odds of a probability; None for 0 or 1, whose log-odds are infinite."""
+    if not 0 < chance < 1:
+        return None
+    return math.log(chance / (1 - chance))
 
 
 def side_features(p: Player, state: State, hands: bool = True) -> tuple[float, ...]:

@@ -8,8 +8,10 @@ sampled into worlds that agree with what the player knows: the cards it knows in
 opponent's hand stay there, the deck top it knows stays on top, and the rest of what it
 cannot see is dealt at random. In each world the plan is played, the hand refilled, the
 opponent answers with a greedy turn, and the position is evaluated when the turn comes
-back (fitted weights, hand included). The plan with the best mean wins; a turn that wins
-outright is taken by its fewest actions.
+back by its chance of winning (the logistic of the fitted evaluation, hand included; 1 or
+0 once the game is over). The plan with the best mean chance is the hint. A turn that
+wins outright, whatever the hidden cards, is a proven win: it is taken by its fewest
+actions, with a chance of 1.
 
 A card that shows hidden cards (Kundschafter, Spitzel) is worth what the rest of the turn
 gains from what it shows: a plan that begins with one is valued, in each world, by
@@ -31,7 +33,13 @@ from typing import Any
 from solver.budget import Budget, BudgetExhausted, Meter, SearchStats, Status
 from solver.errors import IllegalMove, InvalidInput
 from solver.ffkingdom.actions import Action, Discard
-from solver.ffkingdom.evaluate import FITTED_WEIGHTS, WIN, card_value, evaluate
+from solver.ffkingdom.evaluate import (
+    FITTED_WEIGHTS,
+    card_value,
+    evaluate,
+    log_odds,
+    win_chance,
+)
 from solver.ffkingdom.knowledge import NOTHING, Knowledge, known, unseen
 from solver.ffkingdom.policies import greedy_turn
 from solver.ffkingdom.position import State
@@ -58,10 +66,19 @@ class Settings:
 class Hint:
     status: Status                  # SOLVED: every shortlisted plan valued; UNKNOWN: out of budget
     action: Action | None
-    value: float | None             # mean log-odds of winning when the turn returns
+    win_chance: float | None        # chance of winning: 1 for a proven win, else the mean
+                                    # estimate when the turn returns
     plan: Plan                      # the whole turn the action begins
-    runners_up: tuple[tuple[Action, float], ...]  # other first actions, best first
+    runners_up: tuple[tuple[Action, float], ...]  # other first actions and their chance, best first
     stats: SearchStats
+    wins: bool = False              # proven: the plan wins this turn whatever the hidden
+                                    # cards (and so does each runner-up's)
+
+    @property
+    def value(self) -> float | None:
+        """The chance of winning as log-odds, the scale of the fitted evaluation; None
+        when it is 0 or 1 (a proven win) or unknown."""
+        return None if self.win_chance is None else log_odds(self.win_chance)
 
     @classmethod
     def unknown(cls, seconds: float) -> Hint:
@@ -72,12 +89,18 @@ class Hint:
         return {
             "status": self.status.value,
             "action": None if self.action is None else str(self.action),
-            "value": None if self.value is None else round(self.value, 3),
+            "value": _rounded(self.value, 3), "win_chance": _rounded(self.win_chance, 4),
+            "wins": self.wins,
             "plan": [str(action) for action in self.plan],
-            "runners_up": [{"action": str(action), "value": round(value, 3)}
-                           for action, value in self.runners_up],
+            "runners_up": [{"action": str(action), "value": _rounded(log_odds(chance), 3),
+                            "win_chance": round(chance, 4), "wins": self.wins}
+                           for action, chance in self.runners_up],
             "seconds": round(self.stats.seconds, 6),
         }
+
+
+def _rounded(number: float | None, digits: int) -> float | None:
+    return None if number is None else round(number, digits)
 
 
 def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settings(),
@@ -101,8 +124,9 @@ def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settin
         if wins:  # won this turn whatever the hidden cards are: take the shortest win
             wins.sort(key=len)
             others = dict.fromkeys(plan[0] for plan in wins if plan[0] != wins[0][0])
-            return Hint(Status.SOLVED, wins[0][0], WIN, wins[0],
-                        tuple((action, WIN) for action in others), meter.stats(len(plans)))
+            return Hint(Status.SOLVED, wins[0][0], 1.0, wins[0],
+                        tuple((action, 1.0) for action in others), meter.stats(len(plans)),
+                        wins=True)
 
         def prior(plan: Plan) -> float:
             return evaluate(plans[plan], me, FITTED_WEIGHTS)
@@ -110,7 +134,7 @@ def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settin
         def value(plan: Plan, world: State) -> float:
             for action in plan:
                 world = apply(world, action)
-            return evaluate(greedy_turn(world), me, FITTED_WEIGHTS)
+            return win_chance(greedy_turn(world), me)
 
         ranked = expectimax(list(plans), worlds, value, prior, settings.shortlist, meter)
         if settings.knowing:

@@ -231,5 +231,5 @@ def test_other_positions_and_objectives_are_refused(fields, problem):
 def test_a_stopped_chain_is_unknown_at_once():
     state = position(["red-skip", "blue-skip", "blue-7"], ["green-1"])
     chain = best_chain(state, budget=Budget(seconds=5, stop=lambda: True))
-    assert chain.status is Status.UNKNOWN and chain.plays == () and chain.stats.seconds < 0.1
+    assert chain.status is Status.UNKNOWN and chain.plays == () and chain.stats.nodes == 0
     assert chain.to_json()["status"] == "unknown" and not chain.to_json()["optimal"]

@@ -43,7 +43,7 @@ def test_puzzle_json(capsys, tmp_path):
 
 def test_hint_json(capsys, tmp_path):
     out = run_json(capsys, "farbduell", "hint", write(tmp_path, CHAIN), "--json")
-    assert set(out) == {"status", "action", "value", "runners_up", "seconds"}
+    assert set(out) == {"status", "action", "value", "wins", "chain", "runners_up", "seconds"}
     assert out["status"] == "solved" and out["action"].startswith(("play", "draw"))
 
 

@@ -98,13 +98,15 @@ def test_hint_json_gives_a_legal_action(capsys, tmp_path):
                             {"castle": 40}]}
     data = run_json(capsys, "ffk", "hint", write_position(tmp_path, position), "--json",
                     "--worlds", "2", "--seed", "4")
-    assert set(data) == {"status", "action", "value", "plan", "runners_up", "seconds"}
+    assert set(data) == {"status", "action", "value", "win_chance", "wins", "plan",
+                         "runners_up", "seconds"}
     assert data["status"] == "solved"
     state = load(position, RULES).state
     assert parse_action(data["action"]) in legal_actions(state)
     assert data["plan"][0] == data["action"]
     assert type(data["value"]) is float
-    assert all(set(entry) == {"action", "value"} for entry in data["runners_up"])
+    assert all(set(entry) == {"action", "value", "win_chance", "wins"}
+               for entry in data["runners_up"])
     assert data["action"] not in [entry["action"] for entry in data["runners_up"]]
     assert type(data["seconds"]) is float
 
@@ -112,9 +114,12 @@ def test_hint_json_gives_a_legal_action(capsys, tmp_path):
 def test_hint_json_for_a_win_this_turn(capsys, tmp_path):
     data = run_json(capsys, "ffk", "hint", write_position(tmp_path, SIMPLE_WIN), "--json",
                     "--worlds", "2")
-    assert {key: data[key] for key in ("status", "action", "value", "plan", "runners_up")} == {
-        "status": "solved", "action": "play angriff", "value": 10000.0,
-        "plan": ["play angriff"], "runners_up": [{"action": "play mauer", "value": 10000.0}],
+    assert {key: data[key] for key in ("status", "action", "value", "win_chance", "wins",
+                                       "plan", "runners_up")} == {
+        "status": "solved", "action": "play angriff", "value": None, "win_chance": 1.0,
+        "wins": True, "plan": ["play angriff"],
+        "runners_up": [{"action": "play mauer", "value": None, "win_chance": 1.0,
+                        "wins": True}],
     }
 
 

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from solver.ffkingdom import Discard, Play, State, apply, legal_actions, load, new_game
-from solver.ffkingdom.evaluate import WIN
 from solver.ffkingdom.hints import Settings, hint, sample_world
 from solver.ffkingdom.knowledge import NOTHING, known
 from solver.ffkingdom.puzzles import win_this_turn
@@ -149,11 +148,11 @@ def test_a_win_this_turn_is_taken_by_its_fewest_actions():
                      {"castle": 9, "wall": 0})
     answer = hint(state, settings=FAST)
     assert answer.status is Status.SOLVED
-    assert answer.value == WIN
+    assert answer.wins and answer.win_chance == 1.0
     assert answer.plan == (Play("flinker_bote"), Play("flinker_bote"), Play("sturmlaeufer"),
                            Play("angriff"))
     assert len(answer.plan) == len(win_this_turn(state).line) == 4
-    assert answer.runners_up == ((Play("sturmlaeufer"), WIN), (Play("mauer"), WIN))
+    assert answer.runners_up == ((Play("sturmlaeufer"), 1.0), (Play("mauer"), 1.0))
     assert_plan_replays_to_the_end_of_the_turn(state, answer.plan)
     assert replay(state, answer.plan).winner == 0
 
@@ -163,8 +162,8 @@ def test_a_one_action_win_is_preferred_to_a_longer_one():
                      {"castle": 6, "wall": 0})
     answer = hint(state, settings=FAST)
     assert answer.plan == (Play("angriff"),)
-    assert answer.value == WIN
-    assert answer.runners_up == ((Play("mauer"), WIN), (Play("sturmlaeufer"), WIN))
+    assert answer.wins and answer.win_chance == 1.0
+    assert answer.runners_up == ((Play("mauer"), 1.0), (Play("sturmlaeufer"), 1.0))
 
 
 @pytest.mark.parametrize("path", ONE_TURN_WINS, ids=lambda path: path.stem)
@@ -172,7 +171,7 @@ def test_hint_plan_is_as_short_as_the_puzzle_solver_win(path):
     state = load(json.loads(path.read_text(encoding="utf-8"))["position"], RULES).state
     answer = hint(state, settings=FAST)
     assert answer.status is Status.SOLVED
-    assert answer.value == WIN
+    assert answer.wins and answer.win_chance == 1.0
     assert len(answer.plan) == len(win_this_turn(state).line)
     assert_plan_replays_to_the_end_of_the_turn(state, answer.plan)
     assert replay(state, answer.plan).winner == state.to_move
