@@ -1,5 +1,6 @@
 """The service's face for browsers and curl: the same RPCs over HTTP/1.1 in the Connect
-protocol (JSON or binary bodies), beside the playground page at `/`.
+protocol (JSON or binary bodies), beside the playground page at `/` and the rules it
+links to (service/rules_routes.py).
 
 Every call goes to the gRPC servicer itself through the bridge (service/bridge.py), so
 it shares the slots, the worker pool, the hint cache, the limits, the deadlines
@@ -40,6 +41,7 @@ from service.bridge import Bridge, CallContext
 from service.guard import Guard, guarded_protocol
 from service.memory import Trimmer
 from service.refusals import BAD_BYTES, BAD_HOST, TOO_LARGE, Aborted, Refusals
+from service.rules_routes import ROUTES as RULES_ROUTES
 from service.servicer import SolverServicer
 from service.sizes import RequestSizes
 from service.tls import ServerTls
@@ -261,7 +263,7 @@ def application(servicer: SolverServicer, bridge: Bridge, trimmer: Trimmer,
     rpcs = SolverASGIApplication(_Solver(servicer, bridge), codecs=codecs,
                                  read_max_bytes=sizes.request_bytes)
     app = Starlette(
-        routes=[Mount(rpcs.path, app=rpcs),
+        routes=[Mount(rpcs.path, app=rpcs), *RULES_ROUTES,
                 Mount("/", app=StaticFiles(packages=[("service", "playground")], html=True))],
         middleware=[Middleware(CORSMiddleware, allow_origins=list(cors_origins),
                                allow_methods=["GET", "POST"], allow_headers=_ALLOWED_HEADERS,

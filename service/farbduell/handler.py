@@ -15,11 +15,14 @@ from service.farbduell.messages import (
     source,
 )
 from service.messages import options_of, worlds
+from solver.errors import InvalidInput
 from solver.farbduell.chains import Chain
+from solver.farbduell.data import default_tables
 from solver.farbduell.game import CHAIN, HINT, PUZZLE, ChainOptions, HintOptions, PuzzleOptions
 from solver.farbduell.hints import Hint
 from solver.farbduell.position import State
 from solver.farbduell.puzzles import PuzzleAnswer
+from solver.farbduell.rules import new_game
 from solver.games import Game
 
 if TYPE_CHECKING:
@@ -29,6 +32,10 @@ if TYPE_CHECKING:
     from service.frontends import Settings
 
 
+# the tables' names as the rules spell them (GameInfo.variants)
+TABLE_TITLES = {"classic": "Classic", "belagerung": "Belagerung", "tag_nacht": "Tag & Nacht"}
+
+
 class Handler:
     sources = ("farbduell",)
 
@@ -36,7 +43,17 @@ class Handler:
         self.game = game
 
     def info(self) -> pb.GameInfo:
-        return pb.GameInfo(name=self.game.name, modes=MODES)
+        tables = [pb.VariantInfo(name=name, title=TABLE_TITLES.get(name, name))
+                  for name in default_tables()]
+        return pb.GameInfo(name=self.game.name, modes=MODES, variants=tables)
+
+    def deal(self, request: pb.DealRequest) -> State:
+        """A new game on the table asked for (DealRequest.variant), of 2 to 6 seats."""
+        tables = default_tables()
+        table = request.variant or "classic"
+        if table not in tables:
+            raise InvalidInput(f"Farbduell has no table {table!r} ({', '.join(tables)})")
+        return new_game(tables[table], request.players or 2, request.seed, first=0)
 
     def source(self, state: State) -> pb.PositionSource:
         return source(state)

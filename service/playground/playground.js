@@ -10,9 +10,13 @@
  * selector and drawn from their positions: as many piles as they have, the free cells
  * where they have them, the reserve only where they have one. Fortress Fight
  * Kingdom and Farbduell: a game against the greedy bot from a seed (or a pasted position),
- * the person is seat 0 (or the seat to move) and sees only what that seat sees.
+ * the person is seat 0 (or the seat to move) and sees only what that seat sees; each
+ * Fortress Fight Kingdom card with its name, cost and effect from the server's card
+ * table, Farbduell on the table chosen with 2 to 6 seats (the bot plays the others), a
+ * hint as the chance of winning with its action ("wins this turn" when proven).
  * Stronghold: a pasted position and the attacker's plan (Hint) or the fewest turns to
  * clear (Solve).
+ * A position pasted without a "game" key is one of the game in the selector.
  * Any other game gets the generic view (GENERIC): its picture as the server draws it, its
  * position's JSON in the paste box to edit and load again, its legal moves as buttons, and
  * a button for each of its questions (GameInfo.modes), whose answer is shown as JSON.
@@ -20,14 +24,17 @@
  * It calls the server it is served from, in the Connect protocol with JSON bodies
  * (POST /fortress.solver.v1.Solver/<Method>, see protos/fortress_solver.proto):
  *   GetServerInfo - the games, with their questions
- *   Deal  - Beleaguered Fortress deal N (of a variant), a new duel from a seed, any game
- *           that deals
+ *   Deal  - Beleaguered Fortress deal N (of a variant), a new duel from a seed (Farbduell:
+ *           on the table and with the players chosen), any game that deals
  *   Play  - moves in the game's notation (the duels: with the bot's replies); with no
  *           moves it checks and draws a pasted position of any game
  *   Hint  - the next move, the best action with its runners-up, the attacker's plan;
  *           Beleaguered Fortress: also every legal move graded (all_moves)
  *   Solve - the optimal line of a Beleaguered Fortress position; Stronghold's clear; any
  *           other game's question by its name (question_options), answered as JSON
+ * and GETs what the rules say (service/rules_routes.py): a game's rules page,
+ * /docs/NAME.md, linked from the header (rules.html draws it), and Fortress Fight
+ * Kingdom's card table.
  * Every call sends back the `position` the previous answer gave. A server started with
  * --token-file answers UNAUTHENTICATED without a token: the page then asks for one, keeps
  * it for the tab (sessionStorage) and sends it as `Authorization: Bearer TOKEN`.
@@ -35,6 +42,7 @@
 "use strict";
 
 const RPC = "/fortress.solver.v1.Solver/";
+const CARD_TABLE = "/games/fortress-fight-kingdom/cards.json";
 const TOKEN_KEY = "fortress-solver-token";
 const BUDGET = {seconds: 10};
 const PLAY_INTERVAL_MS = 400;
@@ -78,29 +86,37 @@ const STRONGHOLD_EXAMPLE = `{"game": "stronghold", "mode": "1v3", "turn": 2,    
 //               absent: no Solve button
 //   solution    fills the solution panel's list; says whether there is one to show
 //   click       a click on the board that is not on an action button
-//   value       a duel's hint value as text
 //   actionClass an action button's class
 //   questions   a button for each of the game's questions (GameInfo.modes)
+//   rules       the game's rules page (GET /docs/NAME, service/rules_routes.py)
+//   tables      deals on the table and for the players chosen (Farbduell)
+//   prepare     called when the game is chosen, before its first position comes
+//   actionText  a legal move as the page shows it (else as the server writes it)
+//   chance      a duel hint's (or runner-up's) chance of winning, 0 to 1, as it sends it
 const BOARDS = {
   "beleaguered-fortress": {
     label: "Beleaguered Fortress", input: "Deal", seed: 2, steps: true, variants: true,
+    rules: "beleaguered-fortress.md",
     draw: renderBeleaguered, status: beleagueredStatus, hint: renderBeleagueredHint,
     afterHint: gradeMoves, solve: {request: {}, keep: keepSolution}, solution: solutionLine,
     click: onCardClick,
   },
   "fortress-fight-kingdom": {
     label: "Fortress Fight Kingdom", option: "ffk", input: "Seed", seed: 1, duel: true,
-    draw: renderFfk, status: ffkStatus,
-    hint: (answer, more) => renderDuelHint(answer.ffk || {}, more), value: castleValue,
+    rules: "fortress-fight-kingdom.md", draw: renderFfk, status: ffkStatus,
+    hint: (answer, more) => renderDuelHint(answer.ffk || {}, more),
+    prepare: loadCardTable, click: onFfkCardClick, actionText: ffkActionText,
+    chance: (valued) => valued.winChance,
   },
   farbduell: {
-    label: "Farbduell", input: "Seed", seed: 1, duel: true,
-    draw: renderFarbduell, status: (view) => duelStatus(view, "", ""),
+    label: "Farbduell", input: "Seed", seed: 1, duel: true, tables: true,
+    rules: "farbduell.md", draw: renderFarbduell, status: (view) => duelStatus(view, "", ""),
     hint: (answer, more) => renderDuelHint(answer.farbduell || {}, more),
-    value: chanceValue, actionClass: fdActionClass,
+    actionClass: fdActionClass, chance: (valued) => valued.value,
   },
   stronghold: {
     label: "Stronghold", input: null, example: STRONGHOLD_EXAMPLE, paste: true,
+    rules: "stronghold.md",
     hintsOver: true, draw: renderStronghold,
     status: (view) => strongholdStatus(JSON.parse(view.positionJson)),
     hint: (answer, more) => renderStrongholdHint(answer.stronghold || {}, answer.status, more),
@@ -128,6 +144,8 @@ const state = {
                         // to GradedMove (null while asked), error}
   log: [],            // the duels: [{who, action}]
   seat: 0,            // the duels: the person's seat (the bot plays the others)
+  cardTable: null,    // Fortress Fight Kingdom: GET CARD_TABLE's answer, once it came
+  cardTableAsked: false,
   playing: false,     // Play is stepping through the solution
   timer: null,
   busy: false,        // a call is under way
@@ -241,6 +259,8 @@ function loadGames() {
       el("option", {value: optionOf(name), text: BOARDS[name]?.label ?? name})));
     const family = [...state.games.values()].find((game) => BOARDS[game.name]?.variants);
     fillVariants(family?.variants);
+    const tabled = [...state.games.values()].find((game) => BOARDS[game.name]?.tables);
+    fillTables(tabled?.variants || []);
   }, true).then((ok) => {
     if (!ok) return;
     const names = [...state.games.keys()];
@@ -283,6 +303,15 @@ function fillVariants(listed) {
   $("variant").value = variants.some((v) => v.name === chosen) ? chosen : variants[0].name;
 }
 
+// Farbduell's tables (its GameInfo.variants) as the table selector's options; the one
+// chosen stays chosen.
+function fillTables(tables) {
+  const chosen = $("table").value;
+  $("table").replaceChildren(...tables.map((t) =>
+    el("option", {value: t.name, text: t.title || t.name})));
+  if (tables.some((t) => t.name === chosen)) $("table").value = chosen;
+}
+
 // The variant a view's position is of: its "variant" key, absent for Beleaguered Fortress.
 function variantOf(view) {
   return JSON.parse(view.positionJson).variant || DEFAULT_VARIANT;
@@ -305,12 +334,28 @@ function selectGame(game) {
   $("game").value = optionOf(game);
   const info = boardOf();
   $("variant-field").hidden = !info.variants;
+  $("table-field").hidden = !info.tables;
+  $("players-field").hidden = !info.tables;
   $("deal-form").hidden = !info.input;
   $("deal-label").textContent = info.input || "";
   $("deal").value = state.seeds[game] ?? info.seed ?? "";
   $("load-example").textContent = info.example ? "Load example" : "Current position";
   $("paste").open = Boolean(info.paste);
   renderQuestions();
+  renderRules();
+}
+
+// The rules of the game on show, one click away: the family's page for its other
+// variants.
+function renderRules() {
+  const page = boardOf().rules;
+  const variant = state.view && boardOf().variants ? variantOf(state.view) : DEFAULT_VARIANT;
+  $("rules").hidden = !page;
+  if (page) {
+    const name = variant === DEFAULT_VARIANT ? page : "castle-family.md";
+    $("rules").href = `rules.html?page=${name}`;
+    $("rules").title = `the rules: docs/${name}`;
+  }
 }
 
 function loadDeal() {
@@ -324,6 +369,10 @@ function loadDeal() {
   const variant = boardOf().variants ? $("variant").value : DEFAULT_VARIANT;
   const request = {game: state.game, seed};
   if (variant !== DEFAULT_VARIANT) request.variant = variant;
+  if (boardOf().tables) {
+    request.variant = $("table").value;
+    request.players = Number($("players").value);
+  }
   run(async (current) => {
     const view = await rpc("Deal", request);
     if (!current()) return;
@@ -341,7 +390,7 @@ function loadDeal() {
 // names every fault at once.
 function loadPosition(text) {
   run(async (current) => {
-    const view = await rpc("Play", {position: {json: text}, moves: []});
+    const view = await rpc("Play", {position: {json: withGame(text, state.game)}, moves: []});
     if (!current()) return;
     selectGame(view.game);
     reset(view);
@@ -359,6 +408,18 @@ function loadExample() {
   }
 }
 
+// A pasted position without a "game" key is one of the game chosen in the selector: the
+// key is added after its opening brace (past any leading comments, which a game's
+// dialect may allow); any other text goes as it is, for the server to judge.
+function withGame(text, game) {
+  if (/"game"\s*:/.test(text)) return text;
+  const opening = /^(\s*(?:\/\/[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*)\{(\s*)(\}?)/.exec(text);
+  if (!opening) return text;
+  const [whole, before, space, empty] = opening;
+  return `${before}{${space}"game": ${JSON.stringify(game)}${empty ? "" : ", "}${empty}` +
+    text.slice(whole.length);
+}
+
 // Whether a pasted text is a position of `game`: its "game" key names it.
 function holdsGame(text, game) {
   const named = /"game"\s*:\s*"([^"]*)"/.exec(text);
@@ -371,6 +432,7 @@ function holdsGame(text, game) {
 function startGame(game) {
   selectGame(game);
   reset(null);
+  boardOf().prepare?.();
   const text = $("position-text").value;
   const example = boardOf().example;
   if (example) {
@@ -604,6 +666,7 @@ function render() {
   board.className = `board board-${state.game}${info === GENERIC ? " board-generic" : ""}`;
   if (state.view) info.draw(board);
   showVariant();
+  renderRules();
   renderHint();
   renderSolution();
   renderAnswer();
@@ -696,26 +759,29 @@ function renderBeleagueredHint(answer) {
     : answer.winnable === false ? "bad" : ""}`;
 }
 
-// ffk: castle points for the player to move (a win is 10000).
-function castleValue(value, short) {
-  if (Math.abs(value) >= 10000) return value > 0 ? "a win" : "a loss";
-  return `${short ? "" : "value "}${value >= 0 ? "+" : ""}${value.toFixed(2)}`;
-}
-
-// Farbduell: the chance to win.
-function chanceValue(value, short) {
-  return `${Math.round(value * 100)} %${short ? "" : " to win"}`;
-}
-
-function formatValue(value, short = false) {
-  return value === undefined ? "" : boardOf().value(value, short);
+// A duel hint's chance of winning with its action (0 to 1; undefined when the hint gives
+// none) as a person reads it; `wins`: proven to win this turn.
+function chanceText(chance, wins, short = false) {
+  if (wins) return short ? "wins" : "wins this turn";
+  if (chance === undefined || chance === null) return "";
+  const percent = `${Math.round(chance * 100)} %`;
+  return short ? percent : `chance of winning ${percent}`;
 }
 
 function renderDuelHint(duel, more) {
-  $("hint-move").textContent = duel.action || "unknown: the budget ran out";
-  if (duel.value !== undefined) more.append(el("p", {class: "value", text: formatValue(duel.value)}));
-  if ((duel.plan || []).length > 1) {
-    more.append(el("p", {class: "plan", text: `the whole turn: ${duel.plan.join(", ")}`}));
+  const move = $("hint-move");
+  move.textContent = duel.action ? actionText(duel.action) : "unknown: the budget ran out";
+  if (duel.action) move.dataset.move = duel.action;  // as the server writes it
+  else delete move.dataset.move;
+  const chance = chanceText(boardOf().chance(duel), duel.wins);
+  if (chance) {
+    more.append(el("p", {class: `chance${duel.wins ? " proven" : ""}`, "data-testid": "chance"},
+      chance, duel.wins ? null : el("small", {class: "estimated", text: " (estimated)"})));
+  }
+  const line = duel.wins && (duel.chain || []).length ? duel.chain : duel.plan || [];
+  if (line.length > 1) {
+    more.append(el("p", {class: "plan", "data-testid": "plan",
+      text: `${duel.wins ? "the win" : "the whole turn"}: ${line.map(actionText).join(", ")}`}));
   }
   const runners = duel.runnersUp || [];
   more.append(el("h3", {text: runners.length ? "runners-up" : "no runners-up"}));
@@ -723,8 +789,9 @@ function renderDuelHint(duel, more) {
     more.append(el("table", {class: "runners", "data-testid": "runners-up"},
       runners.map((r, i) => el("tr", {},
         el("td", {class: "rank", text: `${i + 2}.`}),
-        el("td", {class: "mono", text: r.action}),
-        el("td", {class: "value", text: formatValue(r.value, true)})))));
+        el("td", {class: "mono", "data-move": r.action, text: actionText(r.action)}),
+        // a runner-up's chance is always sent, and proto JSON leaves out a 0
+        el("td", {class: "value", text: chanceText(boardOf().chance(r) ?? 0, r.wins, true)})))));
   }
 }
 
@@ -762,7 +829,7 @@ function renderLog() {
   const log = $("log");
   log.replaceChildren(...state.log.map((entry) =>
     el("li", {class: entry.who}, el("b", {text: entry.who === "you" ? "you" : "bot"}),
-       ` ${entry.action}`)));
+       ` ${actionText(entry.action)}`)));
   log.scrollTop = log.scrollHeight;
 }
 
@@ -771,7 +838,8 @@ function renderLog() {
 function actionButtons(moves, hinted) {
   const button = (move) => el("button", {
     type: "button", class: `action ${actionClass(move)}${move === hinted ? " hinted" : ""}`,
-    "data-testid": "action", "data-action": move, text: move, disabled: state.busy});
+    "data-testid": "action", "data-action": move, text: actionText(move),
+    disabled: state.busy});
   const plays = moves.filter((m) => m.startsWith("play "));
   const discards = moves.filter((m) => m.startsWith("discard "));
   const single = discards.filter((m) => m.split(" ").length === 2);
@@ -799,7 +867,6 @@ function actionClass(move) {
 const RANKS = "A23456789TJQK";
 const SUITS = {C: "♣", D: "♦", H: "♥", S: "♠"};
 const SUIT_NAMES = {C: "clubs", D: "diamonds", H: "hearts", S: "spades"};
-const FAN_PX = 26;
 
 // The position's own layout: its piles, its reserve and its free cells where its variant
 // has them (the JSON has "reserve" and "cells" keys only then).
@@ -847,7 +914,7 @@ function pileEl(cards, index) {
   if (cards.length === 0) pile.append(el("div", {class: "slot", tabindex: "0", text: "empty"}));
   cards.forEach((card, i) => {
     const node = cardEl(card, place);
-    node.style.top = `${i * FAN_PX}px`;
+    node.style.setProperty("--i", String(i));  // its place in the fan (CSS: --fan)
     pile.append(node);
   });
   return pile;
@@ -954,8 +1021,7 @@ function renderFfk(board) {
   const position = JSON.parse(state.view.positionJson);
   const me = state.seat;
   const hinted = state.hint && state.hint.ffk && state.hint.ffk.action;
-  const playable = new Set((state.view.legalMoves || [])
-    .filter((m) => m.startsWith("play ")).map((m) => m.split(" ")[1]));
+  const plays = ffkPlays();
   const deck = position.deck ? position.deck.length : position.deck_size ?? 0;
   const top = position.discard[position.discard.length - 1];
   board.append(...[
@@ -964,16 +1030,104 @@ function renderFfk(board) {
       el("span", {text: `round ${position.round}`}),
       el("span", {text: `deck: ${plural(deck, "card")}`}),
       el("span", {}, `discard: ${plural(position.discard.length, "card")}`,
-         top ? el("span", {class: "ffk-card small", text: top}) : null),
+         top ? el("span", {class: "ffk-card small", text: cardName(top)}) : null),
       replyEl()),
-    ffkPlayerEl(position, me, playable),
+    ffkPlayerEl(position, me, plays),
     yourActions(hinted),
   ].filter(Boolean));
 }
 
-// The person's seat shows its hand (`playable`: the cards it may play); the others only
+// The person's plays: card id -> its one legal move ("play ID"), or null for a card
+// played in several ways (Blockade's card types: its buttons say which).
+function ffkPlays() {
+  const plays = new Map();
+  for (const move of state.view.legalMoves || []) {
+    if (!move.startsWith("play ")) continue;
+    const card = move.slice(5).split(":")[0];
+    plays.set(card, plays.has(card) ? null : move);
+  }
+  return plays;
+}
+
+// Fortress Fight Kingdom's card table, asked of the server once (CARD_TABLE); until it
+// has come the cards show their ids.
+function loadCardTable() {
+  if (state.cardTableAsked) return;
+  state.cardTableAsked = true;
+  fetch(CARD_TABLE)
+    .then((response) => (response.ok ? response.json()
+      : Promise.reject(new Error(`the card table: HTTP ${response.status}`))))
+    .then((table) => {
+      state.cardTable = table;
+      render();
+    }, (error) => {
+      state.cardTableAsked = false;
+      showError(`cannot read the card table: ${error.message}`);
+    });
+}
+
+function cardName(id) {
+  return state.cardTable?.cards[id]?.name ?? id;
+}
+
+// An action in the rules' names: "play Flinker Bote", "play Blockade: magie",
+// "discard Angriff, Turm".
+function ffkActionText(move) {
+  const [verb, ...cards] = move.split(" ");
+  const named = cards.map((word) => {
+    const [card, choice] = word.split(":");
+    return choice ? `${cardName(card)}: ${choice}` : cardName(card);
+  });
+  return named.length ? `${verb} ${named.join(", ")}` : move;
+}
+
+function actionText(move) {
+  return boardOf().actionText?.(move) ?? move;
+}
+
+// What a card costs this player now: its price in the table, and a producer's
+// surcharge for the producer cards played so far.
+function cardCost(card, player) {
+  const surcharge = state.cardTable.surcharge;
+  const played = player.producers_played || {};
+  const count = surcharge.scope === "per_type" ? played[card.producer] || 0
+    : Object.values(played).reduce((sum, n) => sum + n, 0);
+  const extra = card.producer ? surcharge.step * count : 0;
+  return Object.entries(card.cost).map(([stock, amount]) => [stock, amount + extra]);
+}
+
+// A card of the hand: its name, cost and effect, from the card table; a card with one
+// way to play it is played by a click.
+function ffkCardEl(id, player, plays) {
+  const card = state.cardTable?.cards[id];
+  const move = plays.get(id);
+  const playable = plays.has(id);
+  const hinted = state.hint?.ffk?.action;
+  const cls = `ffk-card${playable ? " playable" : ""}${card ? ` hand-card type-${card.type}` : ""}${
+    hinted && (hinted === move || hinted.startsWith(`play ${id}:`)) ? " hinted" : ""}`;
+  if (!card) return el("span", {class: cls, text: id});
+  const clickable = move ? {"data-play": move, role: "button", tabindex: "0",
+                            title: `${move}${card.notes.length ? `; ${card.notes.join("; ")}` : ""}`}
+    : {title: card.notes.join("; ") || null};
+  return el("div", {class: cls, "data-testid": "card", "data-card": id, ...clickable},
+    el("span", {class: "card-head"},
+      el("b", {class: "card-name", "data-testid": "card-name", text: card.name}),
+      el("span", {class: "card-cost", "data-testid": "card-cost"},
+        cardCost(card, player).map(([stock, amount]) =>
+          el("span", {class: `stock stock-${stock}`}, el("b", {text: stock}), ` ${amount}`)))),
+    el("span", {class: "card-effect", "data-testid": "card-effect", text: card.effect}),
+    card.notes.length ? el("small", {class: "card-notes", text: card.notes.join(" · ")}) : null);
+}
+
+// A click on a hand card with one way to play it plays it, as its button would.
+function onFfkCardClick(event) {
+  const card = event.target.closest("[data-play]");
+  if (card) run((current) => playAction(card.dataset.play, current));
+}
+
+// The person's seat shows its hand (`plays`: the cards it may play); the others only
 // how many cards they hold.
-function ffkPlayerEl(position, seat, playable) {
+function ffkPlayerEl(position, seat, plays) {
   const player = position.players[seat];
   const handSize = player.hand ? player.hand.length : player.hand_size ?? 9;
   const effects = [
@@ -984,9 +1138,9 @@ function ffkPlayerEl(position, seat, playable) {
     ...(player.poison || []).map((t) => `poison ${t.per} × ${t.ticks}`),
     ...(player.heal || []).map((t) => `heal ${t.per} × ${t.ticks}`),
   ].filter(Boolean);
-  const hand = playable
-    ? el("div", {class: "hand", "data-testid": "hand"}, player.hand.map((card) =>
-      el("span", {class: `ffk-card${playable.has(card) ? " playable" : ""}`, text: card})))
+  const hand = plays
+    ? el("div", {class: "hand ffk-hand", "data-testid": "hand"},
+      player.hand.map((card) => ffkCardEl(card, player, plays)))
     : hiddenHandEl(handSize);
   return seatEl(seat, position,
     el("div", {class: "meters"},
@@ -1032,7 +1186,7 @@ function replyEl() {
   const replies = state.view.replies || [];
   if (!replies.length) return null;
   return el("span", {class: "replies", "data-testid": "replies"},
-    `bot replied: ${replies.join(", ")}`);
+    `bot replied: ${replies.map(actionText).join(", ")}`);
 }
 
 // ------------------------------------------------------------------ Farbduell
@@ -1056,6 +1210,12 @@ function fdCardEl(card, side = "day", size = "") {
     other ? el("small", {class: "other-face", text: other}) : null);
 }
 
+// A table's name as the rules spell it (Farbduell's GameInfo.variants).
+function tableTitle(name) {
+  const tables = state.games?.get("farbduell")?.variants || [];
+  return tables.find((t) => t.name === name)?.title ?? name;
+}
+
 function fdActionClass(words) {
   if (words[0] !== "play") return words[0];
   return `fd-${words.length > 2 ? words[words.length - 1] : fdFace(words[1]).colour}`;
@@ -1074,7 +1234,8 @@ function renderFarbduell(board) {
        el("b", {class: `swatch fd-${position.colour || "wild"}`, text: position.colour || "none"})),
     el("span", {text: `draw pile: ${plural((position.draw_pile || []).length, "card")}`}),
     el("span", {text: `direction ${position.direction === -1 ? "↺" : "↻"}`}),
-    el("span", {text: `${position.table}${position.table === "tag_nacht" ? `, ${side}` : ""}`}),
+    el("span", {text: `${tableTitle(position.table)}${position.table === "tag_nacht"
+      ? `, ${side}` : ""}`}),
     position.pending ? el("span", {class: "warn",
       text: `${position.pending} waiting (${position.pending_kind})`}) : null,
     position.fuse ? el("span", {class: "warn",
@@ -1088,7 +1249,8 @@ function renderFarbduell(board) {
       position.hands[state.seat].map((card) => fdCardEl(card, side))),
     position.drawn ? el("p", {}, "drawn: ", fdCardEl(position.drawn, side)) : null,
     shieldsEl(position, state.seat));
-  board.append(...[...others, pile, me, yourActions(hinted)].filter(Boolean));
+  board.append(...[el("div", {class: "opponents"}, others), pile, me,
+    yourActions(hinted)].filter(Boolean));
 }
 
 function shieldsEl(position, seat) {
@@ -1277,6 +1439,8 @@ function init() {
     startGame([...state.games.keys()].find((name) => optionOf(name) === event.target.value));
   });
   $("variant").addEventListener("change", loadDeal);
+  $("table").addEventListener("change", loadDeal);
+  $("players").addEventListener("change", loadDeal);
   $("deal-form").addEventListener("submit", (event) => {
     event.preventDefault();
     loadDeal();

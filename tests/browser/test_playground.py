@@ -258,9 +258,10 @@ def test_duel_hint_is_a_legal_action_and_the_bot_replies(tab, game, seed):
     page.get_by_test_id("hint").click()
     expect(page.get_by_test_id("runners-up")).to_be_visible()
     legal = page.get_by_test_id("action").evaluate_all("bs => bs.map(b => b.dataset.action)")
-    hinted = page.get_by_test_id("hint-move").inner_text()
+    hinted = page.get_by_test_id("hint-move").get_attribute("data-move")
     assert hinted in legal
-    runners = page.get_by_test_id("runners-up").locator("td.mono").all_inner_texts()
+    runners = page.get_by_test_id("runners-up").locator("td.mono").evaluate_all(
+        "tds => tds.map(td => td.dataset.move)")
     assert runners and set(runners) <= set(legal) and hinted not in runners
     expect(page.locator(f'[data-action="{hinted}"]')).to_have_class(re.compile(r"\bhinted\b"))
 

@@ -17,19 +17,26 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from http.client import HTTPConnection
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from service.api import fortress_solver_pb2 as pb
 from service.api.fortress_solver_connect import SolverClientSync
+from service.rules_routes import RULES_PAGES
 from service.server import RunningServer
 from solver.beleaguered import deal
 from solver.beleaguered.game import GAME
+from solver.farbduell.data import default_tables
+from solver.farbduell.game import GAME as FARBDUELL
+from solver.farbduell.rules import new_game
+from solver.ffkingdom.data import shipped_rules
 from tests.support.http import SOLVER, post
 from tests.support.servers import running_server
 
 ORIGIN = "http://playground.example"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -199,6 +206,7 @@ LONG_SOLVE = {"position": {"beleaguered_deal": 126}, "budget": {"table_entries":
               "beleaguered": {"mode": "MODE_OPTIMAL", "algorithm": "ALGORITHM_IDASTAR"}}
 
 
+@pytest.mark.timing
 def test_the_deadline_header_bounds_the_search(server):
     started = time.perf_counter()
     status, body = post(server, "Solve", LONG_SOLVE, {"Connect-Timeout-Ms": "700"})
@@ -206,6 +214,7 @@ def test_the_deadline_header_bounds_the_search(server):
     assert time.perf_counter() - started < 0.7
 
 
+@pytest.mark.timing
 def test_a_client_that_hangs_up_frees_its_worker():
     """With one worker: a call whose client leaves stops its search, so the next call
     is answered at once rather than after the first one's tens of seconds."""
@@ -400,3 +409,82 @@ def test_a_body_declared_larger_than_its_method_takes_is_refused_before_it_is_re
             f"Content-Type: application/json\r\nContent-Length: {size}\r\n\r\n{{").encode()))
         assert status == 429
         assert json.loads(body) == {"code": "resource_exhausted", "message": line}
+
+
+# ============================================================================ the rules
+
+
+def get(server: RunningServer, path: str) -> tuple[int, str, bytes]:
+    """(HTTP status, content type, body) of a GET of `path`."""
+    assert server.http is not None
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.http.port}{path}",
+                                    timeout=30) as answer:
+            return answer.status, answer.headers["Content-Type"], answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers["Content-Type"], error.read()
+
+
+def test_each_games_rules_page_is_served_from_docs(server):
+    for name in RULES_PAGES:
+        status, kind, body = get(server, f"/docs/{name}")
+        assert (status, kind) == (200, "text/markdown; charset=utf-8")
+        assert body == (ROOT / "docs" / name).read_bytes()
+
+
+@pytest.mark.parametrize("path", ["/docs/README.md", "/docs/kubernetes.yaml",
+                                  "/docs/..%2FREADME.md", "/docs/%2E%2E/pyproject.toml",
+                                  "/docs/../pyproject.toml", "/docs/schemas/",
+                                  "/docs/farbduell.md%00"])
+def test_nothing_but_the_rules_pages_is_served_from_docs(server, path):
+    status, _, body = get(server, path)
+    assert status == 404
+    assert b"[project]" not in body and b"# fortress-solver" not in body
+
+
+def test_the_card_table_is_the_shipped_one_in_words(server):
+    status, kind, body = get(server, "/games/fortress-fight-kingdom/cards.json")
+    assert (status, kind) == (200, "application/json")
+    table = json.loads(body)
+    rules = shipped_rules()
+    assert list(table["cards"]) == list(rules.cards)
+    for card_id, card in table["cards"].items():
+        shipped = rules.card(card_id)
+        assert (card["name"], card["type"], card["cost"]) == (shipped.name, shipped.type,
+                                                              dict(shipped.cost))
+        assert card["effect"]
+    assert table["cards"]["flinker_bote"]["effect"] == "gain 2 Z, 2 W, 2 K; play again"
+    assert table["cards"]["troja"]["effect"] == "damage 18 to the castle, ignoring the wall"
+    assert table["cards"]["doppelzug"]["effect"] == "2 more actions"
+    assert table["cards"]["markt"]["producer"] == "markets"
+    assert table["surcharge"] == {"step": rules.config.producer_surcharge_step,
+                                  "scope": rules.config.producer_surcharge_scope}
+
+
+# ============================================================================ Farbduell's deal
+
+
+@pytest.mark.parametrize(("table", "players"), [("belagerung", 3), ("tag_nacht", 6),
+                                                ("", 0)])
+def test_farbduell_deals_the_table_and_the_seats_asked_for(server, table, players):
+    status, body = post(server, "Deal", {"game": "farbduell", "seed": 5, "variant": table,
+                                         "players": players})
+    assert status == 200
+    position = json.loads(body["positionJson"])
+    dealt = new_game(default_tables()[table or "classic"], players or 2, 5, first=0)
+    assert position == json.loads(json.dumps(FARBDUELL.to_json(dealt)))
+    assert position["table"] == (table or "classic")
+    assert len(position["hands"]) == (players or 2) and body["toMove"] == 0
+
+
+def test_farbduell_lists_its_tables_and_refuses_others(server):
+    _, info = post(server, "GetServerInfo", {})
+    (farbduell,) = [game for game in info["games"] if game["name"] == "farbduell"]
+    assert farbduell["variants"] == [{"name": "classic", "title": "Classic"},
+                                     {"name": "belagerung", "title": "Belagerung"},
+                                     {"name": "tag_nacht", "title": "Tag & Nacht"}]
+    status, body = post(server, "Deal", {"game": "farbduell", "seed": 1, "variant": "uno"})
+    assert (status, body["message"]) == (400, "Farbduell has no table 'uno' "
+                                              "(classic, belagerung, tag_nacht)")
+    status, body = post(server, "Deal", {"game": "farbduell", "seed": 1, "players": 7})
+    assert (status, body["message"]) == (400, "a table seats 2 to 6 players, not 7")
