@@ -41,6 +41,8 @@ from solver.errors import InvalidInput
 from solver.reading import MaxKeys, path_of
 
 M = TypeVar("M", bound=Message)
+# what protobuf raises for a value its field cannot hold (a bool of 2**64 overflows)
+_UNFIT = (TypeError, ValueError, OverflowError)
 Path = tuple[int | str, ...]
 
 
@@ -60,7 +62,7 @@ def json_to_message(data: Any, message_class: type[M], schema: type[BaseModel]) 
     shape = _message_shape(message_class.DESCRIPTOR, schema)
     try:
         return message_class(**shape.to_proto(data, (), False))
-    except (TypeError, ValueError):
+    except _UNFIT:
         message: M = shape.to_proto(data, (), True)
         return message
 
@@ -190,7 +192,7 @@ class _Tuple(_Shape):
 def _made(message_class: type[M], fields: dict[str, Any], path: Path) -> M:
     try:
         return message_class(**fields)
-    except (TypeError, ValueError) as error:
+    except _UNFIT as error:
         raise _refuse(path, str(error)) from None
 
 
@@ -257,7 +259,7 @@ class _Message(_Shape):
             return fields
         try:
             return self.message_class(**fields)
-        except (TypeError, ValueError) as error:
+        except _UNFIT as error:
             raise self._refused(fields, path, error) from None
 
     def _refused(self, fields: dict[str, Any], path: Path, error: Exception) -> InvalidInput:
@@ -265,7 +267,7 @@ class _Message(_Shape):
         for name, value in fields.items():
             try:
                 self.message_class(**{name: value})
-            except (TypeError, ValueError) as alone:
+            except _UNFIT as alone:
                 return _refuse((*path, self.keys[name]), str(alone))
         return _refuse(path, str(error))
 

@@ -424,3 +424,12 @@ def test_a_list_is_measured_before_anything_in_it(read, message, fault):
     with pytest.raises(InvalidInput) as caught:
         read(message)
     assert str(caught.value) == fault
+
+
+def test_a_number_no_field_can_hold_is_refused_with_its_path():
+    """A client's JSON with a number too large for its proto field (a bool given 2**64)
+    is refused by name, not with protobuf's OverflowError."""
+    data = {"game": "farbduell", "table": "belagerung", "hands": [["red-1"], ["red-2"]],
+            "discard": ["red-3"], "fuse": {"size": 2, "count": 1, "skip_next": 2**64}}
+    with pytest.raises(InvalidInput, match=r"^position cannot be sent to a server: fuse"):
+        farbduell.position_from_json(data)
