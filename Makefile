@@ -1,28 +1,49 @@
-# Every target creates .venv and installs the project into it when missing.
+# Every target creates .venv and installs the project into it when missing: `make run`
+# what serving needs (RUNTIME), the other targets the development extras too (INSTALLED),
+# each step saying what it does.
 VENV := .venv
 PY := $(VENV)/bin/python
-INSTALLED := $(VENV)/.installed
+RUNTIME := $(VENV)/.installed-runtime
+INSTALLED := $(VENV)/.installed-dev
 DEALS ?= 1-1000
 GAMES ?= 1000
 
 KERNEL_TESTS := tests/beleaguered/test_native.py tests/beleaguered/test_optimality.py
 
-.PHONY: run test test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale bench-hostile bench-family bench-history
+.PHONY: run test test-timing test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale bench-hostile bench-family bench-history
 
 # pip builds the compiled kernel (solver/beleaguered/_kernel.cpp) in place.
-$(INSTALLED): pyproject.toml setup.py solver/beleaguered/_kernel.cpp
+$(RUNTIME): pyproject.toml setup.py solver/beleaguered/_kernel.cpp
+	@echo "[1/3] creating $(VENV)"
 	python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,dask]'
+	@echo "[2/3] upgrading pip"
+	$(PY) -m pip install --upgrade --progress-bar on pip
+	@echo "[3/3] installing fortress-solver, its runtime dependencies and its compiled kernel"
+	$(PY) -m pip install --progress-bar on -e .
+	touch $(RUNTIME)
+
+# The extras' requirements as pyproject.toml lists them, on top: not the project again,
+# which would build the kernel a second time.
+$(INSTALLED): $(RUNTIME) pyproject.toml
+	@echo "[+] adding the development extras (tests, linters, benchmarks, Dask)"
+	$(PY) -c 'import tomllib; extras = tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]; print("\n".join(extras["dev"] + extras["dask"]))' > $(VENV)/extras.txt
+	$(PY) -m pip install --progress-bar on -r $(VENV)/extras.txt
 	touch $(INSTALLED)
 
-run: $(INSTALLED)
-	@echo "try: $(VENV)/bin/fortress-solver client hint --server 127.0.0.1:50051 --deal 2"
+run: $(RUNTIME)
+	@echo "try: $(VENV)/bin/fortress-solver client hint --deal 2"
 	@echo "  or open http://127.0.0.1:8080/ (the playground)"
 	$(VENV)/bin/fortress-solver serve --host 127.0.0.1 --port 50051 --http-port 8080
 
+# The suite on every core (pytest-xdist; a module's tests stay on one worker, with its
+# server), without the tests of wall-clock bounds: those are `make test-timing`'s.
 test: lint
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile
+
+# Only the tests that assert a wall-clock bound (latency, deadlines, keeping to a
+# budget): meant for an otherwise idle machine.
+test-timing: $(INSTALLED)
+	$(PY) -m pytest -m timing
 
 # The kernel built with AddressSanitizer and UBSan, under its tests and the engines'
 # equivalence tests; the normal build is put back afterwards, whatever the outcome.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from solver.budget import Budget
 from solver.errors import InvalidInput
-from solver.reading import MAX_BYTES
+from solver.json_text import MAX_BYTES
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -26,6 +27,13 @@ N = TypeVar("N", int, float)
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter,
                     argparse.RawDescriptionHelpFormatter):
     """Every option's default after its help, and the epilogs' examples as written."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        """The width as argparse takes it, without its import of shutil (which imports
+        bz2 and lzma): every parser makes a formatter, the quick commands too."""
+        super().__init__(prog, indent_increment, max_help_position,
+                         _columns() - 2 if width is None else width)
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         """No "(default: None)": a required option has no default, an option that is off,
@@ -42,14 +50,28 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter,
                          for line in text.splitlines())
 
 
+def _columns() -> int:
+    """The terminal's width as shutil.get_terminal_size() finds it: $COLUMNS, else the
+    terminal of standard output, else 80."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    if sys.__stdout__ is None:
+        return 80
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (ValueError, OSError):
+        return 80
+
+
 class Shortfall(Exception):
     """A command ran to its end with less than it was asked for: exit 1."""
 
 
 class Version(argparse.Action):
-    """--version, which looks the version up only when asked: the command line itself
-    needs no importlib.metadata (some 40 ms to import; pydantic's plugin loader still
-    imports it for now)."""
+    """--version, the package's own `__version__` (which pyproject.toml reads): looking
+    it up in the installed metadata would import importlib.metadata, some 40 ms."""
 
     def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
                  help: str = "print the version and exit") -> None:
@@ -57,9 +79,9 @@ class Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> NoReturn:
-        from importlib.metadata import version
+        from solver import __version__
 
-        print(f"{parser.prog} {version('fortress-solver')}")
+        print(f"{parser.prog} {__version__}")
         parser.exit()
 
 
@@ -90,14 +112,21 @@ def add_budget(parser: argparse.ArgumentParser, seconds: float) -> None:
                         help="transposition table cap")
 
 
+SERVER = "127.0.0.1:50051"  # where `serve`, and so `make run`, listens by default
+SERVER_VARIABLE = "FORTRESS_SOLVER_SERVER"  # the environment's server, over SERVER
+
+
 def add_server(parser: argparse.ArgumentParser) -> None:
     """--server of a client command; service.client reads the target when the command
     runs, so that building the parser imports no grpc."""
-    parser.add_argument("--server", required=True, metavar="TARGET",
+    parser.add_argument("--server", default=os.environ.get(SERVER_VARIABLE) or SERVER,
+                        metavar="TARGET",
                         help="the server to ask: HOST:PORT, replicas as HOST:PORT,HOST:PORT, "
                              "or a gRPC target such as dns:///HOST:PORT (every address the "
                              "name resolves to) or ipv4:ADDR:PORT,ADDR:PORT; the calls are "
-                             "spread over the replicas")
+                             f"spread over the replicas; the environment variable "
+                             f"{SERVER_VARIABLE}, when set, takes the place of the default, "
+                             "which is where `serve` listens unless told otherwise")
     parser.add_argument("--deadline", type=positive(float), metavar="SECONDS",
                         help="the gRPC deadline of each call, apart from the search budget "
                              "(--seconds): the server answers UNKNOWN before it (by default "

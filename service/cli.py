@@ -9,15 +9,31 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from service.arguments import HelpFormatter, Shortfall, Version, positive, read_bytes, source_name
-from service.frontends import front_end, named_game, read_any
-from service.messages import MAX_BATCH
-from solver.errors import InvalidInput
-from solver.games import Game, find_game, games
+from service.arguments import (
+    SERVER,
+    SERVER_VARIABLE,
+    HelpFormatter,
+    Shortfall,
+    Version,
+    positive,
+    read_bytes,
+    source_name,
+)
+from service.frontends import (
+    OWN,
+    front_end,
+    generic_games,
+    named_game,
+    own_commands,
+    read_any,
+    words_of,
+)
+from solver.errors import InvalidInput, OtherGame
+from solver.games import Game, each_game, find_game, games
 
 PROG = "fortress-solver"
 
@@ -49,7 +65,11 @@ def port_number(text: str) -> int:
     return port
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: every command's (`argv` None), or those `argv` reaches,
+    every other command listed by its help alone, so that a quick command imports only
+    what it uses, and no game it does not play."""
+    word = None if argv is None else next((a for a in argv if not a.startswith("-")), "")
     parser = _Parser(prog=PROG,
                      description="Exact solvers and hints for fortress-and-siege card games.",
                      epilog=f"examples:\n  {PROG} deal 1\n  {PROG} hint --deal 2\n"
@@ -57,22 +77,59 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=Version)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
                                      help="what to do (each has its own --help)")
-    for game in games():
-        front_end(game).commands.add_commands(commands)
+    for own in OWN.values():
+        if word is None or word in own.commands:
+            own_commands(own).add_commands(commands if word is None else _Only(commands, word))
+        else:
+            for name, about in own.commands.items():
+                commands.add_parser(name, help=about)
+    # the games without front ends of their own: every such game's for a command word
+    # none of the above knows, the plug-ins' alone for the top-level help
+    known = word in SHARED or any(word in own.commands for own in OWN.values())
+    if not known and "--version" not in (argv or ()):
+        for game in generic_games(every=word != ""):
+            front_end(game).commands.add_commands(commands)
+    for name, (about, add) in SHARED.items():
+        if word is None or word == name:
+            add(commands.add_parser(name, help=about))
+        else:
+            commands.add_parser(name, help=about)
+    return parser
 
-    show = commands.add_parser(
-        "show", help="draw any game's position for a person",
-        description="Draw a position of any game: the game is its \"game\" key, or --game.",
-        epilog=f"examples:\n  {PROG} show --deal 5\n  {PROG} deal 5 --json | {PROG} show -")
+
+class _Only:
+    """The subparsers of the top level as a game's front end sees them, building only the
+    parser of the command given: the others get their help, and calls that go nowhere."""
+
+    def __init__(self, commands: Any, word: str) -> None:
+        self.commands, self.word = commands, word
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        if name == self.word:
+            return self.commands.add_parser(name, **kwargs)
+        self.commands.add_parser(name, help=kwargs.get("help"))
+        return _Nowhere()
+
+
+class _Nowhere:
+    """A parser not built: every call on it, and on what it returns, does nothing."""
+
+    def __getattr__(self, name: str) -> Callable[..., _Nowhere]:
+        return lambda *args, **kwargs: self
+
+
+def _add_show(show: argparse.ArgumentParser) -> None:
+    show.description = "Draw a position of any game: the game is its \"game\" key, or --game."
+    show.epilog = f"examples:\n  {PROG} show --deal 5\n  {PROG} deal 5 --json | {PROG} show -"
     _add_any_position(show)
     show.set_defaults(run=_show)
 
-    apply = commands.add_parser(
-        "apply", help="play moves and print the position after them",
-        description="Play MOVEs in the game's own notation and print the position after "
-                    "them; an illegal move is refused with the rule it breaks.",
-        epilog=f'examples:\n  {PROG} apply --deal 2 "AS reserve:8 foundation" --json\n'
-               f'  {PROG} deal 2 --json | {PROG} apply - "AS reserve:8 foundation"')
+
+def _add_apply(apply: argparse.ArgumentParser) -> None:
+    apply.description = ("Play MOVEs in the game's own notation and print the position "
+                         "after them; an illegal move is refused with the rule it breaks.")
+    apply.epilog = (f'examples:\n  {PROG} apply --deal 2 "AS reserve:8 foundation" --json\n'
+                    f'  {PROG} deal 2 --json | {PROG} apply - "AS reserve:8 foundation"')
     apply.add_argument("items", nargs="+", metavar="[FILE] MOVE",
                        help='the position JSON file (or - for standard input; none with '
                             '--deal), then the moves in the game\'s own notation, such as '
@@ -86,12 +143,12 @@ def build_parser() -> argparse.ArgumentParser:
     apply.add_argument("--json", action="store_true", help="print the position as JSON")
     apply.set_defaults(run=_apply)
 
-    schema = commands.add_parser(
-        "schema", help="the JSON Schema of a game's positions",
-        description="Print the JSON Schema that every position of GAME satisfies, for "
-                    "clients that validate before they send; or write every game's.",
-        epilog=f"examples:\n  {PROG} schema {games()[0].name} > position.schema.json\n"
-               f"  {PROG} schema --all docs/schemas")
+
+def _add_schema(schema: argparse.ArgumentParser) -> None:
+    schema.description = ("Print the JSON Schema that every position of GAME satisfies, "
+                          "for clients that validate before they send; or write every game's.")
+    schema.epilog = (f"examples:\n  {PROG} schema {games()[0].name} > position.schema.json\n"
+                     f"  {PROG} schema --all docs/schemas")
     wanted = schema.add_mutually_exclusive_group(required=True)
     wanted.add_argument("game", metavar="GAME", nargs="?",
                         help=f"one of {', '.join(game.name for game in games())} "
@@ -105,13 +162,15 @@ def build_parser() -> argparse.ArgumentParser:
                             help=about)
     schema.set_defaults(run=_schema)
 
-    serve = commands.add_parser(
-        "serve", help="run the gRPC server (and the HTTP face) until SIGTERM or SIGINT",
-        description="Serve the Solver RPCs over gRPC and, with --http-port, over HTTP/1.1 "
-                    "in the Connect protocol (JSON bodies, for browsers and curl) beside "
-                    "the playground page at /.",
-        epilog=f"example:\n  {PROG} serve --port 50051 --http-port 8080 "
-               "--cors-origin http://localhost:5173")
+
+def _add_serve(serve: argparse.ArgumentParser) -> None:
+    from service.messages import MAX_BATCH  # protobuf's, only for serve
+
+    serve.description = ("Serve the Solver RPCs over gRPC and, with --http-port, over "
+                         "HTTP/1.1 in the Connect protocol (JSON bodies, for browsers and "
+                         "curl) beside the playground page at /.")
+    serve.epilog = (f"example:\n  {PROG} serve --port 50051 --http-port 8080 "
+                    "--cors-origin http://localhost:5173")
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on")
     serve.add_argument("--port", type=port_number, default=50051,
@@ -188,18 +247,29 @@ def build_parser() -> argparse.ArgumentParser:
                              "past it; no limit unless given)")
     serve.set_defaults(run=_serve)
 
-    client = commands.add_parser(
-        "client", help="the same commands, answered by a server",
-        description="The solving commands, each sent to a running `serve` with --server, or "
-                    "spread over several replicas of it (a list of them, or a DNS name "
-                    "that resolves to them all).",
-        epilog=f"example:\n  {PROG} client hint --server 127.0.0.1:50051 --deal 2")
+
+def _add_client(client: argparse.ArgumentParser) -> None:
+    client.description = ("The solving commands, each sent to a running `serve` (by "
+                          f"default the one at {SERVER}, as `make run` starts it; --server, "
+                          f"or the environment variable {SERVER_VARIABLE}, names another), "
+                          "or spread over several replicas of it (a list of them, or a DNS "
+                          "name that resolves to them all).")
+    client.epilog = f"example:\n  {PROG} client hint --server 127.0.0.1:50051 --deal 2"
     remote = client.add_subparsers(dest="remote", required=True, parser_class=_Parser,
                                    help="the command to send (each has its own --help)")
     for game in games():
         front_end(game).commands.add_client_commands(remote)
     client.set_defaults(run=_client)
-    return parser
+
+
+# The commands of every game, after the games' own: each one's help and its parser's maker.
+SHARED: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
+    "show": ("draw any game's position for a person", _add_show),
+    "apply": ("play moves and print the position after them", _add_apply),
+    "schema": ("the JSON Schema of a game's positions", _add_schema),
+    "serve": ("run the gRPC server (and the HTTP face) until SIGTERM or SIGINT", _add_serve),
+    "client": ("the same commands, answered by a server", _add_client),
+}
 
 
 def _add_any_position(parser: argparse.ArgumentParser) -> None:
@@ -228,7 +298,7 @@ def _position_of(args: argparse.Namespace) -> tuple[Game[Any], Any]:
     """The game and the position of FILE, - or --deal N, in the variant chosen."""
     game = None if args.game is None else find_game(args.game)
     if args.deal is not None:
-        dealer = game or next((g for g in games() if g.deal is not None), None)
+        dealer = game or next((g for g in each_game() if g.deal is not None), None)
         if dealer is not None:
             dealer = _in_variant(dealer, args)
         if dealer is None or dealer.deal is None:
@@ -361,13 +431,18 @@ def _client(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
+    args = parser.parse_args(argv)
     try:
         args.run(args)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
     except BrokenPipeError:  # `| head` has read enough: end quietly, with the shell's code
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + signal.SIGPIPE
+    except OtherGame as err:
+        print(f"{PROG}: {_other_game(err, _words(parser, argv), args)}", file=sys.stderr)
+        return 2
     except InvalidInput as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
@@ -378,6 +453,36 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
     return 0
+
+
+def _words(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[str]:
+    """The command words of `argv` (`client`, `GAME`, `QUESTION`), as far as its parsers go."""
+    words: list[str] = []
+    for item in argv:
+        chosen = next((action.choices for action in parser._actions
+                       if isinstance(action, argparse._SubParsersAction)), None)
+        if not isinstance(chosen, dict):
+            break
+        if item in chosen:
+            words.append(item)
+            parser = chosen[item]
+    return words
+
+
+def _other_game(error: OtherGame, words: list[str], args: argparse.Namespace) -> str:
+    """A position of another game: that first, then the command that asks that game the
+    same question (else its hint, else its first), or the same shared command."""
+    game, asked = error.game, words[-1] if words else ""
+    file = getattr(args, "file", None) or "FILE"
+    if asked in SHARED:
+        command = f"{asked} {file}"
+    else:
+        answered = [question.name for question in game.questions]
+        question = next((name for name in (asked, "hint") if name in answered),
+                        answered[0] if answered else asked)
+        client = "client " if words[:1] == ["client"] else ""
+        command = f"{client}{words_of(game, question)} {file}"
+    return f"this is a {game.title} position: try `{PROG} {command}`"
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """Each game's front ends, the one place in service/ that names games: its commands and
 its RPC handler. The games themselves are the library's (`solver.games.games()`); a game
-this file does not list gets the front ends every game has from its descriptor
-(service/generic.py): `fortress-solver GAME QUESTION FILE`, and the RPCs through
-`PositionSource.json`. Adding a game is its folder under solver/ and its registry line;
-its own commands and typed messages, when it wants them, are one more line here.
+this file does not list, such as a plug-in's, gets the front ends every game has from
+its descriptor (service/generic/): `fortress-solver GAME QUESTION FILE`, and the RPCs
+through `PositionSource.json`. Adding a game to the registry is its folder under
+solver/, its registry line and its line here, with its own commands and typed messages.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from solver.errors import InvalidInput
-from solver.games import Game, find_game, games
-from solver.reading import json_of
+from solver.games import Game, find_game, games, plug_ins
+from solver.json_text import json_of
 
 if TYPE_CHECKING:
     from prometheus_client.registry import Collector
@@ -25,12 +25,35 @@ if TYPE_CHECKING:
     from service.api import fortress_solver_pb2 as pb
     from service.calls import Calls
 
-# A game's own front ends: the package whose `commands` and `handler` modules hold them.
+
+
+@dataclass(frozen=True)
+class Own:
+    """A game's own front ends: the package whose `commands` and `handler` modules hold
+    them, and the commands it adds at the top with their one-line help, by which the
+    command line lists them, and finds the package of the one given, without importing
+    any game (tests/service/test_cli_halfway.py checks them against its parsers)."""
+
+    package: str
+    commands: dict[str, str]
+
+
+_PATIENCE = "Beleaguered Fortress"  # the game of the commands at the top, and its family's
 OWN = {
-    "beleaguered-fortress": "service.beleaguered",
-    "fortress-fight-kingdom": "service.ffkingdom",
-    "farbduell": "service.farbduell",
-    "stronghold": "service.stronghold",
+    "beleaguered-fortress": Own("service.beleaguered", {
+        "deal": f"{_PATIENCE}: the position of deal N",
+        "solve": f"{_PATIENCE}: solve a position",
+        "hint": f"{_PATIENCE}: the next move of an optimal solution",
+        "batch": f"{_PATIENCE}: a range of deals solved, as JSON lines",
+        "census": f"{_PATIENCE}: the census of a range of deals",
+        "deal-info": f"{_PATIENCE}: deal N's verdict, from the shipped census",
+        "variants": f"{_PATIENCE}'s family: the variants these commands play"}),
+    "fortress-fight-kingdom": Own("service.ffkingdom", {
+        "ffk": "Fortress Fight Kingdom: puzzles, hints, self-play"}),
+    "farbduell": Own("service.farbduell", {
+        "farbduell": "Farbduell: chains, puzzles, hints, self-play"}),
+    "stronghold": Own("service.stronghold", {
+        "stronghold": "Stronghold: plan, clear, race (CP-SAT)"}),
 }
 
 
@@ -116,12 +139,35 @@ class FrontEnd:
 @cache
 def front_end(game: Game[Any]) -> FrontEnd:
     """The game's own front ends, else the generic ones."""
-    package = OWN.get(game.name)
-    if package is None:
+    own = OWN.get(game.name)
+    if own is None:
         from service.generic.commands import Commands as GenericCommands
         return FrontEnd(GenericCommands(game), _generic_handler)
-    commands: Any = import_module(f"{package}.commands")
-    return FrontEnd(commands, partial(_own_handler, package))
+    return FrontEnd(own_commands(own), partial(_own_handler, own.package))
+
+
+def own_commands(own: Own) -> Commands:
+    """The commands of a game's own front ends (importing them imports its game)."""
+    commands: Any = import_module(f"{own.package}.commands")
+    return commands  # type: ignore[no-any-return]
+
+
+def generic_games(every: bool) -> tuple[Game[Any], ...]:
+    """The games that get the generic front ends: every game without its own (`every`,
+    which loads every game), or the plug-ins' alone, enough to list the commands while
+    every game of the registry has its own (a test checks that it has)."""
+    return tuple(game for game in (games() if every else plug_ins()) if game.name not in OWN)
+
+
+def words_of(game: Game[Any], question: str) -> str:
+    """The command words that ask `game` its `question`: its own command's (`GAME
+    QUESTION`), or the question's alone for a game whose front end adds its questions
+    at the top."""
+    own = OWN.get(game.name)
+    if own is None:
+        return f"{game.name} {question}"
+    group = next((word for word in own.commands if word in (game.name, *game.aliases)), None)
+    return question if group is None else f"{group} {question}"
 
 
 def _own_handler(package: str, game: Game[Any], settings: Settings) -> Handler:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from solver.games import Game
+
 
 class InvalidInput(ValueError):
     """Input that cannot be a position or move; `problems` lists each fault in words."""
@@ -17,3 +22,12 @@ class IllegalMove(ValueError):
 
 class OutOfRange(InvalidInput):
     """A number outside its allowed range, such as a deal number."""
+
+
+class OtherGame(InvalidInput):
+    """A position of another game than the one asked about: the one fault worth naming,
+    before any its fields would have here; `game` is the game it is."""
+
+    def __init__(self, game: Game[Any], asked: Game[Any]) -> None:
+        self.game = game
+        super().__init__(f"this is a {game.title} position, not a {asked.title} one")

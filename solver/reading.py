@@ -9,7 +9,6 @@ its field (`players[0].wall: ...`); no other exception escapes a reader.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -24,14 +23,17 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticKnownError, core_schema
 
-from solver.errors import InvalidInput
+from solver.errors import InvalidInput, OtherGame
+from solver.json_text import MAX_BYTES, json_of, text_of
 
-MAX_BYTES = 1_000_000  # a position is a few kilobytes; more is a mistake or an attack
 # Keys an object may hold beyond its fields, each then named as a fault: room for a few
 # misspelt ones. More is junk, refused by its count before any key is read.
 MAX_UNKNOWN_KEYS = 8
 
 M = TypeVar("M", bound=BaseModel)
+
+__all__ = ["MAX_BYTES", "MAX_UNKNOWN_KEYS", "MaxKeys", "OtherGame", "Schema", "check", "faults",
+           "json_of", "path_of", "schema", "text_of"]
 
 
 class Schema(BaseModel):
@@ -79,38 +81,33 @@ def _too_long(kind: str, length: int, most: int) -> PydanticKnownError:
                                            "actual_length": length})
 
 
-def text_of(raw: bytes, source: str = "input") -> str:
-    """The text of a position's bytes: at most MAX_BYTES, UTF-8, a byte-order mark allowed."""
-    if len(raw) > MAX_BYTES:
-        raise InvalidInput(f"{source} is {len(raw):,} bytes; a position is at most "
-                           f"{MAX_BYTES:,}")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise InvalidInput(f"{source} is not UTF-8 text (byte {error.start} is "
-                           f"0x{raw[error.start]:02x})") from None
-
-
-def json_of(raw: bytes, source: str = "input",
-            loads: Callable[[str], Any] = json.loads) -> Any:
-    """The JSON value of a position's bytes (`loads` may read a kinder dialect)."""
-    text = text_of(raw, source)
-    try:
-        return loads(text)
-    except RecursionError:
-        raise InvalidInput(f"{source} nests too deeply to be a position") from None
-    except ValueError as error:  # json.JSONDecodeError, and the dialects' errors
-        raise InvalidInput(f"{source} is not JSON: {error}") from None
-
-
 def check(model: type[M], data: Any) -> M:
-    """`data` read by the wire schema `model`, or InvalidInput naming every fault."""
+    """`data` read by the wire schema `model`, or InvalidInput naming every fault (or
+    OtherGame, for a position whose "game" names another game)."""
+    _refuse_other_game(model, data)
     try:
         return model.model_validate(data)
     except ValidationError as error:
         raise InvalidInput(faults(error)) from None
     except RecursionError:
         raise InvalidInput("the position nests too deeply") from None
+
+
+def _refuse_other_game(model: type[BaseModel], data: Any) -> None:
+    """OtherGame when `data` names a game other than the one of `model`'s "game" field
+    (whose default is its game's name), by its name or an alias."""
+    field = model.model_fields.get("game")
+    named = data.get("game") if isinstance(data, dict) else None
+    if field is None or not isinstance(named, str) or named == field.default:
+        return
+    from solver.games import find_game  # only here: finding it may load every game
+
+    try:
+        game, asked = find_game(named), find_game(str(field.default))
+    except InvalidInput:  # no game of that name: a fault of the "game" field, as any other
+        return
+    if game is not asked:
+        raise OtherGame(game, asked)
 
 
 def faults(error: ValidationError) -> list[str]:

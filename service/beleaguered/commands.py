@@ -32,6 +32,7 @@ from service.arguments import (
     read_bytes,
     source_name,
 )
+from service.frontends import OWN
 from solver.beleaguered import (
     Algorithm,
     Engine,
@@ -44,12 +45,8 @@ from solver.beleaguered import (
     hint,
     solve,
 )
-from solver.beleaguered import census as census_data
 from solver.beleaguered.deals import MAX_DEAL
 from solver.beleaguered.drawing import picture
-from solver.beleaguered.game import GAME
-from solver.beleaguered.grading import Graded, grade_moves
-from solver.beleaguered.reading import read
 from solver.beleaguered.variant import (
     DEFAULT,
     Variant,
@@ -61,14 +58,16 @@ from solver.beleaguered.variant import (
 from solver.budget import Status
 from solver.errors import InvalidInput
 from solver.games import Game
-from solver.reading import json_of
+from solver.json_text import json_of
 
 if TYPE_CHECKING:
     from service.beleaguered.batch import Records
     from service.client import Client
+    from solver.beleaguered.grading import Graded
 
-# service.beleaguered.batch and .messages are imported by the commands that use them:
-# `deal`, `solve` and `hint` start sooner without them.
+# service.beleaguered.batch and .messages, the census, the grading and the reader (with
+# the wire schema's pydantic) are imported by the commands that use them: `deal` starts
+# sooner without them.
 
 
 def deal_number(text: str) -> int:
@@ -90,11 +89,12 @@ def deal_range(text: str) -> range:
 
 
 _SERVER = "--server 127.0.0.1:50051"  # the examples' server, as `serve` starts it
+_HELP = OWN["beleaguered-fortress"].commands  # the top-level help lists them from there
 
 
 def add_commands(commands: Any) -> None:
     show = commands.add_parser(
-        "deal", help="the position of deal N",
+        "deal", help=_HELP["deal"],
         description="Print the starting position of Beleaguered Fortress deal N, or of "
                     "another variant's (--variant), laid out for reading or as JSON.",
         epilog="examples:\n  fortress-solver deal 1\n  fortress-solver deal 1 --json\n"
@@ -107,7 +107,7 @@ def add_commands(commands: Any) -> None:
     _add_census_commands(commands)
 
     listed = commands.add_parser(
-        "variants", help="the patience variants these commands play, one line each",
+        "variants", help=_HELP["variants"],
         description="List the variants of Beleaguered Fortress's family that --variant "
                     "names: each one's name, title, layout (tableau piles, open reserve "
                     "slots, free cells), how its tableau builds, and where its rules come "
@@ -151,6 +151,8 @@ def in_variant(game: Game[Position], name: str | None, rules: Path | None) -> Ga
     variant = chosen_variant(name, rules)
     if variant is None:
         return game
+    from solver.beleaguered.reading import read
+
     return replace(game, from_json=partial(read, variant=variant),
                    deal=partial(deal, variant=variant))
 
@@ -189,7 +191,7 @@ def _variants(args: argparse.Namespace) -> None:
         load_rules(args.rules)
     listed = variants()
     if args.json:
-        _print_json([variant.model_dump(mode="json") for variant in listed])
+        _print_json([variant.to_json() for variant in listed])
         return
     width = max(len(variant.name) for variant in listed)
     for variant in listed:
@@ -210,7 +212,7 @@ def _layout(variant: Variant) -> str:
 def _add_census_commands(commands: Any) -> None:
     """census (run, summarise, pack) and deal-info (what the shipped census knows)."""
     census = commands.add_parser(
-        "census", help="decide every deal of a range and solve each winnable one optimally",
+        "census", help=_HELP["census"],
         description="Run `any` mode on every deal of --deals and optimal A* on every winnable "
                     "one, one JSON line per deal into --out (resumable, like batch); or "
                     "summarise such a file (--summary), or pack it into the compact data "
@@ -247,7 +249,7 @@ def _add_census_commands(commands: Any) -> None:
     census.set_defaults(run=_census)
 
     info = commands.add_parser(
-        "deal-info", help="a deal's verdict and optimal length, from the shipped census",
+        "deal-info", help=_HELP["deal-info"],
         description="What the census shipped with the package knows of deal N: winnable "
                     "with its optimal length, unwinnable (proven), or unknown; at once, "
                     "without a search.",
@@ -296,12 +298,12 @@ def _add_position(parser: argparse.ArgumentParser) -> None:
 
 def _add_solving_commands(commands: Any, server: bool) -> None:
     """solve, hint and batch; the client's take --server as well, the local ones --engine."""
-    def command(name: str, help: str, local: Any, remote: Any,
+    def command(name: str, about: str, local: Any, remote: Any,
                 example: str) -> argparse.ArgumentParser:
         where = f"client {name} {_SERVER}" if server else name
         parser: argparse.ArgumentParser = commands.add_parser(
-            name, help=help,
-            description=f"Beleaguered Fortress, or a variant of its family (--variant): {help}.",
+            name, help=_HELP[name],
+            description=f"Beleaguered Fortress, or a variant of its family (--variant): {about}.",
             epilog=f"example:\n  fortress-solver {where} {example}")
         if server:
             add_server(parser)
@@ -371,6 +373,8 @@ def _census(args: argparse.Namespace) -> None:
         found = census.summary(args.summary)
         print(json.dumps(found.to_json()) if args.json else found)
         return
+    from solver.beleaguered import census as census_data
+
     variant = _other(_variant_of(args))
     if args.pack is not None:
         to = census_data.census_path(variant) if args.to is None else args.to
@@ -396,6 +400,8 @@ def _census(args: argparse.Namespace) -> None:
 
 
 def _deal_info(args: argparse.Namespace) -> None:
+    from solver.beleaguered import census as census_data
+
     variant = _other(_variant_of(args))
     info = census_data.deal_info(args.number, variant)
     name = _deal_name(args.number, variant)
@@ -419,6 +425,8 @@ def _deal_info(args: argparse.Namespace) -> None:
 
 
 def _census_range(variant: Variant | None) -> str:
+    from solver.beleaguered import census as census_data
+
     shipped = census_data.shipped(variant)
     return "none is shipped" if shipped is None else f"deals {shipped.first}-{shipped.last}"
 
@@ -426,12 +434,13 @@ def _census_range(variant: Variant | None) -> str:
 def _read(args: argparse.Namespace) -> tuple[str, Position]:
     """The position's name and the position: deal N of the variant chosen, or a file's
     position, read as the variant it names (which must be the one chosen, if any)."""
+    from solver.beleaguered.reading import read
+
     variant = _variant_of(args)
     if args.deal is not None:
         return _deal_name(args.deal, variant), deal(args.deal, _played(variant))
     source = source_name(args.file)
-    position = read(json_of(read_bytes(args.file), source, GAME.loads), variant)
-    return source, position
+    return source, read(json_of(read_bytes(args.file), source), variant)
 
 
 def _print_json(data: Any) -> None:
@@ -524,6 +533,8 @@ def _solve(args: argparse.Namespace) -> None:
 
 def _hint(args: argparse.Namespace) -> None:
     name, position = _read(args)
+    from solver.beleaguered.grading import grade_moves
+
     engine, budget = Engine(args.engine), budget_of(args)
     advice = hint(position, budget, engine)
     graded = grade_moves(position, budget, engine).moves if args.all_moves else None

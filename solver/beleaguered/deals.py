@@ -12,7 +12,6 @@ taken from the pysol-cards package: a deal then costs tens of microseconds, and 
 
 from __future__ import annotations
 
-import random
 from itertools import islice
 
 from solver.beleaguered.position import Position
@@ -53,6 +52,8 @@ def shuffled_deck(number: int, numbering: Numbering = Numbering.FREECELL) -> lis
 def _pysol_twister_deck(number: int) -> list[Card]:
     """PySolFC's `RandomBase.shuffle` driven by `random.Random(number)`, read from the
     end as its talon deals (the last card of the list is the talon's top)."""
+    import random  # only PySolFC's numbering draws from it: a command's start does without
+
     draw = random.Random(number).random  # a fresh generator: deals may run in threads
     cards = list(_PYSOL_DECK)
     for n in range(51, 0, -1):

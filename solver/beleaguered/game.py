@@ -10,10 +10,17 @@ from solver.beleaguered.deals import deal
 from solver.beleaguered.drawing import picture
 from solver.beleaguered.grading import Grading, grade_moves
 from solver.beleaguered.position import Position
-from solver.beleaguered.reading import read
 from solver.beleaguered.rules import Move, apply, legal_moves
-from solver.beleaguered.schema import position_schema
-from solver.beleaguered.solve import Algorithm, Engine, Hint, Mode, Solution, hint, solve
+from solver.beleaguered.solve import (
+    ENGINES,
+    Algorithm,
+    Engine,
+    Hint,
+    Mode,
+    Solution,
+    hint,
+    solve,
+)
 from solver.budget import Budget
 from solver.errors import InvalidInput
 from solver.games import Game, Question
@@ -70,6 +77,18 @@ def _to_json(position: Position) -> dict[str, Any]:
     return position.to_json()
 
 
+def _from_json(data: Any) -> Position:
+    from solver.beleaguered.reading import read  # the wire schema only for a file to read
+
+    return read(data)
+
+
+def _schema() -> dict[str, Any]:
+    from solver.beleaguered.schema import position_schema
+
+    return position_schema()
+
+
 SOLVE = Question("solve", "the fewest moves that win, any win, or a proof there is none",
                  SolveOptions, Solution, _solve)
 HINT = Question("hint", "the next move of an optimal solution", HintOptions, Hint, _hint)
@@ -80,13 +99,14 @@ GAME: Game[Position] = Game(
     name="beleaguered-fortress",
     aliases=("beleaguered", "fortress", "bf"),
     summary="Beleaguered Fortress: one deck of patience, every card face up",
-    from_json=read,
+    from_json=_from_json,
     to_json=_to_json,
-    schema=position_schema,
+    schema=_schema,
     questions=(SOLVE, HINT, GRADE),
     draw=picture,
     deal=deal,
     play=play,
     moves=moves,
     winner=winner,
+    imports=ENGINES,
 )

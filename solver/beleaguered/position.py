@@ -13,11 +13,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.beleaguered.schema import NAME
 from solver.beleaguered.variant import Variant, beleaguered_fortress
 from solver.cards import FULL_DECK, Card, Rank, Suit
 from solver.errors import InvalidInput
 
+NAME = "beleaguered-fortress"  # the game, the "game" key of its positions' JSON
 SUITS = tuple(Suit)
 
 

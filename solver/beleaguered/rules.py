@@ -46,6 +46,9 @@ class Location:
         return cls(match.group(1), int(match.group(2)))
 
 
+_STEP = re.compile(r"^\s*\d+\.\s")  # "  12. ", a step's number as `solve` prints it
+
+
 @dataclass(frozen=True)
 class Move:
     """One card from one place to another; `str()` reads like `7H tableau:2 foundation`."""
@@ -59,9 +62,13 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        parts = text.split()
+        """`7H tableau:2 foundation`, and the move as the project prints it elsewhere: with
+        an arrow to its target (`->` as `solve` prints it, `→` as the playground does),
+        after its step number (`12.`)."""
+        parts = _STEP.sub("", text).replace("->", " ").replace("→", " ").split()
         if len(parts) != 3:
-            raise InvalidInput(f"{text!r} is not a move (card source target)")
+            raise InvalidInput(f"{text!r} is not a move (card source target), such as "
+                               "'7H tableau:2 foundation' or 'AS reserve:8 -> foundation'")
         return cls(_card(parts[0]), Location.parse(parts[1]), Location.parse(parts[2]))
 
     def to_json(self) -> dict[str, str]:
@@ -69,9 +76,15 @@ class Move:
 
     @classmethod
     def from_json(cls, data: Any) -> Move:
-        if not isinstance(data, dict) or not {"card", "from", "to"} <= set(data):
-            raise InvalidInput(f"{data!r} is not a move: expected card, from and to")
-        return cls(_card(data["card"]), Location.parse(data["from"]), Location.parse(data["to"]))
+        """The JSON `to_json` writes, or the RPCs' (`source` and `target` for `from` and
+        `to`)."""
+        keys = set(data) if isinstance(data, dict) else set()
+        for source, target in (("from", "to"), ("source", "target")):
+            if {"card", source, target} <= keys:
+                return cls(_card(data["card"]), Location.parse(data[source]),
+                           Location.parse(data[target]))
+        raise InvalidInput(f"{str(data)[:80]!r} is not a move: expected card, from and to "
+                           "(or card, source and target)")
 
 
 def _card(text: Any) -> Card:

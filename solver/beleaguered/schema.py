@@ -17,10 +17,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from solver.beleaguered.variant import MAX_CELLS, MAX_PILES, MAX_RESERVE, Name
+from solver.beleaguered.position import NAME as NAME  # the wire's name of the game
+from solver.beleaguered.rules_file import Name
+from solver.beleaguered.variant import MAX_CELLS, MAX_PILES, MAX_RESERVE
 from solver.reading import MAX_UNKNOWN_KEYS, MaxKeys, Schema, schema
 
-NAME = "beleaguered-fortress"
 PILES = 8  # Beleaguered Fortress's
 RESERVE_SLOTS = 12
 MAX_CARDS = 52  # in one pile, and in the whole position: the deck's

@@ -12,13 +12,13 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from solver.beleaguered import heuristic, native
 from solver.beleaguered.position import Position
-from solver.beleaguered.problem import FortressProblem
 from solver.beleaguered.rules import Move, replay
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
-from solver.search import astar, greedy, idastar
-from solver.search.gc_pause import paused_gc
+
+# The engines, imported by the first search (a command that deals or draws needs none;
+# a search process imports them as it starts, the descriptor's `imports`).
+ENGINES = ("solver.beleaguered.native", "solver.beleaguered.problem", "solver.search")
 
 
 class Mode(StrEnum):
@@ -96,11 +96,11 @@ class Hint:
         return data
 
 
-_SEARCHES = {  # the search of each mode and algorithm: Python's, and the kernel's
-    (Mode.ANY, Algorithm.ASTAR): (greedy, "greedy"),
-    (Mode.ANY, Algorithm.IDASTAR): (greedy, "greedy"),
-    (Mode.OPTIMAL, Algorithm.ASTAR): (astar, "astar"),
-    (Mode.OPTIMAL, Algorithm.IDASTAR): (idastar, "idastar"),
+_SEARCHES = {  # the search of each mode and algorithm, by its name in both engines
+    (Mode.ANY, Algorithm.ASTAR): "greedy",
+    (Mode.ANY, Algorithm.IDASTAR): "greedy",
+    (Mode.OPTIMAL, Algorithm.ASTAR): "astar",
+    (Mode.OPTIMAL, Algorithm.IDASTAR): "idastar",
 }
 
 
@@ -140,10 +140,16 @@ def _share(budget: Budget, part: float) -> Budget:
 
 def _search(position: Position, mode: Mode, algorithm: Algorithm, budget: Budget,
             engine: Engine) -> Solution:
-    python_search, kind = _SEARCHES[mode, algorithm]
+    from solver.beleaguered import heuristic, native
+    from solver.beleaguered.problem import FortressProblem
+    from solver.search import astar, greedy, idastar
+    from solver.search.gc_pause import paused_gc
+
+    kind = _SEARCHES[mode, algorithm]
     if engine is Engine.NATIVE:
         status, moves, stats, lower = native.search(position, kind, budget)
     else:
+        python_search = {"greedy": greedy, "astar": astar, "idastar": idastar}[kind]
         problem = FortressProblem(position, thorough=mode is Mode.OPTIMAL)
         with paused_gc():
             try:

@@ -11,16 +11,13 @@ foundation cards may come back). Every move moves one card.
 from __future__ import annotations
 
 import tomllib
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
-from typing import Annotated, Any
-
-from pydantic import Field, ValidationError, model_validator
+from typing import Any
 
 from solver.errors import InvalidInput
-from solver.reading import Schema, faults
 
 DEFAULT = "beleaguered-fortress"
 MAX_PILES = 13  # the kernel's room for piles
@@ -54,83 +51,64 @@ class Numbering(StrEnum):
     PYSOL = "pysol"
 
 
-Name = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$",
-                            description="lower-case words joined by '-'")]
+@dataclass(frozen=True, kw_only=True)
+class Variant:
+    """One variant's rules, as its rules file says them (solver/beleaguered/rules_file.py
+    is that file's schema, with what each field means). Cards are dealt row by row, one
+    to each pile still short of its count, then the reserve slots, then `cells_dealt`
+    free cells."""
 
-
-class Variant(Schema):
-    """One variant's rules. Cards are dealt row by row, one to each pile still short of
-    its count, then the reserve slots, then `cells_dealt` free cells."""
-
-    name: Name
-    title: Annotated[str, Field(min_length=1, max_length=60)]
-    source: Annotated[str, Field(min_length=1, max_length=300,
-                                 description="where the rules come from")]
-    piles: Annotated[tuple[Annotated[int, Field(ge=0, le=52)], ...],
-                     Field(min_length=1, max_length=MAX_PILES,
-                           description="cards dealt to each tableau pile")]
-    reserve: Annotated[int, Field(ge=0, le=MAX_RESERVE,
-                                  description="open reserve slots: every card playable, "
-                                              "nothing enters")] = 0
-    cells: Annotated[int, Field(ge=0, le=MAX_CELLS,
-                                description="free cells: one card each, any card enters")] = 0
-    cells_dealt: Annotated[int, Field(ge=0, le=MAX_CELLS,
-                                      description="cells that get the deal's last cards")] = 0
-    aces_first: bool = Field(False, description="the aces go to the foundations before "
-                                                "the deal")
-    citadel_deal: bool = Field(False, description="a dealt card that fits its foundation "
-                                                  "goes there instead")
+    name: str
+    title: str
+    source: str
+    piles: tuple[int, ...]
+    reserve: int = 0
+    cells: int = 0
+    cells_dealt: int = 0
+    aces_first: bool = False
+    citadel_deal: bool = False
     build: Build
     empty: Fill = Fill.ANY
-    worrying_back: bool = Field(False, description="a foundation's top card may come back "
-                                                   "to the tableau")
+    worrying_back: bool = False
     numbering: Numbering = Numbering.PYSOL
-
-    @model_validator(mode="after")
-    def _whole_deck(self) -> Variant:
-        if self.cells_dealt > self.cells:
-            raise ValueError(f"cells_dealt is {self.cells_dealt}, but there are only "
-                             f"{self.cells} cells")
-        dealt = sum(self.piles) + self.reserve + self.cells_dealt + 4 * self.aces_first
-        if dealt != 52:
-            raise ValueError(f"the deal places {dealt} cards, not 52 (piles + reserve + "
-                             "cells_dealt, and 4 aces when aces_first)")
-        return self
 
     def __str__(self) -> str:
         return self.name
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Shipped to a worker process by value: a user's rules exist only where read."""
-        return (_rebuilt, (self.model_dump(mode="json"),))
+    def to_json(self) -> dict[str, Any]:
+        """The rules as a rules file holds them (its TOML read as JSON)."""
+        return {field.name: _plain(getattr(self, field.name)) for field in fields(self)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Variant:
+        """The variant of rules already checked (the rules file's schema, or `to_json`)."""
+        return cls(**{**data, "piles": tuple(data["piles"]), "build": Build(data["build"]),
+                      **{key: kind(data[key]) for key, kind in (("empty", Fill),
+                                                              ("numbering", Numbering))
+                         if key in data}})
 
 
-def _rebuilt(data: dict[str, Any]) -> Variant:
-    return Variant.model_validate(data, strict=False)
+def _plain(value: Any) -> Any:
+    """A rule's value as JSON writes it."""
+    if isinstance(value, StrEnum):
+        return value.value
+    return list(value) if isinstance(value, tuple) else value
 
 
 def parse_rules(text: str, source: str = "rules file") -> Variant:
     """A variant from its TOML text, every fault named in one InvalidInput."""
+    from solver.beleaguered.rules_file import checked  # pydantic only for a file to check
+
+    return Variant.from_json(checked(_toml(text, source), source))
+
+
+def _toml(text: str, source: str) -> dict[str, Any]:
     if len(text) > MAX_RULES_BYTES:
         raise InvalidInput(f"{source}: {len(text)} characters, at most {MAX_RULES_BYTES}")
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise InvalidInput(f"{source}: not TOML: {err}") from None
-    if isinstance(data.get("piles"), list):  # TOML has arrays, the schema tuples
-        data["piles"] = tuple(data["piles"])
-    for key in ("build", "empty", "numbering"):
-        enum = {"build": Build, "empty": Fill, "numbering": Numbering}[key]
-        if isinstance(data.get(key), str) and data[key] in set(enum):
-            data[key] = enum(data[key])
-    try:
-        return Variant.model_validate(data)
-    except ValidationError as error:
-        named = [str(e["ctx"]["error"]) if e["type"] == "value_error"  # a check of ours
-                 else text.replace("is not a field of this position", "is not a rules field")
-                 for e, text in zip(error.errors(include_url=False), faults(error),
-                                   strict=True)]
-        raise InvalidInput(f"{source}: {'; '.join(named)}") from None
 
 
 def load_rules(path: str | Path) -> Variant:
@@ -149,9 +127,10 @@ def load_rules(path: str | Path) -> Variant:
 
 @cache
 def _shipped() -> dict[str, Variant]:
-    folder = files("solver.beleaguered") / "variants"
-    found = [parse_rules(entry.read_text(encoding="utf-8"), entry.name)
-             for entry in folder.iterdir() if entry.name.endswith(".toml")]
+    # beside this module (importlib.resources would import zipfile, some 20 ms); each file
+    # meets the rules file's schema, which a test checks
+    found = [Variant.from_json(_toml(entry.read_text(encoding="utf-8"), entry.name))
+             for entry in (Path(__file__).parent / "variants").glob("*.toml")]
     order = {name: k for k, name in enumerate(SHIPPED_ORDER)}
     return {rules.name: rules for rules in sorted(found, key=lambda r: order.get(r.name, 99))}
 
@@ -184,4 +163,6 @@ def beleaguered_fortress() -> Variant:
 
 def rules_schema() -> dict[str, Any]:
     """The JSON schema of a rules file (TOML's tables read as JSON objects)."""
-    return Variant.model_json_schema()
+    from solver.beleaguered.rules_file import RulesFile
+
+    return RulesFile.model_json_schema()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -158,9 +159,9 @@ def test_a_variant_without_a_shipped_census_has_none():
     assert census_path(fortress).name == "fortress.bin"
     assert census_path(None) == census_path(find_variant("beleaguered-fortress"))
     assert shipped(find_variant("beleaguered-fortress")) is shipped()
-    assert shipped(fortress.model_copy(update={"name": "my-fortress"})) is None
-    assert shipped(fortress.model_copy(update={"worrying_back": False})) is None
-    assert deal_info(1, fortress.model_copy(update={"name": "my-fortress"})) is None
+    assert shipped(replace(fortress, name="my-fortress")) is None
+    assert shipped(replace(fortress, worrying_back=False)) is None
+    assert deal_info(1, replace(fortress, name="my-fortress")) is None
 
 
 SHIPPED_VARIANTS = {v.name: census for v in variants() if v.name != "beleaguered-fortress"
@@ -199,10 +200,11 @@ def test_a_shipped_variant_census_agrees_with_a_fresh_search(name, number):
     info = deal_info(number, variant)
     assert info is not None
     position = deal(number, variant)
-    # the census decided in 2 s and proved in 0.3 s: more budget than that for what it
-    # did, less for what it did not (only its bounds to hold), to keep the suite short
+    # the census decided in 2 s and proved in 0.3 s: a minute for what it did (room for a
+    # busy machine), a second for what it did not (only its bounds to hold), to keep the
+    # suite short
     undecided = info.status is Status.UNKNOWN
-    verdict = solve(position, Mode.ANY, Algorithm.ASTAR, Budget(seconds=1 if undecided else 5))
+    verdict = solve(position, Mode.ANY, Algorithm.ASTAR, Budget(seconds=1 if undecided else 60))
     if undecided:  # undecided in the census: only its bound to hold
         assert verdict.status is not Status.SOLVED or info.lower_bound is None \
             or verdict.length >= info.lower_bound
@@ -211,7 +213,7 @@ def test_a_shipped_variant_census_agrees_with_a_fresh_search(name, number):
     if info.status is not Status.SOLVED:
         return
     best = solve(position, Mode.OPTIMAL, Algorithm.ASTAR,
-                 Budget(seconds=5 if info.optimal else 1))
+                 Budget(seconds=60 if info.optimal else 1))
     if info.optimal:
         assert best.optimal and best.length == info.length
         return

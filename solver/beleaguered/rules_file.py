@@ -1,0 +1,79 @@
+"""The schema of a patience rules file (`--rules FILE`, `schema --rules`): each rule's
+type, range and meaning, and that the deal places one whole deck. A shipped variant's
+file meets it as a user's must (a test checks them); pydantic is imported only to check
+a file, so that dealing a shipped variant does without it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import ConfigDict, Field, ValidationError, model_validator
+
+from solver.beleaguered.variant import MAX_CELLS, MAX_PILES, MAX_RESERVE, Build, Fill, Numbering
+from solver.errors import InvalidInput
+from solver.reading import Schema, faults
+
+Name = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$",
+                            description="lower-case words joined by '-'")]
+
+
+class RulesFile(Schema):
+    """One variant's rules. Cards are dealt row by row, one to each pile still short of
+    its count, then the reserve slots, then `cells_dealt` free cells."""
+
+    model_config = ConfigDict(title="Variant")
+
+    name: Name
+    title: Annotated[str, Field(min_length=1, max_length=60)]
+    source: Annotated[str, Field(min_length=1, max_length=300,
+                                 description="where the rules come from")]
+    piles: Annotated[tuple[Annotated[int, Field(ge=0, le=52)], ...],
+                     Field(min_length=1, max_length=MAX_PILES,
+                           description="cards dealt to each tableau pile")]
+    reserve: Annotated[int, Field(ge=0, le=MAX_RESERVE,
+                                  description="open reserve slots: every card playable, "
+                                              "nothing enters")] = 0
+    cells: Annotated[int, Field(ge=0, le=MAX_CELLS,
+                                description="free cells: one card each, any card enters")] = 0
+    cells_dealt: Annotated[int, Field(ge=0, le=MAX_CELLS,
+                                      description="cells that get the deal's last cards")] = 0
+    aces_first: bool = Field(False, description="the aces go to the foundations before "
+                                                "the deal")
+    citadel_deal: bool = Field(False, description="a dealt card that fits its foundation "
+                                                  "goes there instead")
+    build: Build
+    empty: Fill = Fill.ANY
+    worrying_back: bool = Field(False, description="a foundation's top card may come back "
+                                                   "to the tableau")
+    numbering: Numbering = Numbering.PYSOL
+
+    @model_validator(mode="after")
+    def _whole_deck(self) -> RulesFile:
+        if self.cells_dealt > self.cells:
+            raise ValueError(f"cells_dealt is {self.cells_dealt}, but there are only "
+                             f"{self.cells} cells")
+        dealt = sum(self.piles) + self.reserve + self.cells_dealt + 4 * self.aces_first
+        if dealt != 52:
+            raise ValueError(f"the deal places {dealt} cards, not 52 (piles + reserve + "
+                             "cells_dealt, and 4 aces when aces_first)")
+        return self
+
+
+def checked(data: dict[str, Any], source: str) -> dict[str, Any]:
+    """The rules of a rules file's TOML `data`, every omitted one filled in, or
+    InvalidInput naming every fault in one line."""
+    if isinstance(data.get("piles"), list):  # TOML has arrays, the schema tuples
+        data["piles"] = tuple(data["piles"])
+    for key in ("build", "empty", "numbering"):
+        enum = {"build": Build, "empty": Fill, "numbering": Numbering}[key]
+        if isinstance(data.get(key), str) and data[key] in set(enum):
+            data[key] = enum(data[key])
+    try:
+        return RulesFile.model_validate(data).model_dump()
+    except ValidationError as error:
+        named = [str(e["ctx"]["error"]) if e["type"] == "value_error"  # a check of ours
+                 else fault.replace("is not a field of this position", "is not a rules field")
+                 for e, fault in zip(error.errors(include_url=False), faults(error),
+                                   strict=True)]
+        raise InvalidInput(f"{source}: {'; '.join(named)}") from None

@@ -1,0 +1,24 @@
+"""The shipped variants are read without the rules file's schema (so that dealing one
+imports no pydantic): each shipped file meets that schema all the same, as read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import solver.beleaguered
+from solver.beleaguered.variant import Variant, find_variant, parse_rules
+
+FILES = sorted((Path(solver.beleaguered.__file__).parent / "variants").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=[path.stem for path in FILES])
+def test_a_shipped_rules_file_meets_the_schema_as_it_is_read(path: Path) -> None:
+    checked = parse_rules(path.read_text(encoding="utf-8"), path.name)
+    assert checked == find_variant(checked.name)
+    assert Variant.from_json(checked.to_json()) == checked
+
+
+def test_every_shipped_variant_has_its_file() -> None:
+    assert len(FILES) == 6
