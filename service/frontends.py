@@ -36,6 +36,10 @@ class Own:
 
     package: str
     commands: dict[str, str]
+    # its pages of docs/ (the rules) that the HTTP face serves to the playground
+    pages: tuple[str, ...] = ()
+    # whether its package has a `routes` module whose ROUTES the HTTP face adds
+    routes: bool = False
 
 
 _PATIENCE = "Beleaguered Fortress"  # the game of the commands at the top, and its family's
@@ -47,13 +51,17 @@ OWN = {
         "batch": f"{_PATIENCE}: a range of deals solved, as JSON lines",
         "census": f"{_PATIENCE}: the census of a range of deals",
         "deal-info": f"{_PATIENCE}: deal N's verdict, from the shipped census",
-        "variants": f"{_PATIENCE}'s family: the variants these commands play"}),
+        "variants": f"{_PATIENCE}'s family: the variants these commands play"},
+        pages=("beleaguered-fortress.md", "castle-family.md")),
     "fortress-fight-kingdom": Own("service.ffkingdom", {
-        "ffk": "Fortress Fight Kingdom: puzzles, hints, self-play"}),
+        "ffk": "Fortress Fight Kingdom: puzzles, hints, self-play"},
+        pages=("fortress-fight-kingdom.md",), routes=True),
     "farbduell": Own("service.farbduell", {
-        "farbduell": "Farbduell: chains, puzzles, hints, self-play"}),
+        "farbduell": "Farbduell: chains, puzzles, hints, self-play"},
+        pages=("farbduell.md",)),
     "stronghold": Own("service.stronghold", {
-        "stronghold": "Stronghold: plan, clear, race (CP-SAT)"}),
+        "stronghold": "Stronghold: plan, clear, race (CP-SAT)"},
+        pages=("stronghold.md",)),
 }
 
 
@@ -168,6 +176,20 @@ def words_of(game: Game[Any], question: str) -> str:
         return f"{game.name} {question}"
     group = next((word for word in own.commands if word in (game.name, *game.aliases)), None)
     return question if group is None else f"{group} {question}"
+
+
+def rules_pages() -> tuple[str, ...]:
+    """The pages of docs/ that the games' rules are: all the HTTP face serves of docs/."""
+    return tuple(page for own in OWN.values() for page in own.pages)
+
+
+def http_routes() -> list[Any]:
+    """The games' own routes on the HTTP face (starlette's Route values)."""
+    found: list[Any] = []
+    for own in OWN.values():
+        if own.routes:
+            found.extend(import_module(f"{own.package}.routes").ROUTES)
+    return found
 
 
 def _own_handler(package: str, game: Game[Any], settings: Settings) -> Handler:

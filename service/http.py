@@ -41,7 +41,7 @@ from service.bridge import Bridge, CallContext
 from service.guard import Guard, guarded_protocol
 from service.memory import Trimmer
 from service.refusals import BAD_BYTES, BAD_HOST, TOO_LARGE, Aborted, Refusals
-from service.rules_routes import ROUTES as RULES_ROUTES
+from service.rules_routes import routes as rules_routes
 from service.servicer import SolverServicer
 from service.sizes import RequestSizes
 from service.tls import ServerTls
@@ -263,7 +263,7 @@ def application(servicer: SolverServicer, bridge: Bridge, trimmer: Trimmer,
     rpcs = SolverASGIApplication(_Solver(servicer, bridge), codecs=codecs,
                                  read_max_bytes=sizes.request_bytes)
     app = Starlette(
-        routes=[Mount(rpcs.path, app=rpcs), *RULES_ROUTES,
+        routes=[Mount(rpcs.path, app=rpcs), *rules_routes(),
                 Mount("/", app=StaticFiles(packages=[("service", "playground")], html=True))],
         middleware=[Middleware(CORSMiddleware, allow_origins=list(cors_origins),
                                allow_methods=["GET", "POST"], allow_headers=_ALLOWED_HEADERS,

@@ -1,13 +1,8 @@
-"""The rules on the HTTP face, for the playground: each game's rules page and Fortress
-Fight Kingdom's card table.
-
-- `GET /docs/NAME.md`: a rules page of docs/, read from the source checkout the package
-  runs from (`make run`); only the names of RULES_PAGES are served, so no path reaches
-  any other file. An installed package has no docs/: the answer is 404, saying so.
-- `GET /games/fortress-fight-kingdom/cards.json`: every card of the shipped card table
-  (solver/ffkingdom/cards.toml) with its name as the rules spell it, its cost and its
-  effect in words, so the page never keeps a copy of the table.
-"""
+"""The games' rules on the HTTP face, for the playground: `GET /docs/NAME.md`, a rules
+page of docs/ read from the source checkout the package runs from (`make run`), and each
+game's own routes (service/frontends.py). Only the pages the games name are served, so no
+path reaches any other file; an installed package has no docs/, and the answer is 404,
+saying so."""
 
 from __future__ import annotations
 
@@ -15,24 +10,21 @@ from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from solver.ffkingdom.data import Card, Rules, reveal_count, shipped_rules
+from service.frontends import http_routes, rules_pages
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-
-# The rules pages a browser may read, by file name: nothing else of docs/ is served.
-RULES_PAGES = ("beleaguered-fortress.md", "castle-family.md", "fortress-fight-kingdom.md",
-               "farbduell.md", "stronghold.md")
 
 
 def rules_page(request: Request) -> Response:
     """A rules page as Markdown text, or 404 with one line."""
     name = request.path_params["name"]
-    if name not in RULES_PAGES:
+    pages = rules_pages()
+    if name not in pages:
         return PlainTextResponse(f"no rules page is called {name!r} "
-                                 f"(there are {', '.join(RULES_PAGES)})\n", status_code=404)
+                                 f"(there are {', '.join(pages)})\n", status_code=404)
     path = DOCS / name
     if not path.is_file():
         return PlainTextResponse(f"{name} is in docs/ of the source checkout; this server "
@@ -41,80 +33,6 @@ def rules_page(request: Request) -> Response:
     return Response(path.read_bytes(), media_type="text/markdown; charset=utf-8")
 
 
-def ffk_cards(request: Request) -> Response:
-    """The card table as JSON: {"cards": {id: card}, "surcharge": {...}}."""
-    rules = shipped_rules()
-    config = rules.config
-    return JSONResponse({
-        "cards": {card.id: card_json(card, rules) for card in rules.cards.values()},
-        "surcharge": {"step": config.producer_surcharge_step,
-                      "scope": config.producer_surcharge_scope},
-    })
-
-
-def card_json(card: Card, rules: Rules) -> dict[str, Any]:
-    """One card for a person: its name, type and cost, what it does, and its flags."""
-    effects = [effect_text(key, value, rules) for key, value in card.effect.items()]
-    effects += {0: [], 1: ["play again"]}.get(card.extra_actions,
-                                               [f"{card.extra_actions} more actions"])
-    notes = [text for flag, text in ((card.unblockable, "a shield does not stop it"),
-                                     (card.damage_card and not card.unblockable,
-                                      "a shield blocks it"),
-                                     (card.theft_card, "guards stop it"),
-                                     (card.hidden_play, "played face down"))
-             if flag]
-    return {"name": card.name, "type": card.type, "cost": dict(card.cost),
-            "producer": card.producer if card.surcharge else None,
-            "effect": "; ".join(effects), "notes": notes}
-
-
-def _stocks(amounts: dict[str, int]) -> str:
-    return ", ".join(f"{amount} {stock}" for stock, amount in amounts.items())
-
-
-def _signed(amount: int) -> str:
-    return f"+{amount}" if amount >= 0 else f"−{-amount}"
-
-
-def effect_text(key: str, value: Any, rules: Rules) -> str:
-    """One effect of cards.toml in words (the effect names of solver/ffkingdom/data.py)."""
-    match key:
-        case "wall" | "castle":
-            return f"{key} {_signed(value)}"
-        case "dmg":
-            return f"damage {value}"
-        case "direct":
-            return f"damage {value} to the castle, ignoring the wall"
-        case "shatter":
-            return "breaks a shield" if value == 1 else f"breaks {value} shields"
-        case "gain" | "steal":
-            return f"{key} {_stocks(value)}"
-        case "destroy":
-            return f"the opponent loses {_stocks(value)}"
-        case "producer" if value == "markets":
-            return f"markets +1 (+{rules.config.market_gold_per_turn} G a turn)"
-        case "producer":
-            return f"{value} +1"
-        case "shield" | "guard":
-            return f"+{value} {key}"
-        case "poison":
-            return f"poison: the opponent's castle −{value['per']} for {value['ticks']} turns"
-        case "heal":
-            return f"heal: wall +{value['per']} for {value['ticks']} turns"
-        case "double_next":
-            return "your next card acts twice"
-        case "dispel":
-            return "removes the opponent's shields, guards, heals and doubler"
-        case "lock_type":
-            return "the opponent may not play a card type you choose in its next turn"
-        case "opp_discard_random":
-            return f"the opponent discards {value} cards at random"
-        case "reveal" if reveal_count(value) == 0:
-            return "see the opponent's hand"
-        case "reveal":
-            return f"see the top {reveal_count(value)} cards of the deck"
-    return f"{key} {value}"
-
-
-ROUTES = [Route("/docs/{name}", rules_page, methods=["GET"]),
-          Route("/games/fortress-fight-kingdom/cards.json", ffk_cards, methods=["GET"])]
+def routes() -> list[Any]:
+    """The rules pages' route and the games' own."""
+    return [Route("/docs/{name}", rules_page, methods=["GET"]), *http_routes()]

@@ -34,7 +34,7 @@
  *           other game's question by its name (question_options), answered as JSON
  * and GETs what the rules say (service/rules_routes.py): a game's rules page,
  * /docs/NAME.md, linked from the header (rules.html draws it), and Fortress Fight
- * Kingdom's card table.
+ * Kingdom's card table (service/ffkingdom/routes.py).
  * Every call sends back the `position` the previous answer gave. A server started with
  * --token-file answers UNAUTHENTICATED without a token: the page then asks for one, keeps
  * it for the tab (sessionStorage) and sends it as `Authorization: Bearer TOKEN`.

@@ -17,7 +17,7 @@ LONG = ["--deal", "126", "--algorithm", "idastar", "--table-entries", "256", "--
 
 def test_a_deadline_shorter_than_the_budget_gives_unknown_before_it(solver_server):
     done = subprocess.run([*CLI, "solve", "--server", address(solver_server), *LONG,
-                           "--deadline", "1.5", "--json"], capture_output=True, text=True,
+                           "--deadline", "3", "--json"], capture_output=True, text=True,
                           timeout=60)
     # an answer at all is the promise kept: past the deadline it is DEADLINE_EXCEEDED, exit 1
     assert done.returncode == 0, done.stderr

@@ -5,7 +5,8 @@ question and algorithm a client can choose over the wire.
 Each case is a position its search needs far longer than the deadline for, so that only
 the deadline can end it, on a server whose limits (a minute, no node cap) are far above
 it. The check is the gRPC deadline itself: an answer that comes too late is not OK but
-DEADLINE_EXCEEDED.
+DEADLINE_EXCEEDED. Deadlines of a few tenths of a second are wall-clock bounds, so these
+tests are `timing` ones: `make test-timing` runs them, on a machine not otherwise busy.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from solver.farbduell import new_game as new_farbduell
 from solver.ffkingdom import load, load_rules
 from solver.ffkingdom import new_game as new_ffk
 from tests.support.servers import connect, running_server
+
+pytestmark = pytest.mark.timing
 
 DEADLINE = 0.3       # seconds: the issue's
 SHORTEST = 0.08      # near the promise's floor (50 ms), where the margin kept back binds

@@ -363,6 +363,7 @@ def test_mutated_positions_are_answered_or_invalid_argument(stub, data):
 # ============================================================================ deadlines
 
 
+@pytest.mark.timing
 def test_tiny_deadline_answers_unknown_in_time(stub):
     started = time.perf_counter()
     response = solve(stub, HARD, timeout=0.3, turns=20)  # never DEADLINE_EXCEEDED
@@ -385,6 +386,7 @@ def test_request_budget_answers_unknown(stub):
     assert not response.farbduell.HasField("value")
 
 
+@pytest.mark.timing
 def test_cancelled_puzzle_frees_its_worker():
     with running_server(workers=1, queue=2) as server, connect(server) as client:
         hard = client.Solve.future(pb.SolveRequest(
@@ -575,4 +577,4 @@ def test_budget_reaches_the_server(capsys, tmp_path, solver_server):
     assert code == 0
     answer = json.loads(out)
     assert answer["status"] == "unknown"
-    assert answer["seconds"] < 1
+    assert answer["seconds"] < 30  # its 0.2 s, not the server's limit of 60 s

@@ -232,6 +232,7 @@ def test_too_many_worlds_is_out_of_range(stub):
 # ============================================================================ deadlines
 
 
+@pytest.mark.timing
 def test_tiny_deadline_answers_unknown_in_time(stub):
     hard = new_game(RULES, 1).to_json()  # no forced win within 3 turns is found in 20 s
     started = time.perf_counter()
@@ -260,6 +261,7 @@ def test_request_budget_answers_unknown(stub):
     assert response.stats.nodes <= 50
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("call", ["Solve", "Hint"])
 def test_cancelled_call_frees_its_worker(call):
     requests = {"Solve": pb.SolveRequest(position=source(new_game(RULES, 1).to_json()),
@@ -433,7 +435,7 @@ def test_budget_reaches_the_server(capsys, tmp_path, solver_server):
     assert code == 0
     answer = json.loads(out)
     assert answer["status"] == "unknown"
-    assert answer["seconds"] < 1
+    assert answer["seconds"] < 30  # its 0.2 s, not the server's limit of 60 s
 
 
 # ============================================================================ never INTERNAL

