@@ -9,7 +9,7 @@ from solver.beleaguered import Algorithm, Engine, Mode, apply, deal, legal_moves
 from solver.beleaguered.grading import Outcome, grade_moves
 from solver.budget import Budget, Status
 
-BUDGET = Budget(seconds=30)
+BUDGET = Budget(seconds=600)  # a guard: every search here ends by itself
 
 
 def mid_game(number: int, played: int):

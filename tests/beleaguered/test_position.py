@@ -573,7 +573,7 @@ def mutated_positions(draw) -> dict:
     return data
 
 
-@settings(max_examples=400)
+@settings(max_examples=150)  # new examples every run (the seed is the run's)
 @given(mutated_positions())
 def test_what_the_published_schema_refuses_the_reader_refuses(data):
     """A client that validates by `fortress-solver schema` never has a position refused

@@ -172,6 +172,7 @@ def test_best_assignment_exact_matches_brute_force(seed):
     assert guaranteed(p, plan.moves) == plan.objective.removals
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("planner", [best_assignment, best_assignment_exact])
 def test_big_subset_tables_keep_to_the_budget(planner):
     """Twelve ready units: 4096 fights per battlefield to play out before CP-SAT starts."""

@@ -109,5 +109,5 @@ def test_more_faults_are_named(fields, problem):
 def test_the_game_is_written_and_may_be_read():
     position = Position.from_json({"game": "stronghold"})
     assert position.to_json()["game"] == "stronghold" == Position.from_json({}).to_json()["game"]
-    with pytest.raises(InvalidInput, match="game: input should be 'stronghold'"):
+    with pytest.raises(InvalidInput, match="this is a Farbduell position, not a Stronghold one"):
         Position.from_json({"game": "farbduell"})

