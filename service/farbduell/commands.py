@@ -241,7 +241,7 @@ def _print_hint(advice: Hint, as_json: bool) -> None:
             value = f" (chance of winning {advice.value:.2f}, estimated)"
         print(f"{advice.action}{value}")
         if advice.runners_up:
-            print("runners-up: " + ", ".join(
+            print("runners-up (chance of winning): " + ", ".join(
                 f"{action} (wins)" if action in advice.winning else f"{action} {value:.2f}"
                 for action, value in advice.runners_up))
 

@@ -206,7 +206,7 @@ def _print_hint(args: argparse.Namespace, advice: Hint) -> None:
         others = ", ".join(f"{action} (wins)" if advice.wins else f"{action} {chance:.2f}"
                            for action, chance in advice.runners_up)
         if others:
-            print(f"runners-up: {others}")
+            print(f"runners-up (chance of winning): {others}")
 
 
 # ---------------------------------------------------------------- self-play
