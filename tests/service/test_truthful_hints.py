@@ -11,7 +11,6 @@ from collections.abc import Iterator
 import pytest
 
 from service.api import fortress_solver_pb2 as pb
-from service.api import fortress_solver_pb2_grpc
 from service.server import RunningServer
 from solver.farbduell.hints import hint as farbduell_hint
 from solver.farbduell.position import State
@@ -22,7 +21,7 @@ from tests.support.cli import assert_client_prints_what_local_prints, run
 from tests.support.farbduell import GOES_OUT, TABLES
 from tests.support.ffkingdom import RULES, WIN_THIS_TURN, view
 from tests.support.http import post
-from tests.support.servers import address, connect, running_server
+from tests.support.servers import address, running_server
 
 GO_OUT = {"game": "farbduell", **GOES_OUT}
 CHAIN = ["play red-skip", "play blue-skip", "play blue-7"]
@@ -31,15 +30,10 @@ FFK_OPEN = {"game": "fortress-fight-kingdom", **view(3)}
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[RunningServer]:
+def solver_server() -> Iterator[RunningServer]:
+    """The module's server (with conftest's `stub` on it), with its HTTP face too."""
     with running_server(workers=2, queue=8, http_port=0) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def stub(server) -> Iterator[fortress_solver_pb2_grpc.SolverStub]:
-    with connect(server) as client:
-        yield client
 
 
 def grpc_hint(stub, data: dict) -> pb.HintResponse:
@@ -53,30 +47,30 @@ def http_hint(server: RunningServer, data: dict) -> dict:
     return body
 
 
-def test_a_farbduell_go_out_is_a_win_over_grpc_and_http(stub, server):
+def test_a_farbduell_go_out_is_a_win_over_grpc_and_http(stub, solver_server):
     local = farbduell_hint(State.from_json(GO_OUT, TABLES))
     assert local.wins and [str(action) for action in local.chain] == CHAIN
     advice = grpc_hint(stub, GO_OUT).farbduell
     assert (advice.action, advice.value, advice.wins, list(advice.chain)) == \
         ("play red-skip", 1.0, True, CHAIN)
     assert [(other.action, other.wins) for other in advice.runners_up] == [("draw", False)]
-    body = http_hint(server, GO_OUT)["farbduell"]
+    body = http_hint(solver_server, GO_OUT)["farbduell"]
     assert (body["action"], body["value"], body["wins"], body["chain"]) == \
         ("play red-skip", 1.0, True, CHAIN)
     assert [other["action"] for other in body["runnersUp"]] == ["draw"]
 
 
-def test_a_farbduell_estimate_is_no_win(stub, server):
+def test_a_farbduell_estimate_is_no_win(stub, solver_server):
     data = {"game": "farbduell", "hands": [["red-skip", "joker", "blue-5", "green-2"],
                                            ["green-1"]], "discard": ["red-9"]}
     advice = grpc_hint(stub, data).farbduell
     assert not advice.wins and list(advice.chain) == [] and 0 < advice.value < 1
-    body = http_hint(server, data)["farbduell"]
+    body = http_hint(solver_server, data)["farbduell"]
     assert "wins" not in body and "chain" not in body  # proto3 JSON leaves defaults out
     assert 0 < body["value"] < 1
 
 
-def test_an_ffk_win_this_turn_is_a_win_over_grpc_and_http(stub, server):
+def test_an_ffk_win_this_turn_is_a_win_over_grpc_and_http(stub, solver_server):
     local = ffk_hint(load(FFK_WIN, RULES).state)
     plan = [str(action) for action in local.plan]
     response = grpc_hint(stub, FFK_WIN).ffk
@@ -85,7 +79,7 @@ def test_an_ffk_win_this_turn_is_a_win_over_grpc_and_http(stub, server):
     assert not response.HasField("value")  # log-odds of a certain win: none to give
     assert all(other.wins and other.win_chance == 1.0 and not other.HasField("value")
                for other in response.runners_up)
-    body = http_hint(server, FFK_WIN)["ffk"]
+    body = http_hint(solver_server, FFK_WIN)["ffk"]
     assert (body["action"], body["wins"], body["winChance"], body["plan"]) == \
         (plan[0], True, 1.0, plan)
     assert "value" not in body
@@ -93,13 +87,13 @@ def test_an_ffk_win_this_turn_is_a_win_over_grpc_and_http(stub, server):
                for other in body["runnersUp"])
 
 
-def test_an_ffk_estimate_is_a_chance_with_its_log_odds(stub, server):
+def test_an_ffk_estimate_is_a_chance_with_its_log_odds(stub, solver_server):
     response = grpc_hint(stub, FFK_OPEN).ffk
     assert not response.wins and 0 < response.win_chance < 1
     assert response.value == pytest.approx(log_odds(response.win_chance))
     chances = [response.win_chance, *(other.win_chance for other in response.runners_up)]
     assert chances == sorted(chances, reverse=True)
-    body = http_hint(server, FFK_OPEN)["ffk"]
+    body = http_hint(solver_server, FFK_OPEN)["ffk"]
     assert "wins" not in body and body["winChance"] == pytest.approx(response.win_chance)
     assert body["value"] == pytest.approx(response.value)
 
@@ -110,11 +104,12 @@ def test_an_ffk_estimate_is_a_chance_with_its_log_odds(stub, server):
     ("ffk", FFK_OPEN, "(chance of winning 0."),
 ])
 def test_the_command_line_says_win_or_chance_and_the_client_says_the_same(
-        capsys, tmp_path, server, game, data, shown):
+        capsys, tmp_path, solver_server, game, data, shown):
     path = tmp_path / "position.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     code, out, err = run(capsys, game, "hint", str(path))
     assert (code, err) == (0, "") and shown in out.splitlines()[0]
     assert "10000" not in out and "expected" not in out
     assert ("estimated" in out) == (shown == "(chance of winning 0.")
-    assert_client_prints_what_local_prints(capsys, address(server), game, "hint", str(path))
+    assert_client_prints_what_local_prints(capsys, address(solver_server), game, "hint",
+                                           str(path))
