@@ -83,9 +83,11 @@ class Calls:
     stream)."""
 
     def __init__(self, pool: WorkerPool, context: grpc.ServicerContext, limits: Budget,
-                 max_batch: int) -> None:
+                 max_batch: int, stopping: Event) -> None:
+        """`stopping`: set when the server's stop cuts every search short."""
         self._pool = pool
         self._context = context
+        self._stopping = stopping
         self._owner = context.peer()  # the pool is shared fairly between connections
         self.limits = limits
         self.max_batch = max_batch
@@ -159,7 +161,7 @@ class Calls:
                 stop.set()
 
     def _gone(self) -> bool:
-        return not self._context.is_active()
+        return not self._context.is_active() or self._stopping.is_set()
 
     def _budget(self, message: pb.Budget) -> Budget:
         """The request's budget within the server's limits and the client's deadline."""

@@ -295,7 +295,7 @@ class HttpServer:
         config = uvicorn.Config(app, log_level="warning", lifespan="off", backlog=64,
                                 http=guarded_protocol(guard),
                                 timeout_keep_alive=guard.idle_seconds,
-                                timeout_graceful_shutdown=5, **_uvicorn_tls(tls))
+                                timeout_graceful_shutdown=1, **_uvicorn_tls(tls))
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run,
                                         kwargs={"sockets": [self._socket]},
@@ -307,7 +307,8 @@ class HttpServer:
             raise OSError(f"cannot serve HTTP on {host}:{port}")
 
     def stop(self) -> None:
-        """Close the connections (their calls get uvicorn's 5 s) and the port."""
+        """Close the connections and the port: the calls have answered by now (the
+        server's stop cut them short), so their answers get uvicorn's 1 s to go out."""
         self._server.should_exit = True
         self._thread.join(timeout=10)
         self._socket.close()

@@ -139,6 +139,7 @@ class WorkerPool:
         self._preload = preload
         self._context = mp.get_context("spawn")  # no fork after gRPC has started threads
         self._all = [_Worker(self._context, preload) for _ in range(workers)]
+        self._closing = False  # a worker that dies now is not replaced
         self._changed = threading.Condition()  # guards the four below
         self._idle = list(self._all)
         self._queue: list[_Ticket] = []  # jobs admitted and waiting, oldest first
@@ -289,6 +290,8 @@ class WorkerPool:
 
     def _replace(self, dead: _Worker) -> _Worker:
         dead.process.join(timeout=0)
+        if self._closing:
+            return dead
         worker = _Worker(self._context, self._preload)
         self._all[self._all.index(dead)] = worker
         return worker
@@ -302,6 +305,7 @@ class WorkerPool:
             worker.process.join(timeout=5)
 
     def close(self) -> None:
+        self._closing = True
         for worker in self._all:
             worker.cancel.set()
             try:

@@ -83,6 +83,10 @@ class ServerConfig:
     rules: tuple[Path, ...] = ()  # rules files of patience variants to serve (--rules)
 
 
+# At a stop, how long the answers of the calls that have finished may take to be sent.
+_SEND_SECONDS = 1.0
+
+
 class CannotServe(OSError):
     """The address cannot be served: a host that does not resolve, a port already taken."""
 
@@ -266,8 +270,8 @@ class RunningServer:
 
     def _close(self) -> None:
         """Stop what has started: the faces, the pool, the loop."""
-        if hasattr(self, "server"):
-            self._on_loop(self.server.stop(0), timeout=self.config.watchdog_seconds)
+        if hasattr(self, "server"):  # the answers of the calls cut short still go out
+            self._on_loop(self.server.stop(_SEND_SECONDS), timeout=self.config.watchdog_seconds)
         for http in (self.http, self._metrics_http):
             if http is not None:
                 http.stop()

@@ -58,6 +58,9 @@ _SOLVER = pb.DESCRIPTOR.services_by_name["Solver"].full_name
 
 T = TypeVar("T")
 
+# After the grace, how long the searches cut short have to send their answers.
+_CUT_SECONDS = 1.0
+
 MAX_MOVES = 1000  # moves one Play applies: more than any game's whole play (Play is a view)
 
 
@@ -90,6 +93,7 @@ class SolverServicer(pb_grpc.SolverServicer):
         self._in_flight = Condition()  # guards the two below
         self._running = 0  # calls in flight
         self._draining = False  # no new calls: the server is stopping
+        self._stopping = Event()  # the grace is over: the searches left are cut short
         self.metrics = metrics
         self.refusals = refusals or Refusals()
         self._handlers = {game.name: front_end(game).handler(game, settings)
@@ -130,6 +134,7 @@ class SolverServicer(pb_grpc.SolverServicer):
             game, streams = self._streams(request.game)
             call.game = game.name
             yield from streams.solve_batch(request, self._calls(context))
+            self._unless_cut_short()
 
     def GenerateDeals(self, request: pb.GenerateDealsRequest,
                       context: grpc.ServicerContext) -> Generator[pb.GeneratedDeal, None, None]:
@@ -137,6 +142,7 @@ class SolverServicer(pb_grpc.SolverServicer):
             game, streams = self._streams(request.game)
             call.game = game.name
             yield from streams.generate_deals(request, self._calls(context))
+            self._unless_cut_short()
 
     def Deal(self, request: pb.DealRequest, context: grpc.ServicerContext) -> pb.PlayResponse:
         with self._rpc("Deal", context) as call:
@@ -201,15 +207,30 @@ class SolverServicer(pb_grpc.SolverServicer):
 
     def drain(self, grace: float, hurry: Event) -> None:
         """Refuse new calls (UNAVAILABLE) and wait up to `grace` seconds for the calls in
-        flight to finish, or until `hurry` is set (a second signal)."""
-        deadline = time.monotonic() + grace
+        flight to finish, or until `hurry` is set (a second signal); then cut the
+        searches still running short, so that every call answers what it has (UNKNOWN)
+        while the faces are still open, and wait up to _CUT_SECONDS for those answers."""
         with self._in_flight:
             self._draining = True
-            while self._running and not hurry.is_set():
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return
-                self._in_flight.wait(min(left, 0.05))
+            self._wait_for_calls(time.monotonic() + grace, hurry)
+        self._stopping.set()
+        with self._in_flight:
+            self._wait_for_calls(time.monotonic() + _CUT_SECONDS, Event())
+
+    def _wait_for_calls(self, deadline: float, hurry: Event) -> None:
+        """Wait (holding `_in_flight`) until no call is in flight, `deadline` or `hurry`."""
+        while self._running and not hurry.is_set():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            self._in_flight.wait(min(left, 0.05))
+
+    def _unless_cut_short(self) -> None:
+        """A stream the server's stop cut short ends UNAVAILABLE, not as if complete."""
+        if self._stopping.is_set():
+            raise ShuttingDown("the server stopped before this stream's end: send the "
+                               "call again for the items it did not answer, to another "
+                               "replica")
 
     def collectors(self) -> list[Collector]:
         """The games' own metrics."""
@@ -217,7 +238,7 @@ class SolverServicer(pb_grpc.SolverServicer):
                 for collector in handler.collectors()]
 
     def _calls(self, context: grpc.ServicerContext) -> Calls:
-        return Calls(self.pool, context, self.limits, self.max_batch)
+        return Calls(self.pool, context, self.limits, self.max_batch, self._stopping)
 
     def _read(self, source: pb.PositionSource, call: _Call) -> tuple[Game[Any], Handler, Any]:
         """The position's game, its handler and the position, read once: JSON by the

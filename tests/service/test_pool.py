@@ -124,7 +124,7 @@ def test_a_batch_in_chunks_answers_every_item_once_as_one_at_a_time(pool, monkey
         return run_chunk(jobs, *args, **kwargs)
 
     monkeypatch.setattr(pool, "run_chunk", counted)
-    calls = Calls(pool, Context(), BUDGET, max_batch=1000)
+    calls = Calls(pool, Context(), BUDGET, max_batch=1000, stopping=threading.Event())
     answers = list(calls.ask_many(((n, SOLVE, deal(n), QUICK) for n in numbers), BUDGET))
     assert sorted(n for n, _ in answers) == list(numbers)
     assert all(same(answer, alone[n]) for n, answer in answers)
@@ -170,7 +170,7 @@ def test_a_chunk_starts_no_more_once_its_caller_has_enough(pool):
 
 def test_a_client_that_leaves_ends_the_batch_and_no_more_items_are_read(pool):
     context = Context()
-    calls = Calls(pool, context, BUDGET, max_batch=100_000)
+    calls = Calls(pool, context, BUDGET, max_batch=100_000, stopping=threading.Event())
     read: list[int] = []
 
     def jobs():
