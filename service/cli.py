@@ -190,11 +190,12 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
                        help="calls that may wait for a worker")
     serve.add_argument("--max-request-bytes", type=positive(int), default=1 << 20,
                        metavar="N", help="larger requests are refused (RESOURCE_EXHAUSTED, "
-                                         "saying so)")
+                                         "over HTTP 413, saying so)")
     serve.add_argument("--max-position-bytes", type=positive(int), default=64 << 10,
                        metavar="N", help="larger requests about one position (Solve, Hint, "
                                          "Play, Deal) are refused by their size, before "
-                                         "they are read (RESOURCE_EXHAUSTED, saying so)")
+                                         "they are read (RESOURCE_EXHAUSTED, over HTTP "
+                                         "413, saying so)")
     serve.add_argument("--max-batch", type=positive(int), default=MAX_BATCH, metavar="N",
                        help="the most deals and positions of one SolveBatch, and the most "
                             "deals one GenerateDeals may ask for (more: OUT_OF_RANGE, "

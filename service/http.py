@@ -40,11 +40,12 @@ from service.api.fortress_solver_connect import SolverASGIApplication
 from service.bridge import Bridge, CallContext
 from service.guard import Guard, guarded_protocol
 from service.memory import Trimmer
-from service.refusals import BAD_BYTES, BAD_HOST, TOO_LARGE, Aborted, Refusals
+from service.refusals import BAD_BYTES, BAD_HOST, TOO_LARGE, UNAUTHENTICATED, Aborted
 from service.rules_routes import routes as rules_routes
 from service.servicer import SolverServicer
 from service.sizes import RequestSizes
 from service.tls import ServerTls
+from service.tokens import Unauthenticated
 
 T = TypeVar("T")
 
@@ -60,7 +61,13 @@ _CONTENT_TYPES = {b"application/json", b"application/proto",
 
 # The Connect protocol's error codes of the refusals an RPC gets as its JSON error (the
 # others, a Host or a content type refused, are plain HTTP errors, as the protocol has it).
-_CONNECT_CODES = {400: "invalid_argument", 429: "resource_exhausted"}
+# A body too large is the request's fault, not the server's capacity: 413, not 429.
+_CONNECT_CODES = {400: "invalid_argument", 401: "unauthenticated", 413: "invalid_argument",
+                  429: "resource_exhausted"}
+
+# The most bytes of a body past its limit that are read and dropped before the 413 (so
+# that a client still sending reads it); a body declared larger still is refused unread.
+_DISCARDED_BYTES = 8 << 20
 
 # The page may load only itself, and no other site may frame it.
 _PAGE_HEADERS = [
@@ -159,29 +166,37 @@ class _Solver:
 
 class _Checked:
     """What reaches the application, checked: the Host (a name this server answers
-    to), the RPCs' content types, header bytes that are text; a redirect names no host
-    (the client's Host is never sent back) and the page carries its security headers."""
+    to), the RPCs' content types, header bytes that are text, the token (before a byte
+    of the body is read), and the body, counted as it arrives (chunked or not) and held
+    to its method's limit; a redirect names no host (the client's Host is never sent
+    back) and the page carries its security headers."""
 
     def __init__(self, app: ASGIApp, rpc_path: str, hosts: Sequence[str] | None,
-                 refusals: Refusals, trimmer: Trimmer, sizes: RequestSizes) -> None:
+                 servicer: SolverServicer, trimmer: Trimmer, sizes: RequestSizes) -> None:
         self._app = app
         self._sizes = sizes
         self._trimmer = trimmer
         self._rpc_path = rpc_path
         self._hosts = None if hosts is None else {host.lower() for host in hosts}
-        self._refusals = refusals
+        self._refusals = servicer.refusals
+        self._tokens = servicer.tokens
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self._app(scope, receive, send)
         rpc = scope["path"].startswith(self._rpc_path)
-        fault = self._fault(scope)
+        fault = self._fault(scope, rpc)
+        body, read = b"", 0
+        if fault is None or fault[1] != TOO_LARGE:  # a refusal too is sent once it is read
+            body, read, too_large = await self._body(scope, receive)
+            fault = fault or too_large
         if fault is not None:
             status, cause, text = fault
             self._refusals.log(cause, {"method": scope["path"][:80], "status": status,
                                        "peer": _peer(scope), "details": text})
             code = _CONNECT_CODES.get(status) if rpc else None
-            return await _refuse(send, status, text, code)
+            await _refuse(send, status, text, code)
+            return self._trimmer.note(read)
 
         async def checked_send(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -193,14 +208,12 @@ class _Checked:
             await send(message)
 
         try:
-            await self._app(scope, receive, checked_send)
+            await self._app(scope, _replay(body, receive), checked_send)
         finally:
-            length = next((value for key, value in scope["headers"]
-                           if key == b"content-length"), b"0")
-            self._trimmer.note(int(length) if length.isdigit() else 0)
+            self._trimmer.note(read)
 
-    def _fault(self, scope: Scope) -> tuple[int, str, str] | None:
-        """(status, cause, one line) for a request refused before the application."""
+    def _fault(self, scope: Scope, rpc: bool) -> tuple[int, str, str] | None:
+        """(status, cause, one line) for a request refused by its headers alone."""
         headers: list[tuple[bytes, bytes]] = scope["headers"]
         for key, value in headers:
             try:
@@ -210,22 +223,69 @@ class _Checked:
                                         "are not UTF-8")
         if self._hosts is not None:
             host = next((value for key, value in headers if key == b"host"), b"")
-            name = urllib.parse.urlsplit("//" + host.decode()).hostname
+            try:
+                name = urllib.parse.urlsplit("//" + host.decode()).hostname
+            except ValueError:  # "[" or a character NFKC turns into a delimiter
+                return 400, BAD_HOST, f"the Host header {host.decode()!r} is not a host name"
             if name not in self._hosts:
                 return 421, BAD_HOST, (f"this server does not answer to the host "
                                        f"{host.decode()!r} (serve --allowed-host adds one)")
-        length = next((value for key, value in headers if key == b"content-length"), b"0")
-        method = scope["path"].rpartition("/")[2]
-        too_large = self._sizes.fault(method, int(length)) if length.isdigit() else None
-        if too_large is not None:
-            return 429, TOO_LARGE, too_large
-        if scope["path"].startswith(self._rpc_path) and scope["method"] == "POST":
+        if rpc and scope["method"] == "POST":
             kind = next((value for key, value in headers if key == b"content-type"), b"")
             if kind.split(b";")[0].strip().lower() not in _CONTENT_TYPES:
                 return 415, BAD_BYTES, (f"content type {kind.decode()!r} is not served here: "
                                         "send application/json or application/proto "
                                         "(Connect), or call the gRPC port")
+            if self._tokens is not None:
+                metadata = [(key.decode(), value.decode()) for key, value in headers]
+                try:
+                    self._tokens.known(metadata)
+                except Unauthenticated as refused:
+                    return 401, UNAUTHENTICATED, str(refused)
+        length = next((value for key, value in headers if key == b"content-length"), b"")
+        method = scope["path"].rpartition("/")[2]
+        if length.isdigit() and int(length) > self._sizes.limit(method) + _DISCARDED_BYTES:
+            return 413, TOO_LARGE, self._sizes.fault(method, int(length)) or ""
         return None
+
+    async def _body(self, scope: Scope, receive: Receive
+                    ) -> tuple[bytes, int, tuple[int, str, str] | None]:
+        """The request's body, counted as it arrives; past its method's limit the rest
+        is read and dropped (up to _DISCARDED_BYTES more) so that the client, done
+        sending, reads the 413 that follows. (body, bytes read, fault)"""
+        method = scope["path"].rpartition("/")[2]
+        limit = self._sizes.limit(method)
+        pieces: list[bytes] = []
+        size = 0
+        more = True
+        while more and size <= limit + _DISCARDED_BYTES:
+            message = await receive()
+            if message["type"] != "http.request":  # the client left: nothing to answer
+                break
+            piece: bytes = message.get("body", b"")
+            size += len(piece)
+            if size <= limit:
+                pieces.append(piece)
+            more = message.get("more_body", False)
+        too_large = self._sizes.fault(method, size, "at least " if more else "")
+        if too_large is not None:
+            return b"", size, (413, TOO_LARGE, too_large)
+        return b"".join(pieces), size, None
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """`receive` for the application: the body already read, then what comes after
+    (the client's leaving)."""
+    given = False
+
+    async def replay() -> Message:
+        nonlocal given
+        if given:
+            return await receive()
+        given = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay
 
 
 def _peer(scope: Scope) -> str:
@@ -268,7 +328,7 @@ def application(servicer: SolverServicer, bridge: Bridge, trimmer: Trimmer,
         middleware=[Middleware(CORSMiddleware, allow_origins=list(cors_origins),
                                allow_methods=["GET", "POST"], allow_headers=_ALLOWED_HEADERS,
                                expose_headers=_EXPOSED_HEADERS, max_age=7200)])
-    return _Checked(app, rpcs.path, hosts, servicer.refusals, trimmer, sizes)
+    return _Checked(app, rpcs.path, hosts, servicer, trimmer, sizes)
 
 
 def _uvicorn_tls(tls: ServerTls | None) -> dict[str, Any]:

@@ -20,12 +20,20 @@ class RequestSizes:
     request_bytes: int = 1 << 20  # any request (--max-request-bytes)
     position_bytes: int = 64 << 10  # a request about one position (--max-position-bytes)
 
-    def fault(self, method: str, size: int) -> str | None:
-        """Why a request of `size` bytes to `method` is refused, or None."""
-        if size > self.request_bytes:
-            return (f"the request's {size} bytes are larger than this server's limit of "
-                    f"{self.request_bytes} (--max-request-bytes)")
+    def limit(self, method: str) -> int:
+        """The most bytes a request to `method` may have."""
+        if method in METHODS and method not in BATCHES:
+            return min(self.position_bytes, self.request_bytes)
+        return self.request_bytes
+
+    def fault(self, method: str, size: int, counted: str = "") -> str | None:
+        """Why a request of `size` bytes to `method` is refused, or None. `counted`:
+        how the size is known, when it is not the whole body's ("at least ")."""
         if method in METHODS and method not in BATCHES and size > self.position_bytes:
-            return (f"the {method} request's {size} bytes are larger than a call about one "
-                    f"position may send, {self.position_bytes} (--max-position-bytes)")
+            return (f"the {method} request's {counted}{size} bytes are larger than a call "
+                    f"about one position may send, {self.position_bytes} "
+                    "(--max-position-bytes)")
+        if size > self.request_bytes:
+            return (f"the request's {counted}{size} bytes are larger than this server's "
+                    f"limit of {self.request_bytes} (--max-request-bytes)")
         return None

@@ -93,7 +93,7 @@ class Tokens:
     def admit(self, metadata: Iterable[tuple[str, str | bytes]]) -> Iterator[None]:
         """Hold one of the caller's token's calls for the duration; Unauthenticated or
         TokenBusy when it may not call now."""
-        token = self._known(metadata)
+        token = self.known(metadata)
         with self._lock:
             if self.max_calls is not None and self._running[token] >= self.max_calls:
                 raise TokenBusy(f"this token already has {self.max_calls} calls running, "
@@ -107,8 +107,8 @@ class Tokens:
                 if not self._running[token]:
                     del self._running[token]
 
-    def _known(self, metadata: Iterable[tuple[str, str | bytes]]) -> bytes:
-        """The digest of the call's token, when it is one of ours."""
+    def known(self, metadata: Iterable[tuple[str, str | bytes]]) -> bytes:
+        """The digest of the call's token, when it is one of ours; Unauthenticated else."""
         shown = [value for key, value in metadata if key.lower() == "authorization"]
         if not shown:
             raise Unauthenticated("this server needs a token: send 'authorization: Bearer "

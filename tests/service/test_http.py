@@ -397,18 +397,54 @@ def test_silent_connections_are_closed_and_the_cap_makes_room_for_new_ones():
         assert counts["connection cap"] == 1 and counts["slow request"] >= 3
 
 
-def test_a_body_declared_larger_than_its_method_takes_is_refused_before_it_is_read(server):
+def test_a_body_declared_far_larger_than_its_method_takes_is_refused_before_it_is_read(server):
     assert server.http is not None
     for method, size, line in (
             ("SolveBatch", 2_000_000_000, "the request's 2000000000 bytes are larger than "
                                           "this server's limit of 1048576 (--max-request-bytes)"),
-            ("Hint", 70_000, "the Hint request's 70000 bytes are larger than a call about one "
-                             "position may send, 65536 (--max-position-bytes)")):
+            ("Hint", 70_000_000, "the Hint request's 70000000 bytes are larger than a call "
+                                 "about one position may send, 65536 (--max-position-bytes)")):
         status, body = status_and_body(raw_exchange(server.http.port, (
             f"POST /fortress.solver.v1.Solver/{method} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             f"Content-Type: application/json\r\nContent-Length: {size}\r\n\r\n{{").encode()))
-        assert status == 429
-        assert json.loads(body) == {"code": "resource_exhausted", "message": line}
+        assert status == 413  # the request's fault: not 429, which a proxy would retry
+        assert json.loads(body) == {"code": "invalid_argument", "message": line}
+
+
+@pytest.mark.parametrize("chunked", [True, False], ids=["chunked", "content-length"])
+def test_a_body_over_its_limit_is_counted_as_read_and_the_client_reads_the_413(server, chunked):
+    """Chunked or not, the body is counted as it arrives and refused at the method's
+    limit; the rest is read and dropped, so the client, done sending, gets the answer."""
+    assert server.http is not None
+    body = json.dumps({"position": {"json": "x" * 1_200_000}}).encode()
+    with socket.create_connection(("127.0.0.1", server.http.port), timeout=30) as connection:
+        head = ("POST /fortress.solver.v1.Solver/Hint HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                "Content-Type: application/json\r\n"
+                + ("Transfer-Encoding: chunked\r\n" if chunked
+                   else f"Content-Length: {len(body)}\r\n") + "\r\n")
+        connection.sendall(head.encode())
+        for start in range(0, len(body), 16_384):
+            piece = body[start:start + 16_384]
+            connection.sendall(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+        if chunked:
+            connection.sendall(b"0\r\n\r\n")
+        answer = b""
+        while chunk := connection.recv(65_536):
+            answer += chunk
+    status, text = status_and_body(answer)
+    assert status == 413
+    assert json.loads(text) == {"code": "invalid_argument", "message": (
+        f"the Hint request's {len(body)} bytes are larger than a call about one position "
+        "may send, 65536 (--max-position-bytes)")}
+
+
+@pytest.mark.parametrize("host", ["[", "\uff03", "[::1"])
+def test_a_host_that_cannot_be_read_is_a_400_not_a_fault(server, host):
+    assert server.http is not None
+    status, body = status_and_body(raw_exchange(server.http.port, (
+        f"GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").encode()))
+    assert status == 400
+    assert body.decode().strip() == f"the Host header {host!r} is not a host name"
 
 
 # ============================================================================ the rules

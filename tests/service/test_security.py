@@ -223,6 +223,22 @@ def test_the_http_face_asks_for_the_token_too(token_server):
         assert json.loads(answered.read())["movesLeft"] == 66
 
 
+def test_the_http_face_checks_the_token_before_it_reads_the_body(token_server):
+    """A body that is not JSON at all, sent without a token, is refused for the token:
+    nothing of it was decoded (a client with no token costs the server no parsing)."""
+    url = f"http://127.0.0.1:{token_server.http.port}/fortress.solver.v1.Solver/Hint"
+    before = token_server.refusals.counts.get("unauthenticated", 0)
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(urllib.request.Request(
+            url, b"{" * 50_000, {"Content-Type": "application/json"}), timeout=30)
+    assert refused.value.code == 401
+    assert json.loads(refused.value.read()) == {
+        "code": "unauthenticated",
+        "message": "this server needs a token: send 'authorization: Bearer TOKEN' (the client "
+                   "commands' --token-file, or FORTRESS_SOLVER_TOKEN)"}
+    assert token_server.refusals.counts["unauthenticated"] == before + 1
+
+
 def test_a_token_past_its_calls_is_refused_saying_which_limit(token_server):
     with grpc.insecure_channel(f"127.0.0.1:{token_server.port}") as channel:
         stub = pb_grpc.SolverStub(channel)

@@ -74,5 +74,5 @@ def test_a_request_over_the_size_limit_is_refused_saying_so():
             assert error.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
             assert "larger than max" in error.details()
         status, body = post(server, "Hint", {"position": {"json": "x" * 60_000}})
-        assert status == 429 and body["code"] == "resource_exhausted"
+        assert status == 413 and body["code"] == "invalid_argument"
         assert "exceeds" in body["message"] or "larger" in body["message"]
