@@ -917,7 +917,7 @@ class PlayRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., moves: _Optional[_Iterable[str]] = ..., replies: _Optional[bool] = ...) -> None: ...
 
 class PlayResponse(_message.Message):
-    __slots__ = ("game", "position", "position_json", "picture", "legal_moves", "replies", "to_move", "winner")
+    __slots__ = ("game", "position", "position_json", "picture", "legal_moves", "replies", "to_move", "winner", "reply_seats", "win_reason")
     GAME_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     POSITION_JSON_FIELD_NUMBER: _ClassVar[int]
@@ -926,6 +926,8 @@ class PlayResponse(_message.Message):
     REPLIES_FIELD_NUMBER: _ClassVar[int]
     TO_MOVE_FIELD_NUMBER: _ClassVar[int]
     WINNER_FIELD_NUMBER: _ClassVar[int]
+    REPLY_SEATS_FIELD_NUMBER: _ClassVar[int]
+    WIN_REASON_FIELD_NUMBER: _ClassVar[int]
     game: str
     position: PositionSource
     position_json: str
@@ -934,7 +936,9 @@ class PlayResponse(_message.Message):
     replies: _containers.RepeatedScalarFieldContainer[str]
     to_move: int
     winner: int
-    def __init__(self, game: _Optional[str] = ..., position: _Optional[_Union[PositionSource, _Mapping]] = ..., position_json: _Optional[str] = ..., picture: _Optional[str] = ..., legal_moves: _Optional[_Iterable[str]] = ..., replies: _Optional[_Iterable[str]] = ..., to_move: _Optional[int] = ..., winner: _Optional[int] = ...) -> None: ...
+    reply_seats: _containers.RepeatedScalarFieldContainer[int]
+    win_reason: str
+    def __init__(self, game: _Optional[str] = ..., position: _Optional[_Union[PositionSource, _Mapping]] = ..., position_json: _Optional[str] = ..., picture: _Optional[str] = ..., legal_moves: _Optional[_Iterable[str]] = ..., replies: _Optional[_Iterable[str]] = ..., to_move: _Optional[int] = ..., winner: _Optional[int] = ..., reply_seats: _Optional[_Iterable[int]] = ..., win_reason: _Optional[str] = ...) -> None: ...
 
 class GetServerInfoRequest(_message.Message):
     __slots__ = ()
@@ -965,12 +969,14 @@ class GameInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., modes: _Optional[_Iterable[str]] = ..., algorithms: _Optional[_Iterable[str]] = ..., max_deal: _Optional[int] = ..., variants: _Optional[_Iterable[_Union[VariantInfo, _Mapping]]] = ...) -> None: ...
 
 class VariantInfo(_message.Message):
-    __slots__ = ("name", "title")
+    __slots__ = ("name", "title", "max_deal")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
+    MAX_DEAL_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ...) -> None: ...
+    max_deal: int
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., max_deal: _Optional[int] = ...) -> None: ...
 
 class Limits(_message.Message):
     __slots__ = ("workers", "queue", "max_seconds", "max_nodes", "max_table_entries", "cache_entries", "max_worlds", "max_batch")

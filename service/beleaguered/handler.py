@@ -25,9 +25,10 @@ from service.beleaguered.messages import (
     variant_from_proto,
 )
 from service.messages import budget_from_proto, check_budget, options_of
-from solver.beleaguered import MAX_DEAL, Algorithm, Hint, Mode, Position, Solution, deal
+from solver.beleaguered import Algorithm, Hint, Mode, Position, Solution, deal
 from solver.beleaguered.census import deal_info
 from solver.beleaguered.census import shipped as shipped_census
+from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEALS, check_deals
 from solver.beleaguered.game import GAME, GRADE, SOLVE, HintOptions, SolveOptions
 from solver.beleaguered.grading import Grading
 from solver.beleaguered.solve import hint_from
@@ -58,11 +59,6 @@ def _solve_options(request: pb.SolveRequest) -> SolveOptions:
     return SolveOptions(mode_from_proto(message.mode), algorithm_from_proto(message.algorithm))
 
 
-def _check_range(first: int, last: int) -> None:
-    if not 1 <= first <= last <= MAX_DEAL:
-        raise OutOfRange(f"deal range {first}-{last} is not within 1..{MAX_DEAL} in order")
-
-
 class Handler:
     """Solve and Hint, and the streams of numbered deals. Optimal solutions fill its hint
     cache: a hint for a position along one is answered at once."""
@@ -80,8 +76,9 @@ class Handler:
 
     def info(self) -> pb.GameInfo:
         return pb.GameInfo(name=self.game.name, modes=[m.value for m in Mode],
-                           algorithms=[a.value for a in Algorithm], max_deal=MAX_DEAL,
-                           variants=[pb.VariantInfo(name=v.name, title=v.title)
+                           algorithms=[a.value for a in Algorithm], max_deal=LARGEST_DEAL,
+                           variants=[pb.VariantInfo(name=v.name, title=v.title,
+                                                    max_deal=MAX_DEALS[v.numbering])
                                      for v in variants()])
 
     def source(self, position: Position) -> pb.PositionSource:
@@ -110,14 +107,16 @@ class Handler:
         options = options_of(request, "beleaguered", GAME.name)
         known = self.cache.get(position) or _unwinnable_deal(request.position)
         if known is not None:
-            response = hint_to_proto(known, cached=True)
+            advice, response = known, hint_to_proto(known, cached=True)
         else:
             solution: Solution = calls.ask(SOLVE, position, SolveOptions(), request.budget)
             self.cache.remember(position, solution)
-            response = hint_to_proto(hint_from(solution))
+            advice = hint_from(solution)
+            response = hint_to_proto(advice)
         if request.WhichOneof("options") == "beleaguered" and options.all_moves:
             grading: Grading = calls.ask(GRADE, position, HintOptions(), request.budget)
-            response.all_moves.extend(graded_to_proto(g) for g in grading.moves)
+            graded = grading.with_hint(advice).moves
+            response.all_moves.extend(graded_to_proto(g) for g in graded)
         return response
 
     def collectors(self) -> Iterable[Collector]:
@@ -146,16 +145,17 @@ class Handler:
     def generate_deals(self, request: pb.GenerateDealsRequest,
                        calls: Calls) -> Iterator[pb.GeneratedDeal]:
         """The deals found, then OUT_OF_RANGE if the range was spent first, or once
-        `max_batch` deals were searched (a band no deal meets would otherwise search up
-        to MAX_DEAL of them): deals whose budget ran out count as not found, and the
+        `max_batch` deals were searched (a band no deal meets would otherwise search every
+        deal number of the variant): deals whose budget ran out count as not found, and the
         message says how many there were."""
         if request.count > calls.max_batch:
             raise OutOfRange(f"count {request.count} is more than this server's limit of "
                              f"{calls.max_batch} deals a call")
         variant = variant_from_proto(request.variant)
         first = request.first_deal if request.HasField("first_deal") else 1
-        last = request.last_deal if request.HasField("last_deal") else MAX_DEAL
-        _check_range(first, last)
+        last = (request.last_deal if request.HasField("last_deal")
+                else MAX_DEALS[variant.numbering])
+        check_deals(first, last, variant)
         low = request.min_length if request.HasField("min_length") else 0
         high = request.max_length if request.HasField("max_length") else math.inf
         if low > high:
@@ -217,7 +217,7 @@ def _batch_items(request: pb.SolveBatchRequest, most: int, variant: Variant | No
         raise OutOfRange(f"the batch lists {listed} ranges and positions, more than this "
                          f"server's limit of {most} items a call: send it in parts")
     for span in request.deals:
-        _check_range(span.first, span.last)
+        check_deals(span.first, span.last, variant)
     items = sum(span.last - span.first + 1 for span in request.deals) + len(request.positions)
     if items > most:
         raise OutOfRange(f"the batch holds {items} items, more than this server's limit of "

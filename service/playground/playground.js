@@ -93,6 +93,8 @@ const STRONGHOLD_EXAMPLE = `{"game": "stronghold", "mode": "1v3", "turn": 2,    
 //   prepare     called when the game is chosen, before its first position comes
 //   actionText  a legal move as the page shows it (else as the server writes it)
 //   chance      a duel hint's (or runner-up's) chance of winning, 0 to 1, as it sends it
+//   seats       a duel position's number of seats: with more than two, each bot is named
+//               by its seat
 const BOARDS = {
   "beleaguered-fortress": {
     label: "Beleaguered Fortress", input: "Deal", seed: 2, steps: true, variants: true,
@@ -106,13 +108,14 @@ const BOARDS = {
     rules: "fortress-fight-kingdom.md", draw: renderFfk, status: ffkStatus,
     hint: (answer, more) => renderDuelHint(answer.ffk || {}, more),
     prepare: loadCardTable, click: onFfkCardClick, actionText: ffkActionText,
-    chance: (valued) => valued.winChance,
+    chance: (valued) => valued.winChance, seats: (position) => position.players.length,
   },
   farbduell: {
     label: "Farbduell", input: "Seed", seed: 1, duel: true, tables: true,
     rules: "farbduell.md", draw: renderFarbduell, status: (view) => duelStatus(view, "", ""),
     hint: (answer, more) => renderDuelHint(answer.farbduell || {}, more),
     actionClass: fdActionClass, chance: (valued) => valued.value,
+    seats: (position) => position.hands.length,
   },
   stronghold: {
     label: "Stronghold", input: null, example: STRONGHOLD_EXAMPLE, paste: true,
@@ -142,7 +145,7 @@ const state = {
   hint: null,         // the last HintResponse, for the view it was asked for
   gradings: new Map(),  // Beleaguered Fortress: positionJson -> {moves: Map of move text
                         // to GradedMove (null while asked), error}
-  log: [],            // the duels: [{who, action}]
+  log: [],            // the duels: [{who, seat, action}], who "you" or "bot"
   seat: 0,            // the duels: the person's seat (the bot plays the others)
   cardTable: null,    // Fortress Fight Kingdom: GET CARD_TABLE's answer, once it came
   cardTableAsked: false,
@@ -472,8 +475,10 @@ async function playAction(action, current) {
   const view = await rpc("Play", {position: state.view.position, moves: [action],
                                   replies: true});
   if (!current()) return;
-  state.log.push({who: "you", action});
-  for (const reply of view.replies || []) state.log.push({who: "bot", action: reply});
+  state.log.push({who: "you", seat: state.seat, action});
+  (view.replies || []).forEach((reply, i) => {
+    state.log.push({who: "bot", seat: view.replySeats?.[i], action: reply});
+  });
   state.history.push(state.view);
   state.view = view;
   state.hint = null;
@@ -693,11 +698,13 @@ function ffkStatus(view) {
                     `, ${plural(position.actions_left, "action")} left`);
 }
 
-// A duel's status: `round` follows its outcome and the turn, `left` the person's turn.
+// A duel's status: `round` follows its outcome (and why it was won, when the server
+// says) and the turn, `left` the person's turn.
 function duelStatus(view, round, left) {
   if (isOver(view)) {
-    return view.winner === state.seat ? `won: you beat the greedy bot${round}`
-      : `lost: the bot (seat ${view.winner}) won${round}`;
+    const why = view.winReason ? `: ${view.winReason}` : "";
+    return view.winner === state.seat ? `won: you beat the greedy bot${round}${why}`
+      : `lost: the bot (seat ${view.winner}) won${round}${why}`;
   }
   if (view.toMove === state.seat) return `your turn${round}${left}`;
   return `seat ${view.toMove} to move`;
@@ -799,6 +806,7 @@ function renderSolution() {
   const list = $("solution-moves");
   list.replaceChildren();
   const drawn = boardOf().solution?.(list) ?? false;
+  numberWidth(list);
   $("solution-panel").hidden = !drawn;
   const current = list.querySelector(".current");
   if (current) list.scrollTop = current.offsetTop - list.clientHeight / 2;
@@ -824,12 +832,26 @@ function solutionLine(list) {
   return true;
 }
 
+// A numbered list as wide on the left as its last number (CSS: --digits), so that no
+// number loses a digit.
+function numberWidth(list) {
+  list.style.setProperty("--digits", String(String(list.children.length).length));
+}
+
+// A bot by its seat where the duel has several ("bot 2"), else "bot".
+function botName(seat) {
+  const seats = boardOf().seats?.(JSON.parse(state.view.positionJson)) ?? 2;
+  return seats > 2 && seat !== undefined ? `bot ${seat}` : "bot";
+}
+
 function renderLog() {
   $("log-panel").hidden = !boardOf().duel || state.log.length === 0;
   const log = $("log");
   log.replaceChildren(...state.log.map((entry) =>
-    el("li", {class: entry.who}, el("b", {text: entry.who === "you" ? "you" : "bot"}),
+    el("li", {class: entry.who, title: entry.seat === undefined ? null : `seat ${entry.seat}`},
+       el("b", {text: entry.who === "you" ? "you" : botName(entry.seat)}),
        ` ${actionText(entry.action)}`)));
+  numberWidth(log);
   log.scrollTop = log.scrollHeight;
 }
 
@@ -985,19 +1007,22 @@ function currentGrading() {
 
 const OUTCOMES = {MOVE_OUTCOME_WINS: "wins", MOVE_OUTCOME_LOSES: "loses"};
 
-// A target coloured by what its move leads to, with a badge: N when it still wins in N.
+// A target coloured by what its move leads to, with a badge: N when it still wins in N,
+// ✓ when it wins in a number of moves not known (a line found, not proven shortest).
 function gradeTarget(node, move, graded) {
   const outcome = OUTCOMES[graded.outcome] || "unknown";
-  const wins = outcome === "wins";
+  const left = outcome === "wins" ? graded.movesLeft : undefined;
   node.classList.add("graded", `grade-${outcome}`);
   node.dataset.testid = "target-grade";
   node.dataset.outcome = outcome;
   node.dataset.move = move;
-  if (wins) node.dataset.movesLeft = graded.movesLeft;
-  node.title = `${move}: ${wins ? `wins in ${graded.movesLeft}` : outcome === "loses"
-    ? "loses" : "unknown: the budget ran out"}`;
-  node.append(el("span", {class: "grade-badge", "aria-hidden": "true",
-                          text: wins ? graded.movesLeft : outcome === "loses" ? "✕" : "?"}));
+  if (left !== undefined) node.dataset.movesLeft = left;
+  const [said, badge] = {
+    wins: left === undefined ? ["wins", "✓"] : [`wins in ${left}`, left],
+    loses: ["loses", "✕"],
+  }[outcome] ?? ["unknown: the budget ran out", "?"];
+  node.title = `${move}: ${said}`;
+  node.append(el("span", {class: "grade-badge", "aria-hidden": "true", text: badge}));
 }
 
 // What the targets' colours mean, and how the grading of this position is going.
@@ -1014,8 +1039,14 @@ function legendEl() {
 
 // ------------------------------------------------------------------ Fortress Fight Kingdom
 
-const STOCKS = [["Z", "bricks", "builders", 1], ["W", "weapons", "soldiers", 1],
-  ["K", "crystals", "mages", 1], ["G", "gold", "markets", 2]];
+// The resources by their letters (docs/fortress-fight-kingdom.md, §0): the name, the
+// rules' German word, the producer that makes them and how many each makes a turn.
+const STOCKS = [["Z", "bricks", "Ziegel", "builders", 1],
+  ["W", "weapons", "Waffen", "soldiers", 1], ["K", "crystals", "Kristalle", "mages", 1],
+  ["G", "gold", null, "markets", 2]];
+// each letter's tooltip: "Z: bricks (Ziegel), made by builders"
+const STOCK_NAMES = new Map(STOCKS.map(([key, name, german, producer]) =>
+  [key, `${key}: ${name}${german ? ` (${german})` : ""}, made by ${producer}`]));
 
 function renderFfk(board) {
   const position = JSON.parse(state.view.positionJson);
@@ -1031,7 +1062,7 @@ function renderFfk(board) {
       el("span", {text: `deck: ${plural(deck, "card")}`}),
       el("span", {}, `discard: ${plural(position.discard.length, "card")}`,
          top ? el("span", {class: "ffk-card small", text: cardName(top)}) : null),
-      replyEl()),
+      replyEl(), stockLegendEl()),
     ffkPlayerEl(position, me, plays),
     yourActions(hinted),
   ].filter(Boolean));
@@ -1114,7 +1145,8 @@ function ffkCardEl(id, player, plays) {
       el("b", {class: "card-name", "data-testid": "card-name", text: card.name}),
       el("span", {class: "card-cost", "data-testid": "card-cost"},
         cardCost(card, player).map(([stock, amount]) =>
-          el("span", {class: `stock stock-${stock}`}, el("b", {text: stock}), ` ${amount}`)))),
+          el("span", {class: `stock stock-${stock}`, title: `costs ${STOCK_NAMES.get(stock)}`},
+             el("b", {text: stock}), ` ${amount}`)))),
     el("span", {class: "card-effect", "data-testid": "card-effect", text: card.effect}),
     card.notes.length ? el("small", {class: "card-notes", text: card.notes.join(" · ")}) : null);
 }
@@ -1145,12 +1177,20 @@ function ffkPlayerEl(position, seat, plays) {
   return seatEl(seat, position,
     el("div", {class: "meters"},
       meterEl("castle", player.castle, 100), meterEl("wall", player.wall, 100)),
-    el("div", {class: "stocks"}, STOCKS.map(([key, label, producer, per]) =>
-      el("span", {class: `stock stock-${key}`, title: `${label}; ${player[producer]} ${producer}`},
+    el("div", {class: "stocks"}, STOCKS.map(([key, , , producer, per]) =>
+      el("span", {class: `stock stock-${key}`, title: STOCK_NAMES.get(key)},
         el("b", {text: key}), ` ${player[key]} `,
         el("small", {text: `+${per * player[producer]} (${player[producer]} ${producer})`})))),
     effects.length ? el("div", {class: "effects", text: effects.join(" · ")}) : null,
     hand);
+}
+
+// What the resources' letters stand for, a letter and its name each.
+function stockLegendEl() {
+  return el("p", {class: "stock-legend", "data-testid": "stock-legend"},
+    STOCKS.map(([key, name]) => el("span", {class: `stock stock-${key}`,
+                                            title: STOCK_NAMES.get(key)},
+    el("b", {text: key}), ` ${name}`)));
 }
 
 // A seat's panel: who it is, whether it is to move or has won, then `parts`.
@@ -1159,7 +1199,8 @@ function seatEl(seat, position, ...parts) {
   const name = seat === state.seat ? `You (seat ${seat})` : `Greedy bot (seat ${seat})`;
   return el("section", {class: `player${toMove ? " to-move" : ""}`},
     el("h3", {}, name, toMove ? el("span", {class: "badge", text: "to move"}) : null,
-       position.winner === seat ? el("span", {class: "badge win", text: "winner"}) : null),
+       position.winner === seat ? el("span", {class: "badge win", text: "winner",
+                                              title: state.view.winReason || null}) : null),
     ...parts);
 }
 
@@ -1182,11 +1223,18 @@ function meterEl(label, value, full) {
     el("span", {class: "meter-bar"}, el("span", {style: {width: `${width}%`}})));
 }
 
+// The bots' last replies, each bot's in a run of its own.
 function replyEl() {
   const replies = state.view.replies || [];
   if (!replies.length) return null;
+  const runs = [];
+  replies.forEach((reply, i) => {
+    const name = botName(state.view.replySeats?.[i]);
+    if (runs.at(-1)?.name !== name) runs.push({name, actions: []});
+    runs.at(-1).actions.push(actionText(reply));
+  });
   return el("span", {class: "replies", "data-testid": "replies"},
-    `bot replied: ${replies.map(actionText).join(", ")}`);
+    runs.map((run) => `${run.name} replied: ${run.actions.join(", ")}`).join("; "));
 }
 
 // ------------------------------------------------------------------ Farbduell

@@ -19,7 +19,12 @@ from solver.beleaguered.variant import Numbering, Variant, beleaguered_fortress
 from solver.cards import FULL_DECK, Card
 from solver.errors import OutOfRange
 
-MAX_DEAL = 2**31 - 1
+# The largest deal number of each numbering. The FreeCell shuffle keeps 31 bits of its
+# seed (deal N + 2**31 would be deal N again). PySolFC numbers its games up to 10**20; the
+# wire's deal numbers are int64, so the "pysol" numbering stops at int64's largest.
+MAX_DEAL = 2**31 - 1  # Beleaguered Fortress's own numbering
+MAX_DEALS = {Numbering.FREECELL: MAX_DEAL, Numbering.PYSOL: 2**63 - 1}
+LARGEST_DEAL = max(MAX_DEALS.values())  # of any numbering: what a deal number may be
 PYSOL_TWISTER_FROM = 32000  # PySolFC's first game number shuffled by the Mersenne Twister
 
 # PySolFC's unshuffled deck: its suits in its order C S H D, each Ace to King.
@@ -31,8 +36,10 @@ def shuffled_deck(number: int, numbering: Numbering = Numbering.FREECELL) -> lis
     """The 52 cards in dealing order for deal `number`: by default the FreeCell LCG
     shuffle; with `Numbering.PYSOL`, the order PySolFC deals its game `number` from the
     talon, before any variant moves its aces."""
-    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_DEAL:
-        raise OutOfRange(f"deal number {number!r} is out of range 1..{MAX_DEAL}")
+    largest = MAX_DEALS[numbering]
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= largest:
+        raise OutOfRange(f"deal number {number!r} is out of range 1..{largest} "
+                         f"(the {numbering} numbering)")
     if numbering == Numbering.PYSOL and number >= PYSOL_TWISTER_FROM:
         return _pysol_twister_deck(number)
     # PySolFC's LCG deals (below 32000) are this very order: it shuffles the same
@@ -47,6 +54,16 @@ def shuffled_deck(number: int, numbering: Numbering = Numbering.FREECELL) -> lis
         deck[r], deck[-1] = deck[-1], deck[r]
         dealt.append(deck.pop())
     return dealt
+
+
+def check_deals(first: int, last: int, variant: Variant | None = None) -> None:
+    """OutOfRange unless first..last are deal numbers of `variant` (None: Beleaguered
+    Fortress), in order."""
+    rules = beleaguered_fortress() if variant is None else variant
+    largest = MAX_DEALS[rules.numbering]
+    if not 1 <= first <= last <= largest:
+        raise OutOfRange(f"deal range {first}-{last} is not within 1..{largest} in order "
+                         f"(the {rules.numbering} numbering of {rules.name})")
 
 
 def _pysol_twister_deck(number: int) -> list[Card]:

@@ -1,6 +1,7 @@
 """Is this move a mistake? Every legal move of a position graded by an optimal solve of
 the position it leads to: still winnable in N moves (counting the move), lost (proven),
-or unknown within the budget. Game clients warn a player before a losing move."""
+or unknown within the budget. Game clients warn a player before a losing move. A hint's
+move wins whatever the grading's budget: the hint found a winning line through it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 from solver.beleaguered.position import Position
 from solver.beleaguered.rules import Move, apply, legal_moves
-from solver.beleaguered.solve import Algorithm, Engine, Mode, solve
+from solver.beleaguered.solve import Algorithm, Engine, Hint, Mode, solve
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 
 
@@ -48,6 +49,16 @@ class Grading:
     def unknown(cls, seconds: float) -> Grading:
         return cls(Status.UNKNOWN, (), SearchStats(0, seconds, 0))
 
+    def with_hint(self, hint: Hint) -> Grading:
+        """The hint's move graded as the hint knows it: a win, in its moves left when they
+        are optimal, where the grading's own solve of it ran out of budget."""
+        if hint.move is None or hint.status is not Status.SOLVED:
+            return self
+        known = Graded(hint.move, Outcome.WINS, hint.moves_left if hint.optimal else None)
+        moves = [known if g.move == hint.move and g.moves_left is None else g
+                 for g in self.moves]
+        return _graded(moves, self.stats)
+
 
 _ORDER = {Outcome.WINS: 0, Outcome.UNKNOWN: 1, Outcome.LOSES: 2}
 
@@ -75,8 +86,14 @@ def grade_moves(position: Position, budget: Budget = DEFAULT_BUDGET,
             graded.append(Graded(move, Outcome.LOSES, None))
         else:  # out of budget (a line found but not proven shortest included)
             graded.append(Graded(move, Outcome.UNKNOWN, None))
+    return _graded(graded, SearchStats(nodes, time.monotonic() - started, 0))
+
+
+def _graded(graded: list[Graded], stats: SearchStats) -> Grading:
+    """The moves best first: the wins by moves left (those whose count is unknown last),
+    then the unknown, then the lost."""
     done = Status.UNKNOWN if any(g.outcome is Outcome.UNKNOWN for g in graded) \
         else Status.SOLVED
-    return Grading(done, tuple(sorted(graded, key=lambda g: (_ORDER[g.outcome],
-                                                             g.moves_left or 0))),
-                   SearchStats(nodes, time.monotonic() - started, 0))
+    order = sorted(graded, key=lambda g: (_ORDER[g.outcome], g.moves_left is None,
+                                          g.moves_left or 0))
+    return Grading(done, tuple(order), stats)

@@ -7,13 +7,15 @@ from __future__ import annotations
 from solver.ffkingdom.data import PRODUCERS, RESOURCES
 from solver.ffkingdom.knowledge import known
 from solver.ffkingdom.position import Loaded, Player
+from solver.ffkingdom.rules import win_reason
 
 
 def picture(position: Loaded) -> str:
     state = position.state
     lines = [f"round {state.round}: player {state.to_move} to move, "
              f"{state.actions_left} action{'s' * (state.actions_left != 1)} left"
-             + ("" if state.winner is None else f"; player {state.winner} has won")]
+             + ("" if state.winner is None else f"; player {state.winner} has won")
+             + ("" if (reason := win_reason(state)) is None else f": {reason}")]
     for seat, player in enumerate(state.players):
         shown = seat == state.to_move or position.opponent_hand_known
         lines.append(f"player {seat}{' (to move)' if seat == state.to_move else ''}: "

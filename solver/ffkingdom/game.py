@@ -17,7 +17,7 @@ from solver.ffkingdom.hints import Hint, Settings, hint
 from solver.ffkingdom.policies import greedy_action
 from solver.ffkingdom.position import NAME, Loaded
 from solver.ffkingdom.puzzles import PuzzleAnswer, check_complete, solve_puzzle
-from solver.ffkingdom.rules import apply, legal_actions, new_game
+from solver.ffkingdom.rules import apply, legal_actions, new_game, win_reason
 from solver.ffkingdom.schema import position_schema
 from solver.games import Game, Question
 
@@ -80,6 +80,7 @@ GAME: Game[Loaded] = Game(
     play=play,
     moves=moves,
     winner=lambda position: position.state.winner,
+    win_reason=lambda position: win_reason(position.state),
     start=start,
     to_move=lambda position: position.state.to_move,
     bot=lambda position: str(greedy_action(position.state)),

@@ -192,6 +192,24 @@ def apply(state: State, action: Action) -> State:
     return game.freeze()
 
 
+def win_reason(state: State) -> str | None:
+    """Why the winner won (§9), for a person: their castle built up, the other castle
+    destroyed, or one of their core stocks filled; None while the game goes on (or for a
+    position given a winner that meets none of them)."""
+    if state.winner is None:
+        return None
+    config = state.rules.config
+    me, them = state.players[state.winner], state.players[1 - state.winner]
+    if me.castle >= config.castle_win:
+        return f"castle built to {me.castle}"
+    if them.castle <= 0:
+        return "the opponent's castle destroyed"
+    full = [f"{name} ({key}) at {amount}" for key, name, amount
+            in zip(CORE, ("bricks", "weapons", "crystals"), me.stocks, strict=False)
+            if amount >= config.resource_win]
+    return f"resources: {full[0]}" if state.resource_win and full else None
+
+
 # ---------------------------------------------------------------- the working copy
 
 

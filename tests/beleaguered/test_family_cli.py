@@ -362,6 +362,18 @@ def test_a_game_without_variants_says_so(capsys):
 # ---------------------------------------------------------------- the rules file's schema
 
 
+def test_pysolfcs_game_numbers_past_31_bits_are_dealt_and_the_freecell_ones_refused(capsys):
+    for number in (2**31, 10**12, 2**63 - 1):
+        dealt = run_json(capsys, "deal", str(number), "--variant", "streets-and-alleys", "--json")
+        assert dealt == deal(number, find_variant("streets-and-alleys")).to_json()
+    assert_one_line_error(*run(capsys, "deal", str(2**31)),
+                          "deal number 2147483648 is out of range 1..2147483647")
+    assert_one_line_error(*run(capsys, "deal", str(2**63), "--variant", "fortress"),
+                          "deal number 9223372036854775808 is out of range 1..9223372036854775807")
+    assert_one_line_error(*run(capsys, "batch", "--deals", f"{2**31 - 1}-{2**31}"),
+                          "deal range 2147483647-2147483648 is not within 1..2147483647")
+
+
 def test_schema_rules_prints_the_rules_files_schema_and_the_published_one_is_fresh(capsys):
     code, out, err = run(capsys, "schema", "--rules")
     assert code == 0, err

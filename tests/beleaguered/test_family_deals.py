@@ -16,11 +16,14 @@ from pysol_cards.deal_game import Game
 from pysol_cards.random import LCRandom31, MTRandom
 from pysol_cards.random_base import RandomBase
 
-from solver.beleaguered.deals import MAX_DEAL, deal, shuffled_deck
+from solver.beleaguered.deals import MAX_DEAL, MAX_DEALS, check_deals, deal, shuffled_deck
 from solver.beleaguered.variant import Numbering, find_variant, parse_rules
 from solver.cards import FULL_DECK, Card
+from solver.errors import OutOfRange
 
 BIG = [32001, 100_000, 10**6, 123_456_789, MAX_DEAL]  # the Mersenne Twister's numbers
+# PySolFC's numbers past 31 bits, up to the largest the wire's int64 carries
+HUGE = [2**31, 10**12, MAX_DEALS[Numbering.PYSOL]]
 
 
 def ours(card: PysolCard) -> Card:
@@ -41,7 +44,7 @@ def pysol_cards_board(game_id: str, number: int):
 @pytest.mark.parametrize("name", ["beleaguered-castle", "streets-and-alleys", "citadel"])
 def test_deals_are_pysol_cards_boards(name):
     variant = find_variant(name)
-    for number in [*range(1, 1001), *BIG]:
+    for number in [*range(1, 1001), *BIG, *HUGE]:
         position = deal(number, variant)
         tableau, tops = pysol_cards_board(name.replace("-", "_"), number)
         assert position.tableau == tableau, f"{name} deal {number}"
@@ -100,7 +103,7 @@ def whole_deck(position) -> list[Card]:
     return cards + [c for c in (*position.reserve, *position.cells) if c is not None]
 
 
-NUMBERS = [*range(1, 301), 31999, 32000, *BIG]
+NUMBERS = [*range(1, 301), 31999, 32000, *BIG, *HUGE]
 
 
 def test_fortress_deals_are_pysolfcs():
@@ -159,6 +162,17 @@ def test_32000_is_pysolfcs_twister_deal_not_the_lcg():
     assert shuffled_deck(32000, Numbering.PYSOL) == twister
     assert shuffled_deck(32000, Numbering.PYSOL) != shuffled_deck(32000)
     assert shuffled_deck(31999, Numbering.PYSOL) == shuffled_deck(31999)
+
+
+def test_pysolfcs_numbers_run_to_int64_and_the_freecell_shuffles_to_31_bits():
+    assert MAX_DEALS == {Numbering.PYSOL: 2**63 - 1, Numbering.FREECELL: 2**31 - 1}
+    castle = find_variant("beleaguered-castle")
+    check_deals(1, 2**63 - 1, castle)
+    for number, variant in [(2**63, castle), (2**31, None)]:
+        with pytest.raises(OutOfRange, match=f"deal number {number} is out of range"):
+            deal(number, variant)
+        with pytest.raises(OutOfRange, match=f"deal range 1-{number} is not within"):
+            check_deals(1, number, variant)
 
 
 # Beleaguered Fortress and the rules-driven layout -----------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from solver.beleaguered import Algorithm, Engine, Mode, apply, deal, legal_moves, solve
-from solver.beleaguered.grading import Outcome, grade_moves
+from solver.beleaguered.grading import Graded, Outcome, grade_moves
 from solver.budget import Budget, Status
 
 BUDGET = Budget(seconds=600)  # a guard: every search here ends by itself
@@ -61,3 +61,40 @@ def test_a_spent_budget_grades_unknown_never_a_guess():
     graded = grading.moves
     assert grading.status is Status.UNKNOWN and graded
     assert all(g.outcome is Outcome.UNKNOWN and g.moves_left is None for g in graded)
+
+
+def test_the_hints_move_wins_whatever_budget_the_grading_had_left():
+    from solver.beleaguered import hint
+
+    position = mid_game(2, 10)
+    advice = hint(position, BUDGET)
+    spent = grade_moves(position, Budget(seconds=1e-9))
+    grading = spent.with_hint(advice)
+    assert grading.moves[0] == Graded(advice.move, Outcome.WINS, advice.moves_left)
+    assert all(g.outcome is Outcome.UNKNOWN for g in grading.moves[1:])
+    assert grading.status is Status.UNKNOWN and len(grading.moves) == len(spent.moves)
+
+
+def test_a_hints_line_not_proven_shortest_still_makes_its_move_a_win():
+    """Deal 23 with 2000 nodes a search: the hint finds a line, not the shortest; the
+    grading's own solve of its move finds no proof of a length either."""
+    from solver.beleaguered import hint
+
+    small = Budget(nodes=2000)
+    advice = hint(deal(23), small)
+    assert advice.status is Status.SOLVED and not advice.optimal
+    before = grade_moves(deal(23), small)
+    assert next(g for g in before.moves if g.move == advice.move).outcome is Outcome.UNKNOWN
+    graded = before.with_hint(advice).moves
+    assert next(g for g in graded if g.move == advice.move) == Graded(advice.move,
+                                                                      Outcome.WINS, None)
+    assert [g.outcome for g in graded] == sorted((g.outcome for g in graded),
+                                                 key=[Outcome.WINS, Outcome.UNKNOWN,
+                                                      Outcome.LOSES].index)
+
+
+def test_a_hint_that_found_no_win_changes_no_grade():
+    from solver.beleaguered import hint
+
+    grading = grade_moves(deal(1), BUDGET)  # deal 1 cannot be won
+    assert grading.with_hint(hint(deal(1), BUDGET)) == grading

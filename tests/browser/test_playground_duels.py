@@ -27,6 +27,8 @@ from playwright.sync_api import expect  # noqa: E402
 FFK_WIN = {"players": [{"Z": 0, "W": 9, "K": 0, "G": 0,
                         "hand": ["sturmlaeufer", "angriff", "katapult", "spaehschlag"]},
                        {"castle": 8, "wall": 0, "shields": 1}]}
+# a Turm on a castle of 97: built to 100
+FFK_CASTLE = {"players": [{"Z": 5, "castle": 97, "hand": ["turm", "festung"]}, {}]}
 # red-skip, blue-skip, blue-7 on red-9: a go-out the chain proves
 FARBDUELL_WIN = {"table": "classic", "hands": [["red-skip", "blue-skip", "blue-7"], ["green-1"]],
                  "discard": ["red-9"]}
@@ -119,6 +121,73 @@ def test_a_proven_win_is_said_so_with_its_line(tab, game, position, line):
     page.get_by_test_id("hint").click()
     expect(page.get_by_test_id("chance")).to_have_text("wins this turn")
     expect(page.get_by_test_id("plan")).to_have_text(line)
+    assert_clean(tab)
+
+
+def test_ffk_names_its_resources_and_says_why_a_game_was_won(tab):
+    page = tab.page
+    start_duel(page, "ffk", "3")
+    expect(page.get_by_test_id("card").first).to_be_visible()
+    # the letters as the rules name them: Z (bricks, *Ziegel*), W (weapons, *Waffen*), ...
+    rules = (ROOT / "docs" / "fortress-fight-kingdom.md").read_text()
+    names = dict(re.findall(r"([ZWKG]) \((bricks|weapons|crystals|gold)\b", rules))
+    assert names == {"Z": "bricks", "W": "weapons", "K": "crystals", "G": "gold"}
+    expect(page.get_by_test_id("stock-legend").locator(".stock")).to_have_text(
+        [f"{letter} {name}" for letter, name in names.items()])
+    # every letter on the page, a stock or a card's cost, has its name as its tooltip
+    letters = page.locator(".stock").evaluate_all(
+        "ns => ns.map(n => [n.querySelector('b').textContent, n.title])")
+    assert len(letters) > 3 * len(names)
+    for letter, title in letters:
+        assert f"{letter}: {names[letter]}" in title, (letter, title)
+    for position, actions, reason in [
+            (FFK_WIN, ["play sturmlaeufer", "play katapult"], "the opponent's castle destroyed"),
+            (FFK_CASTLE, ["play turm"], "castle built to 100")]:
+        paste(page, "ffk", position)
+        expect(status(page)).to_have_text(re.compile(r"^your turn"))
+        for action in actions:
+            page.locator(f'[data-action="{action}"]').click()
+        expect(status(page)).to_have_text(f"won: you beat the greedy bot (round 1): {reason}")
+        expect(page.locator(".badge.win")).to_have_attribute("title", reason)
+    assert_clean(tab)
+
+
+# The room left of the log's last item for its number ("101. "), in the list's font: the
+# list scrolls, so a number wider than its left padding loses its first digits.
+NUMBER_ROOM = """(list) => {
+  const last = list.lastElementChild;
+  const pen = document.createElement("canvas").getContext("2d");
+  pen.font = getComputedStyle(last).font;
+  const number = pen.measureText(`${list.children.length}. `).width;
+  return last.getBoundingClientRect().left - list.getBoundingClientRect().left - number;
+}"""
+
+
+def test_a_long_log_keeps_every_digit_and_names_each_bot_by_its_seat(tab):
+    """Farbduell on Tag & Nacht with six seats, the person drawing (and keeping) each
+    turn: a hundred entries come in some twenty turns."""
+    page = tab.page
+    page.get_by_test_id("game").select_option("farbduell")
+    page.get_by_test_id("table").select_option("tag_nacht")
+    page.get_by_test_id("players").select_option("6")
+    entries = page.get_by_test_id("log").locator("li")
+    for seed in range(1, 11):  # a guard: seed 1 has 100 entries before anyone goes out
+        start_duel(page, "farbduell", str(seed))
+        while entries.count() < 100 and not re.match(r"won|lost", status(page).inner_text()):
+            made = entries.count()
+            drawing = page.locator('[data-action="draw"], [data-action="keep"]')
+            (drawing if drawing.count() else page.get_by_test_id("action")).first.click()
+            expect(entries).not_to_have_count(made)
+        if entries.count() >= 100:
+            break
+    assert entries.count() >= 100
+    assert page.get_by_test_id("log").evaluate(NUMBER_ROOM) >= 0
+    bots = page.locator("#log li.bot").evaluate_all(
+        "ls => ls.map(l => [l.querySelector('b').textContent, l.title])")
+    assert {name for name, _ in bots} <= {f"bot {seat}" for seat in range(1, 6)}
+    assert len({name for name, _ in bots}) > 1
+    assert all(title == f"seat {name.removeprefix('bot ')}" for name, title in bots)
+    expect(page.get_by_test_id("replies")).to_have_text(re.compile(r"^bot [1-5] replied: "))
     assert_clean(tab)
 
 

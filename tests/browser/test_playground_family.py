@@ -19,7 +19,7 @@ import pytest
 from solver.beleaguered.deals import deal
 from solver.beleaguered.game import moves, play
 from solver.beleaguered.solve import hint
-from solver.beleaguered.variant import find_variant
+from solver.beleaguered.variant import find_variant, variants
 from solver.budget import Budget
 from tests.browser.server import SKIP_REASON
 
@@ -191,4 +191,34 @@ def test_an_answer_not_proven_optimal_reads_wins_in_at_most(tab):
     page.get_by_test_id("solve").click()
     expect(page.get_by_test_id("solution")).to_have_text(
         f"a solution: wins in at most {most} moves (at least {least}), 0 played")
+    assert_clean(tab)
+
+
+# Whether the page is as wide as the screen, and the nodes of `selector` that reach past
+# its edges: the board scrolls sideways, so a node cut off there widens no page.
+OUTSIDE = """(selector) => {
+  const width = document.documentElement.clientWidth;
+  const out = [...document.querySelectorAll(selector)].filter((node) => {
+    const box = node.getBoundingClientRect();
+    return box.left < 0 || box.right > width;
+  });
+  return {scroll: document.documentElement.scrollWidth - width,
+          out: out.slice(0, 3).map((node) => node.outerHTML.slice(0, 80))};
+}"""
+
+
+def test_ten_piles_and_the_stronghold_grid_fit_360_px(tab):
+    page = tab.page
+    page.set_viewport_size({"width": 360, "height": 800})
+    ten = [variant.name for variant in variants() if len(variant.piles) == 10]
+    assert ten == ["fortress", "bastion"]
+    for name in ten:
+        deal_variant(page, name, 3)
+        expect(page.locator(".tableau .pile")).to_have_count(10)
+        assert page.evaluate(OUTSIDE, ".tableau .pile, .tableau [data-card]") == {
+            "scroll": 0, "out": []}, name
+    page.get_by_test_id("game").select_option("stronghold")
+    expect(page.get_by_test_id("grid").locator("td")).to_have_count(9)
+    assert page.evaluate(OUTSIDE, "[data-testid=grid], [data-testid=grid] td") == {
+        "scroll": 0, "out": []}
     assert_clean(tab)

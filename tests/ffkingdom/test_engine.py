@@ -22,6 +22,9 @@ from solver.ffkingdom import (
     new_game,
     why_not_playable,
 )
+from solver.ffkingdom.drawing import picture
+from solver.ffkingdom.position import Loaded
+from solver.ffkingdom.rules import win_reason
 from tests.support.ffkingdom import (
     EVERY_STEP,
     RULES,
@@ -672,6 +675,38 @@ def test_tie_of_resource_wins_goes_to_the_active_player():
     assert act(state, "play flinker_bote").winner == 0
     other = position({"K": 100}, {"Z": 98, "G": 1, "hand": ["flinker_bote"]}, to_move=1)
     assert act(other, "play flinker_bote").winner == 1
+
+
+@pytest.mark.parametrize(("mine", "theirs", "action", "reason"), [
+    ({"Z": 5, "castle": 97, "hand": ["turm", "festung"]}, {}, "play turm",
+     "castle built to 100"),
+    ({"W": 4, "hand": ["angriff", "festung"]}, {"castle": 6, "wall": 0}, "play angriff",
+     "the opponent's castle destroyed"),
+    ({"castle": 0, "K": 22, "hand": ["drache", "festung"]}, {"castle": 22}, "play drache",
+     "the opponent's castle destroyed"),  # a tie: the active player's condition
+    ({"Z": 98, "G": 1, "hand": ["flinker_bote", "festung"]}, {}, "play flinker_bote",
+     "resources: bricks (Z) at 100"),
+])
+def test_a_won_game_says_why_it_was_won(mine, theirs, action, reason):
+    state = position(mine, theirs, actions_left=2)
+    assert win_reason(state) is None
+    after = act(state, action)
+    assert after.winner == 0 and win_reason(after) == reason
+    first_line = picture(Loaded(after, True, True)).splitlines()[0]
+    assert first_line.endswith(f"; player 0 has won: {reason}")
+
+
+def test_every_game_the_greedy_bots_play_out_says_why_it_was_won():
+    from solver.ffkingdom.policies import greedy_action
+
+    for seed in range(1, 21):
+        state = new_game(RULES, seed)
+        for _ in range(10_000):  # a guard: the games end long before
+            if state.winner is not None:
+                break
+            assert win_reason(state) is None
+            state = apply(state, greedy_action(state))
+        assert state.winner is not None and win_reason(state) is not None, seed
 
 
 def test_every_step_production_win_ends_the_game_at_turn_start():

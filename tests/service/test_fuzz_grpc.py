@@ -36,7 +36,9 @@ from hypothesis import HealthCheck, given, settings
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.sizes import RequestSizes
-from solver.beleaguered import MAX_DEAL
+from solver.beleaguered.deals import MAX_DEALS
+from solver.beleaguered.variant import find_variant
+from solver.errors import InvalidInput
 from solver.games import games
 from tests.support.memory import family_rss
 from tests.support.rpc_requests import SOLVER, SOURCES, VALID
@@ -112,7 +114,8 @@ def memory(server, channel) -> dict[int, int]:
 
 def _narrowed(rpc: str, request: Message | bytes) -> Message | bytes:
     """A GenerateDeals range the server would search, cut to 100 deals: over a band no
-    deal meets it tries every deal it is given, by design, and two billion take weeks."""
+    deal meets it tries every deal it is given, by design, and two billion take weeks
+    (PySolFC's numbering of the variants goes on to 2**63 - 1)."""
     if rpc != "GenerateDeals":
         return request
     try:
@@ -120,9 +123,13 @@ def _narrowed(rpc: str, request: Message | bytes) -> Message | bytes:
                    else request)
     except DecodeError:
         return request
+    try:
+        largest = MAX_DEALS[find_variant(message.variant or None).numbering]
+    except InvalidInput:  # a variant no server plays: refused
+        return request
     first = message.first_deal if message.HasField("first_deal") else 1
-    last = message.last_deal if message.HasField("last_deal") else MAX_DEAL
-    if not (1 <= first and last - first >= 100 and last <= MAX_DEAL):
+    last = message.last_deal if message.HasField("last_deal") else largest
+    if not (1 <= first and last - first >= 100 and last <= largest):
         return request
     message.last_deal = first + 99
     return message

@@ -10,6 +10,7 @@ are marked `timing`: `make test-timing` runs them, on a machine not otherwise bu
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import signal
@@ -26,6 +27,8 @@ from service.beleaguered.messages import position_from_proto, position_to_proto
 from service.messages import budget_from_proto
 from service.server import SERVICE_NAME
 from solver.beleaguered import MAX_DEAL, Mode, Position, apply, deal, legal_moves, replay, solve
+from solver.beleaguered.deals import LARGEST_DEAL
+from solver.beleaguered.variant import find_variant
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from tests.support.servers import (
@@ -229,7 +232,10 @@ def test_get_server_info(stub, solver_server):
     game = info.games[0]
     assert list(game.modes) == ["optimal", "any"]
     assert list(game.algorithms) == ["astar", "idastar"]
-    assert game.max_deal == MAX_DEAL == 2**31 - 1
+    assert game.max_deal == LARGEST_DEAL == 2**63 - 1  # PySolFC's numbering, as int64 goes
+    largest = {variant.name: variant.max_deal for variant in game.variants}
+    assert largest["beleaguered-fortress"] == 2**31 - 1  # its shuffle keeps 31 bits
+    assert largest["streets-and-alleys"] == 2**63 - 1  # PySolFC's game numbers
     assert info.limits.workers == 2
     assert info.limits.queue == solver_server.config.queue == 8
     assert info.limits.max_seconds == 60.0
@@ -299,6 +305,24 @@ def test_deal_out_of_range(stub, number):
 def test_largest_deal_is_accepted(stub):
     response = stub.Solve(solve_request(MAX_DEAL, mode=pb.MODE_ANY), timeout=30)
     assert STATUS[response.status] is solve(deal(MAX_DEAL), Mode.ANY).status
+
+
+def test_pysolfcs_game_numbers_are_dealt_up_to_the_largest_int64(stub):
+    castle = find_variant("beleaguered-castle")
+    for number in (2**31, 10**12, LARGEST_DEAL):
+        view = stub.Deal(pb.DealRequest(game="beleaguered-fortress", seed=number,
+                                        variant=castle.name), timeout=30)
+        assert json.loads(view.position_json) == deal(number, castle).to_json()
+    last = pb.DealRange(first=LARGEST_DEAL - 1, last=LARGEST_DEAL)
+    batch = pb.SolveBatchRequest(deals=[last], variant=castle.name, mode=pb.MODE_ANY,
+                                 budget=pb.Budget(nodes=1000), without_moves=True)
+    assert sorted(r.deal for r in stub.SolveBatch(batch, timeout=60)) == [LARGEST_DEAL - 1,
+                                                                          LARGEST_DEAL]
+    error = rpc_error(stub.Deal, pb.DealRequest(game="beleaguered-fortress", seed=2**31),
+                      timeout=10)
+    assert error.code() == grpc.StatusCode.OUT_OF_RANGE
+    assert error.details() == ("deal number 2147483648 is out of range 1..2147483647 "
+                               "(the freecell numbering)")
 
 
 def test_batch_with_bad_position_names_it(stub):
@@ -823,3 +847,17 @@ def test_hint_all_moves_over_grpc_and_the_client_print_what_the_command_line_pri
     assert {(m.move.card, m.move.source, m.move.target) for m in response.all_moves} == \
         {(str(m.card), str(m.source), str(m.target)) for m in legal_moves(deal(2))}
     assert local[0] == remote[0] == 0 and timeless(local[1]) == timeless(remote[1])
+
+
+def test_a_hints_winning_move_is_graded_a_win_whatever_the_grading_had_left(stub):
+    """Deal 2's optimal line is in the hint cache once solved; a grading of one node a
+    move proves nothing, yet the hint's move wins, in the hint's moves left."""
+    stub.Solve(solve_request(2), timeout=60)
+    response = stub.Hint(pb.HintRequest(
+        position=deal_source(2), budget=pb.Budget(nodes=1),
+        beleaguered=pb.BeleagueredHintOptions(all_moves=True)), timeout=60)
+    assert response.cached and response.moves_left == 66
+    first, *others = response.all_moves
+    assert first.move == response.move
+    assert first.outcome == pb.MOVE_OUTCOME_WINS and first.moves_left == 66
+    assert {g.outcome for g in others} == {pb.MOVE_OUTCOME_UNKNOWN}
