@@ -106,12 +106,13 @@ schemas: $(INSTALLED)
 	$(VENV)/bin/fortress-solver schema --all docs/schemas
 
 # The census of deals 1..1,000,000 (resumable: run it again after a stop), its summary,
-# and the data file the package ships (solver/beleaguered/census.bin).
+# and the data file the package ships (solver/beleaguered/census.bin), named with --to:
+# a pack writes inside the package only when told so.
 CENSUS ?= census.jsonl
 census: $(INSTALLED)
 	$(VENV)/bin/fortress-solver census --deals 1-1000000 --out $(CENSUS) --progress
 	$(VENV)/bin/fortress-solver census --summary $(CENSUS)
-	$(VENV)/bin/fortress-solver census --pack $(CENSUS)
+	$(VENV)/bin/fortress-solver census --pack $(CENSUS) --to solver/beleaguered/census.bin
 
 # docs/census-lengths.png: the optimal lengths of the shipped census.
 census-plot: $(INSTALLED)

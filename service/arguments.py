@@ -8,8 +8,10 @@ import math
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from solver.budget import Budget
@@ -17,6 +19,8 @@ from solver.errors import InvalidInput
 from solver.json_text import MAX_BYTES
 
 if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
+
     from tqdm import tqdm
 
     from solver.games import Game
@@ -199,8 +203,44 @@ def read_position(game: Game[Any], path: str) -> Any:
     return game.read(read_bytes(path), source_name(path))
 
 
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
 def quiet_on_interrupt() -> None:
     """The initializer of a command's worker processes: Ctrl-C reaches the whole process
     group, and only the command itself should answer it (one line, not a traceback from
-    every worker)."""
+    every worker). SIGTERM ends a worker at once, as it did before the command answered
+    it (sigterm_as_interrupt, inherited by a fork): the pool stops its workers with it.
+    Either signal held while the worker started (worker_pool) comes now."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+
+
+def worker_pool(jobs: int) -> Pool:
+    """A pool of `jobs` worker processes for a command (quiet_on_interrupt), forked with
+    Ctrl-C and SIGTERM held until each has set its own: a fork inherits the command's
+    handlers, which would lose a SIGTERM the pool sends a worker that has just started
+    (the pool would then wait for it for ever), or answer Ctrl-C with a traceback."""
+    from multiprocessing import Pool  # only the commands that run workers pay for it
+
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        return Pool(jobs, initializer=quiet_on_interrupt)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM (`kill PID`, a service manager's stop) answered as Ctrl-C is: a
+    KeyboardInterrupt, so that a command stops its workers, leaves its output whole and
+    says one line. The handler before is put back after."""
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)

@@ -1,6 +1,7 @@
 """Batch solvability over a range of deal numbers of a variant: parallel, resumable,
 summarised. A variant travels to the worker processes with the work (by value, a rules
-file's too), so none of them reads a file."""
+file's too), so none of them reads a file. The lines of an --out file carry the run's
+settings (service/beleaguered/results.py), and only a run of the same settings resumes it."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from multiprocessing import Pool
 from pathlib import Path
 from typing import Any, TextIO
 
-from service.arguments import progress_bar, quiet_on_interrupt
+from service.arguments import progress_bar, worker_pool
+from service.beleaguered.results import Settings, check_resume, recorded
 from solver.beleaguered import Algorithm, Engine, Mode, Solution, deal, solve
 from solver.beleaguered.variant import Variant
 from solver.budget import Budget, SearchStats, Status
@@ -56,31 +57,46 @@ def in_pool(work: Callable[[int], dict[str, Any]], jobs: int) -> Callable[[list[
     """`work` (a picklable function of a deal number) over deals in a pool of `jobs`
     processes, lines in the order they finish."""
     def solve_many(todo: list[int]) -> Records:
-        with Pool(jobs, initializer=quiet_on_interrupt) as pool:
+        with worker_pool(jobs) as pool:
             yield from pool.imap_unordered(work, todo, chunksize=4)
     return solve_many
 
 
-def done_deals(path: Path | None) -> dict[int, dict[str, Any]]:
-    """Lines already in the output file, by deal, so a rerun skips them. A last line
-    without its newline (a run killed mid-write) is cut from the file: its deal is run
-    again, and the lines appended start on a line of their own."""
+def done_deals(path: Path | None, settings: Settings,
+               retry_unknown: bool = False) -> dict[int, dict[str, Any]]:
+    """Lines already in the output file, by deal (a deal's last line), so a rerun skips
+    them; a file of other settings is refused (check_resume). A last line without its
+    newline (a run killed mid-write) is cut from the file: its deal is run again, and the
+    lines appended start on a line of their own."""
     if path is None or not path.exists():
         return {}
     raw = path.read_bytes()
     whole = raw.rfind(b"\n") + 1
-    records: dict[int, dict[str, Any]] = {}
+    lines = []
     for number, line in enumerate(raw[:whole].splitlines(), 1):
         if line.strip():
             record = _result(line)
             if record is None:  # not a file of ours: refused before anything is cut
                 raise InvalidInput(f"{path} line {number} is not a batch result: "
                                    f"{line[:60].decode(errors='replace')!r}")
-            records[record["deal"]] = record
+            lines.append((number, record))
+    if lines:
+        check_resume(path, recorded(path, lines), settings, retry_unknown)
     if whole < len(raw):
         with path.open("r+b") as file:
             file.truncate(whole)
-    return records
+    return {record["deal"]: record for _, record in lines}
+
+
+def _to_run(record: dict[str, Any] | None, settings: Settings, retry_unknown: bool) -> bool:
+    """Whether a deal is run: one without a line, and with --retry-unknown one whose line
+    is `unknown` within another budget (within this one it would come out the same)."""
+    if record is None:
+        return True
+    if not retry_unknown or record["status"] != Status.UNKNOWN.value:
+        return False
+    found = Settings.of_line(record)
+    return found is not None and found.budget != settings.budget
 
 
 def _result(line: bytes) -> dict[str, Any] | None:
@@ -123,18 +139,28 @@ class Summary:
 def run_batch(
     deals: Iterable[int],
     solve_many: Callable[[list[int]], Iterator[dict[str, Any]]],
+    settings: Settings,
     out: TextIO,
     out_path: Path | None = None,
     progress: bool = False,
+    retry_unknown: bool = False,
 ) -> Summary:
-    """Solve the deals not yet in `out_path`, write a line each, summarise them all; a bar
-    on stderr when it is a terminal or `progress` (--progress) asks for one."""
+    """Solve the deals not yet in `out_path` (and with `retry_unknown` those it has as
+    `unknown` within another budget), write a line each, with the run's `settings` when
+    it goes to `out_path`, and summarise the deals by their last lines; a bar on stderr
+    when it is a terminal or `progress` (--progress) asks for one."""
+    if retry_unknown and out_path is None:
+        raise InvalidInput("--retry-unknown needs --out FILE.jsonl: the file whose unknown "
+                           "deals to redo")
     wanted = list(deals)
-    records = done_deals(out_path)
-    todo = [number for number in wanted if number not in records]
+    records = done_deals(out_path, settings, retry_unknown)
+    todo = [number for number in wanted
+            if _to_run(records.get(number), settings, retry_unknown)]
+    recording = {} if out_path is None else settings.fields()
     started = time.perf_counter()
     with progress_bar(total=len(todo), unit="deal", forced=progress) as bar:
-        for line in solve_many(todo):
+        for found in solve_many(todo):
+            line = found | recording
             out.write(json.dumps(line) + "\n")
             out.flush()
             records[line["deal"]] = line

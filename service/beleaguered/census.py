@@ -1,7 +1,8 @@
 """The census of a range of deals: every deal decided (`any` mode proves it unwinnable or
 finds a win), every winnable one solved optimally (A*); resumable like a batch, with a
 summary and the compact data files the package ships (solver/beleaguered/census.py):
-census.bin for Beleaguered Fortress, censuses/<variant>.bin for the others."""
+census.bin for Beleaguered Fortress, censuses/<variant>.bin for the others. A pack takes
+only lines that say they are the census of the variant packed."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from service.beleaguered.results import CENSUS, GAME, Settings, recorded
 from solver.beleaguered import Algorithm, Engine, Mode, deal, solve
 from solver.beleaguered.census import Census, DealInfo
 from solver.beleaguered.variant import DEFAULT, Variant
@@ -75,14 +77,16 @@ def _larger(a: int | None, b: int | None) -> int | None:
 
 def records(path: Path) -> dict[int, dict[str, Any]]:
     """A census file's lines by deal, the file left as it is (a census still being
-    written may be read: a last line without its newline is not read). A deal's lines
-    written twice (two runs appending to one file) are merged: a proven verdict over
-    `unknown`, the shortest line, the proof of its optimality, the largest lower bound."""
+    written may be read: a last line without its newline is not read); lines of other
+    settings than the first's, but for the budget, are refused. A deal's lines written
+    twice (a deal redone by --retry-unknown, two runs appending to one file) are merged:
+    a proven verdict over `unknown`, the shortest line, the proof of its optimality, the
+    largest lower bound."""
     try:
         raw = path.read_bytes()
     except OSError as err:
         raise InvalidInput(f"cannot read census file {str(path)!r}: {err}") from None
-    found: dict[int, dict[str, Any]] = {}
+    lines = []
     for number, line in enumerate(raw[:raw.rfind(b"\n") + 1].splitlines(), 1):
         if not line.strip():
             continue
@@ -94,6 +98,10 @@ def records(path: Path) -> dict[int, dict[str, Any]]:
                 and record.get("status") in {s.value for s in Status}):
             raise InvalidInput(f"{path} line {number} is not a census line: "
                                f"{line[:60].decode(errors='replace')!r}")
+        lines.append((number, record))
+    recorded(path, lines)
+    found: dict[int, dict[str, Any]] = {}
+    for _, record in lines:
         seen = found.get(record["deal"])
         found[record["deal"]] = record if seen is None else _merged(seen, record, path)
     return found
@@ -119,12 +127,12 @@ def _merged(one: dict[str, Any], other: dict[str, Any], path: Path) -> dict[str,
     return merged
 
 
-def entries(path: Path) -> list[DealInfo]:
-    """The census file's lines as entries, in deal order: Beleaguered Fortress's lines
-    (`length` given only when optimal) and another variant's (`length` the best line
-    found, with `lower_bound`) alike."""
+def entries(path: Path, lines: dict[int, dict[str, Any]]) -> list[DealInfo]:
+    """The census file's lines (`records`) as entries, in deal order: Beleaguered
+    Fortress's lines (`length` given only when optimal) and another variant's (`length`
+    the best line found, with `lower_bound`) alike."""
     found = []
-    for number, line in sorted(records(path).items()):
+    for number, line in sorted(lines.items()):
         try:
             found.append(DealInfo(number, Status(line["status"]), line.get("length"),
                                   line.get("lower_bound"), bool(line.get("optimal"))))
@@ -232,12 +240,31 @@ def summary(path: Path) -> CensusSummary:
 def pack(path: Path, to: Path, variant: Variant | None = None) -> Census:
     """The census file's verdicts written as the compact data file `to`: FSC1 for
     Beleaguered Fortress (`variant` None, or it), FSC2 of the variant for another. The
-    file must hold consecutive deals."""
+    file must hold consecutive deals, each line saying it is of the census of `variant`
+    (of a shipped variant: the package reads no census of a user's rules)."""
     fortress = variant is None or variant.name == DEFAULT
+    name = DEFAULT if variant is None else variant.name
+    lines = records(path)
+    if lines:
+        _check_packable(path, Settings.of_line(next(iter(lines.values()))), name)
     try:
-        census = Census.of(entries(path), None if fortress else variant)
+        census = Census.of(entries(path, lines), None if fortress else variant)
     except ValueError as err:
         raise InvalidInput(f"{path}: {err}") from None
     to.parent.mkdir(parents=True, exist_ok=True)
     to.write_bytes(census.to_bytes())
     return census
+
+
+def _check_packable(path: Path, found: Settings | None, name: str) -> None:
+    """Refuse in one line a file whose lines are not the census of the shipped variant
+    `name`: lines of an earlier fortress-solver, which say not what they are, too."""
+    if found is None:
+        raise InvalidInput(f"{path} does not say what its lines are of (written by an "
+                           f"earlier fortress-solver): --pack takes a {name} census's lines")
+    if found.rules is not None:
+        raise InvalidInput(f"{path} holds {found} results: the package reads the censuses "
+                           "of its own variants only")
+    if (found.game, found.variant, found.mode) != (GAME, name, CENSUS):
+        hint = f": give --variant {found.variant}" if found.mode == CENSUS else ""
+        raise InvalidInput(f"{path} holds {found} results, not a {name} census{hint}")

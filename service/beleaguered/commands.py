@@ -30,6 +30,7 @@ from service.arguments import (
     positive,
     progress_bar,
     read_bytes,
+    sigterm_as_interrupt,
     source_name,
 )
 from service.frontends import OWN
@@ -45,7 +46,7 @@ from solver.beleaguered import (
     hint,
     solve,
 )
-from solver.beleaguered.deals import MAX_DEAL
+from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEAL, check_deals
 from solver.beleaguered.drawing import picture
 from solver.beleaguered.variant import (
     DEFAULT,
@@ -75,8 +76,9 @@ def deal_number(text: str) -> int:
         number = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"deal number {text!r} is not an integer") from None
-    if not 1 <= number <= MAX_DEAL:
-        raise argparse.ArgumentTypeError(f"deal number {number} is out of range 1..{MAX_DEAL}")
+    if not 1 <= number <= LARGEST_DEAL:
+        raise argparse.ArgumentTypeError(
+            f"deal number {number} is out of range 1..{LARGEST_DEAL}")
     return number
 
 
@@ -99,7 +101,9 @@ def add_commands(commands: Any) -> None:
                     "another variant's (--variant), laid out for reading or as JSON.",
         epilog="examples:\n  fortress-solver deal 1\n  fortress-solver deal 1 --json\n"
                "  fortress-solver deal 1 --variant bastion")
-    show.add_argument("number", type=deal_number, help=f"the deal number, 1 to {MAX_DEAL}")
+    show.add_argument("number", type=deal_number,
+                      help=f"the deal number, 1 to {MAX_DEAL} (the variants dealt by "
+                           f"PySolFC's game numbers: 1 to {LARGEST_DEAL})")
     show.add_argument("--json", action="store_true", help="print the position as JSON")
     add_variant(show)
     show.set_defaults(run=_deal)
@@ -230,11 +234,13 @@ def _add_census_commands(commands: Any) -> None:
                       help="write a census file's verdicts as the compact data file --to")
     census.add_argument("--out", type=Path, metavar="FILE.jsonl",
                         help="with --deals: append the lines here; deals already in it are "
-                             "skipped, so a run started again resumes")
+                             "skipped, so a run started again resumes (a run of the same "
+                             "variant and budget: each line records them)")
+    add_retry_unknown(census)
     census.add_argument("--to", type=Path, metavar="FILE",
-                        help="with --pack: the data file to write (by default the one the "
-                             "package ships for the variant: solver/beleaguered/census.bin, "
-                             "or solver/beleaguered/censuses/VARIANT.bin)")
+                        help="with --pack: the data file to write, needed (to replace the one "
+                             "the package ships, name it: solver/beleaguered/census.bin, or "
+                             "solver/beleaguered/censuses/VARIANT.bin)")
     census.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1,
                         help="worker processes, by default one per core (not with --dask)")
     census.add_argument("--dask", metavar="SCHEDULER",
@@ -356,7 +362,9 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
                                 "pip install 'fortress-solver[dask]')")
     batch.add_argument("--out", type=Path, metavar="FILE.jsonl",
                        help="append results here, not to standard output; deals already "
-                            "in it are skipped, so a run started again resumes")
+                            "in it are skipped, so a run started again resumes (a run of "
+                            "the same variant, mode and budget: each line records them)")
+    add_retry_unknown(batch)
     add_budget(batch, seconds=30)
     add_progress(batch)
     if server:
@@ -366,6 +374,14 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
                                 "the deals it has not answered, to another")
 
 
+def add_retry_unknown(parser: argparse.ArgumentParser) -> None:
+    """--retry-unknown, for batch and census."""
+    parser.add_argument("--retry-unknown", action="store_true",
+                        help="with --out: redo the deals the file has as unknown within "
+                             "another budget, with this run's (give a larger --seconds or "
+                             "--nodes); their new lines supersede the old")
+
+
 def _census(args: argparse.Namespace) -> None:
     from service.beleaguered import census
 
@@ -373,18 +389,23 @@ def _census(args: argparse.Namespace) -> None:
         found = census.summary(args.summary)
         print(json.dumps(found.to_json()) if args.json else found)
         return
-    from solver.beleaguered import census as census_data
-
     variant = _other(_variant_of(args))
     if args.pack is not None:
-        to = census_data.census_path(variant) if args.to is None else args.to
-        packed = census.pack(args.pack, to, variant=variant)
-        print(f"{to}: deals {packed.first}-{packed.last}", file=sys.stderr)
+        if args.to is None:
+            from solver.beleaguered.census import census_path
+
+            raise InvalidInput(f"census --pack would overwrite the census the package ships, "
+                               f"{census_path(variant)}: give --to FILE (that path to "
+                               "replace it)")
+        packed = census.pack(args.pack, args.to, variant=variant)
+        print(f"{args.to}: deals {packed.first}-{packed.last}", file=sys.stderr)
     else:
         if args.out is None:
             raise InvalidInput("census --deals needs --out FILE.jsonl (it runs for long "
                                "and resumes from that file)")
+        check_deals(args.deals.start, args.deals.stop - 1, variant)
         from service.beleaguered.batch import in_pool, run_batch
+        from service.beleaguered.results import CENSUS, Settings
 
         work = partial(census.census_deal, budget=budget_of(args), engine=Engine(args.engine),
                        variant=variant)
@@ -394,8 +415,10 @@ def _census(args: argparse.Namespace) -> None:
             solve_many = on_dask(args.dask, work)
         else:
             solve_many = in_pool(work, args.jobs)
-        with args.out.open("a") as out:
-            done = run_batch(args.deals, solve_many, out, args.out, args.progress)
+        settings = Settings.of(variant, CENSUS, budget_of(args))
+        with sigterm_as_interrupt(), args.out.open("a") as out:
+            done = run_batch(args.deals, solve_many, settings, out, args.out, args.progress,
+                             args.retry_unknown)
         print(done, file=sys.stderr)
 
 
@@ -537,7 +560,8 @@ def _hint(args: argparse.Namespace) -> None:
 
     engine, budget = Engine(args.engine), budget_of(args)
     advice = hint(position, budget, engine)
-    graded = grade_moves(position, budget, engine).moves if args.all_moves else None
+    graded = grade_moves(position, budget, engine).with_hint(advice).moves \
+        if args.all_moves else None
     _print_hint(name, advice, args.json, graded)
 
 
@@ -574,14 +598,20 @@ def _hint_remote(args: argparse.Namespace, client: Client) -> None:
     _print_hint(name, convert.hint_from_proto(response), args.json, graded)
 
 
-def _run_batch(args: argparse.Namespace, solve_many: Any) -> None:
+def _run_batch(args: argparse.Namespace, solve_many: Any, variant: Variant | None) -> None:
     from service.beleaguered.batch import run_batch
+    from service.beleaguered.results import Settings
 
-    if args.out is None:
-        summary = run_batch(args.deals, solve_many, sys.stdout, progress=args.progress)
-    else:
-        with args.out.open("a") as out:
-            summary = run_batch(args.deals, solve_many, out, args.out, args.progress)
+    check_deals(args.deals.start, args.deals.stop - 1, variant)
+    settings = Settings.of(variant, args.mode, budget_of(args))
+    with sigterm_as_interrupt():
+        if args.out is None:
+            summary = run_batch(args.deals, solve_many, settings, sys.stdout,
+                                progress=args.progress, retry_unknown=args.retry_unknown)
+        else:
+            with args.out.open("a") as out:
+                summary = run_batch(args.deals, solve_many, settings, out, args.out,
+                                    args.progress, args.retry_unknown)
     print(summary, file=sys.stderr)
 
 
@@ -595,12 +625,12 @@ def _batch(args: argparse.Namespace) -> None:
         )
 
         _run_batch(args, solve_on_dask(args.dask, mode, algorithm, budget, engine,
-                                       variant=variant))
+                                       variant=variant), variant)
         return
     from service.beleaguered.batch import solve_locally
 
     _run_batch(args, solve_locally(mode, algorithm, budget, args.jobs, engine,
-                                   variant=variant))
+                                   variant=variant), variant)
 
 
 def _batch_remote(args: argparse.Namespace, client: Client) -> None:
@@ -617,7 +647,7 @@ def _batch_remote(args: argparse.Namespace, client: Client) -> None:
 
     def solve_many(todo: list[int]) -> Records:
         return client.in_chunks(todo, args.chunk, solve_chunk)
-    _run_batch(args, solve_many)
+    _run_batch(args, solve_many, variant)
 
 
 def _generate(args: argparse.Namespace, client: Client) -> None:

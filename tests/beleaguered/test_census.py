@@ -11,6 +11,7 @@ from dataclasses import replace
 import pytest
 
 from service.beleaguered import census as census_service
+from service.beleaguered.results import CENSUS, Settings
 from solver.beleaguered import Algorithm, Engine, Mode, deal, solve
 from solver.beleaguered.census import Census, DealInfo, census_path, deal_info, shipped
 from solver.beleaguered.variant import find_variant, variants
@@ -251,8 +252,10 @@ VARIANT_LINES = [  # another variant's: the best line found and a lower bound
 ]
 
 
-def _write(path, lines, tail=""):
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines) + tail)
+def _write(path, lines, tail="", variant="beleaguered-fortress"):
+    """The lines as a census of `variant` writes them, its settings on each."""
+    settings = Settings(variant, CENSUS, Budget(seconds=30)).fields()
+    path.write_text("".join(json.dumps(line | settings) + "\n" for line in lines) + tail)
     return path
 
 
@@ -269,7 +272,8 @@ def test_pack_writes_beleaguered_fortress_census_as_before(tmp_path):
 
 
 def test_pack_reads_a_variant_census_merging_deals_written_twice(tmp_path):
-    source = _write(tmp_path / "citadel.jsonl", VARIANT_LINES, tail='{"deal": 6, "sta')
+    source = _write(tmp_path / "citadel.jsonl", VARIANT_LINES, tail='{"deal": 6, "sta',
+                    variant="citadel")
     before = source.read_bytes()
     packed = census_service.pack(source, tmp_path / "censuses" / "citadel.bin",
                                  find_variant("citadel"))
@@ -284,14 +288,16 @@ def test_pack_reads_a_variant_census_merging_deals_written_twice(tmp_path):
 
 
 def test_pack_refuses_gaps_and_contradictions(tmp_path):
-    gap = _write(tmp_path / "gap.jsonl", [VARIANT_LINES[0], VARIANT_LINES[2]])
+    gap = _write(tmp_path / "gap.jsonl", [VARIANT_LINES[0], VARIANT_LINES[2]],
+                 variant="citadel")
     with pytest.raises(InvalidInput, match="lacks deal 2"):
         census_service.pack(gap, tmp_path / "gap.bin", find_variant("citadel"))
     both = _write(tmp_path / "both.jsonl", [
-        VARIANT_LINES[0], {**VARIANT_LINES[2], "deal": 1}])
+        VARIANT_LINES[0], {**VARIANT_LINES[2], "deal": 1}], variant="citadel")
     with pytest.raises(InvalidInput, match="both winnable and unwinnable"):
         census_service.pack(both, tmp_path / "both.bin", find_variant("citadel"))
-    odd = _write(tmp_path / "odd.jsonl", [{**VARIANT_LINES[1], "lower_bound": 77}])
+    odd = _write(tmp_path / "odd.jsonl", [{**VARIANT_LINES[1], "lower_bound": 77}],
+                 variant="citadel")
     with pytest.raises(InvalidInput, match="above the length"):
         census_service.pack(odd, tmp_path / "odd.bin", find_variant("citadel"))
     (tmp_path / "not.jsonl").write_text("hello\n")
@@ -299,8 +305,19 @@ def test_pack_refuses_gaps_and_contradictions(tmp_path):
         census_service.pack(tmp_path / "not.jsonl", tmp_path / "not.bin")
 
 
+def test_lines_that_say_not_what_they_are_are_summarised_not_packed(tmp_path):
+    """An earlier fortress-solver's census: its lines record no variant nor mode."""
+    source = tmp_path / "census.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in FORTRESS_LINES))
+    assert census_service.summary(source).deals == 3
+    with pytest.raises(InvalidInput, match="does not say what its lines are of"):
+        census_service.pack(source, tmp_path / "census.bin")
+    assert not (tmp_path / "census.bin").exists()
+
+
 def test_the_summary_of_a_variant_census(tmp_path):
-    found = census_service.summary(_write(tmp_path / "citadel.jsonl", VARIANT_LINES))
+    found = census_service.summary(_write(tmp_path / "citadel.jsonl", VARIANT_LINES,
+                                          variant="citadel"))
     assert (found.deals, found.winnable, found.unwinnable, found.unknown) == (5, 3, 2, 0)
     assert (found.optimal, found.unmeasured, found.gapped, found.median_gap) == (2, 1, 1, 13)
     assert found.lengths == {61: 1, 72: 1} and found.hardest == []

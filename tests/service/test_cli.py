@@ -467,8 +467,11 @@ def test_batch_writes_and_resumes(capsys, tmp_path):
     first_text = out_path.read_text()
     records = batch_records(first_text)
     assert len(first_text.splitlines()) == 20
-    for record in records:
-        assert set(record) == BATCH_KEYS
+    for record in records:  # each line of the file says what it is a result of
+        assert set(record) == BATCH_KEYS | {"game", "variant", "mode", "budget"}
+        assert (record["game"], record["variant"], record["mode"]) == (
+            "beleaguered-fortress", "beleaguered-fortress", "any")
+        assert record["budget"] == {"seconds": 30, "nodes": None, "table_entries": 5_000_000}
         assert record["status"] in {"solved", "unsolvable", "unknown"}
         assert isinstance(record["optimal"], bool)
         assert type(record["nodes"]) is int
@@ -699,3 +702,13 @@ def test_hint_all_moves_grades_every_legal_move_best_first(capsys):
     assert moves[0]["outcome"] == "wins" and moves[0]["moves_left"] == plain["moves_left"]
     code, out, _ = run(capsys, "hint", "--deal", "2", "--all-moves")
     assert code == 0 and len(out.splitlines()) == 1 + len(moves)
+
+
+def test_hint_all_moves_grades_the_hints_move_a_win_under_a_small_budget(capsys):
+    """Deal 23 with 2000 nodes a search: the hint finds a winning line (not proven
+    shortest), so its move wins, though the grading's own solve of it proves no length."""
+    graded = run_json(capsys, "hint", "--deal", "23", "--all-moves", "--nodes", "2000",
+                      "--json")
+    assert graded["winnable"] is True and graded["optimal"] is False
+    headline = next(g for g in graded["all_moves"] if g["move"] == graded["move"])
+    assert headline == {"move": graded["move"], "outcome": "wins", "moves_left": None}

@@ -1,0 +1,58 @@
+"""SIGTERM ends `batch` and `census` as Ctrl-C does: one line, exit 130, no worker left
+running, and an output file of whole lines that a rerun completes. Real processes, sent
+the signal alone (`kill PID`) or with their workers (a service manager stopping the
+process group)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+CLI = [sys.executable, "-m", "service.cli"]
+COMMANDS = {"batch": ["batch", "--mode", "optimal"], "census": ["census"]}
+SLOW = ["--deals", "1-3000", "--engine", "python"]  # long enough to be stopped midway
+
+
+def whole_lines(out: Path) -> list[int]:
+    """The deals of the file, which must end with a whole line."""
+    raw = out.read_bytes()
+    assert raw.endswith(b"\n")
+    return [json.loads(line)["deal"] for line in raw.splitlines()]
+
+
+@pytest.mark.parametrize("to_group", [False, True], ids=["process", "group"])
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_sigterm_ends_the_command_as_ctrl_c_does(tmp_path, command, to_group):
+    out = tmp_path / "results.jsonl"
+    argv = [*CLI, *COMMANDS[command], "--jobs", "2", "--out", str(out)]
+    running = subprocess.Popen([*argv, *SLOW], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120  # a guard against a hang, not a bound
+    while (not out.exists() or out.read_bytes().count(b"\n") < 3) \
+            and running.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = psutil.Process(running.pid).children(recursive=True)
+    assert workers, "the command runs its searches in worker processes"
+    if to_group:
+        os.killpg(running.pid, signal.SIGTERM)
+    else:
+        running.send_signal(signal.SIGTERM)
+    _, err = running.communicate(timeout=120)
+    assert (running.returncode, err) == (130, "fortress-solver: interrupted\n")
+    _, alive = psutil.wait_procs(workers, timeout=60)
+    assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
+
+    done = whole_lines(out)
+    assert 3 <= len(done) and len(set(done)) == len(done)
+    rerun = subprocess.run([*argv, "--deals", f"1-{max(done) + 2}"], capture_output=True,
+                           text=True, timeout=300)
+    assert rerun.returncode == 0, rerun.stderr
+    assert sorted(whole_lines(out)) == list(range(1, max(done) + 3))
