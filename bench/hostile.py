@@ -8,16 +8,21 @@ varying, 1 s deadline) and a health check (1 s deadline) every 100 ms. Each row 
 that client's success share and latency, the server's RSS over its whole process tree
 (before, at the peak sampled every 200 ms, and 10 s after the attack stopped), and the
 bytes its log grew during the attack and in those 10 s. malformed-grpc-then-sigterm has
-no client: it reports how long SIGTERM takes to stop a server that saw garbage.
-slowloris-http is silent-http's variant (half the connections drip a request), in a row
-of its own; keepalive-latency is a measurement, not an attack.
+no client: it reports how long SIGTERM takes to stop a server that saw garbage; nor has
+stop-in-flight: SIGTERM to a server with Solves in flight. slowloris-http is
+silent-http's variant (half the connections drip a request), in a row of its own;
+keepalive-latency is a measurement, not an attack. Under chunked-bodies and one-address
+the client also sends an HTTP Hint every 100 ms (on a keep-alive connection of its own,
+a late tick dropped); under one-address it comes from 127.0.0.2, the attackers from
+127.0.0.1.
 
-    .venv/bin/python -m bench.hostile [--seconds 60] [--attacks a,b] [--json FILE]
+    .venv/bin/python -m bench.hostile [--seconds 60] [--only a,b] [--json FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import signal
 import sys
@@ -26,6 +31,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -37,7 +43,10 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from bench import hostile_attacks as attacks
 from bench.bench_beleaguered import nearest_rank, render
 from bench.hostile_server import (
+    ELSEWHERE,
+    HOST,
     OWN_CONNECTION,
+    Relay,
     ServerFailed,
     ServerProcess,
     Target,
@@ -55,6 +64,8 @@ SAMPLE_EVERY = 0.2  # seconds between RSS samples during an attack
 AFTER = 10.0  # seconds after an attack until the last RSS and log figures
 STOP_GRACE = 10.0  # seconds a server may take on SIGTERM after an attack, then SIGKILL
 SHUTDOWN = "malformed-grpc-then-sigterm"
+STOP = "stop-in-flight"
+SETTLED = 10.0  # percent: the main process's RSS 10 s after is back when within this of before
 WARM_CALLS = 8  # Hints sent before an attack, at once, so that both workers search
 WARM_DEALS = 999_000  # the first of their deals: far from those the clients ask
 LINE_SHOWN = 160  # characters of a log line quoted in the notes
@@ -66,6 +77,7 @@ class Outcomes:
 
     codes: Counter[str] = field(default_factory=Counter)
     ok_ms: list[float] = field(default_factory=list)
+    told: Counter[str] = field(default_factory=Counter)  # "CODE: the server's message"
 
     def share(self) -> float | None:
         """Percent of the calls answered OK; None before any call."""
@@ -80,7 +92,7 @@ class Outcomes:
         """The figures for the JSON file."""
         return {"calls": self.codes.total(), "codes": dict(self.codes.most_common()),
                 "ok %": _round(self.share()), "p50 ms": _round(self.percentile(50)),
-                "p99 ms": _round(self.percentile(99))}
+                "p99 ms": _round(self.percentile(99)), "told": dict(self.told.most_common())}
 
 
 def _round(value: float | None, places: int = 1) -> float | None:
@@ -147,11 +159,14 @@ class Probe:
         if code == "OK" and outcomes is self.health and \
                 future.result().status != health_pb2.HealthCheckResponse.SERVING:
             code = "NOT_SERVING"
+        message = future.details() if code not in ("OK", "NOT_SERVING") else ""
         with self._lock:
             self._pending.discard(future)
             outcomes.codes[code] += 1
             if code == "OK":
                 outcomes.ok_ms.append(ms)
+            if message:
+                outcomes.told[f"{code}: {attacks.said(message)}"] += 1
 
     def stop(self) -> None:
         """Stop sending, let the calls in flight end (their deadline bounds the wait), then
@@ -171,12 +186,85 @@ class Probe:
         self._channel.close()
 
 
+class HttpProbe:
+    """The well-behaved client's HTTP side: every TICK, a Connect Hint on the next deal
+    (1 s deadline) on a keep-alive connection of its own opened before the attack, from
+    `source` when given; one call at a time, so a tick missed while a call runs is
+    dropped (and counted), not made up."""
+
+    def __init__(self, port: int, until: float, source: str | None = None) -> None:
+        """The connection is made on entering the `with`."""
+        self.hints = Outcomes()
+        self.dropped = 0
+        self._until = until
+        self._connection = http.client.HTTPConnection(
+            HOST, port, timeout=PROBE_DEADLINE,
+            source_address=None if source is None else (source, 0))
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="hostile-http-probe",
+                                        daemon=True)
+
+    def __enter__(self) -> HttpProbe:
+        """Connect, then start the calls."""
+        try:
+            self._connection.connect()
+        except OSError as error:
+            raise ServerFailed(f"the well-behaved HTTP client could not connect: {error}"
+                               ) from None
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        """Stop the calls (the one in flight ends within its deadline), close."""
+        self._stop.set()
+        self._thread.join(timeout=PROBE_DEADLINE + 5)
+        self._connection.close()
+
+    def _run(self) -> None:
+        """A Hint on every tick until the attack's end."""
+        began = time.monotonic()
+        for tick in range(int((self._until - began) / TICK) + 1):
+            due = began + tick * TICK
+            if time.monotonic() > due + TICK:
+                self.dropped += 1
+                continue
+            if self._stop.wait(max(0.0, due - time.monotonic())):
+                return
+            if time.monotonic() >= self._until:
+                return
+            self._send(tick)
+
+    def _send(self, tick: int) -> None:
+        """One Hint, timed from its send; an answer after the deadline is no success."""
+        body = attacks.compact({"position": {"beleaguered_deal": 1 + tick}}).encode()
+        sent = time.perf_counter()
+        try:
+            code, message = attacks.http_call(self._connection, attacks.HINT, body,
+                                              PROBE_DEADLINE)
+        except TimeoutError:
+            code, message = "DEADLINE_EXCEEDED", ""
+            self._connection.close()
+        except (OSError, http.client.HTTPException) as error:
+            code, message = type(error).__name__, ""
+            self._connection.close()
+        ms = 1000 * (time.perf_counter() - sent)
+        if code == "OK" and ms > 1000 * PROBE_DEADLINE:
+            code = "OK too late"
+        self.hints.codes[code] += 1
+        if code == "OK":
+            self.hints.ok_ms.append(ms)
+        if message:
+            self.hints.told[f"{code}: {attacks.said(message)}"] += 1
+
+
 class Sampler:
-    """The server's RSS every SAMPLE_EVERY seconds on a thread of its own, the peak kept."""
+    """The server's RSS every SAMPLE_EVERY seconds on a thread of its own, the peak kept:
+    over its process tree, and of its main process alone."""
 
     def __init__(self, server: ServerProcess, until: float) -> None:
         """The first sample is taken here: the RSS before the attack."""
         self.peak = server.rss_mib()
+        self.main_before = self.main_peak = server.main_rss_mib()
         self._server = server
         self._samples = int((until - time.monotonic() + 60) / SAMPLE_EVERY)  # count bound
         self._stop = threading.Event()
@@ -198,6 +286,7 @@ class Sampler:
             if self._stop.wait(SAMPLE_EVERY):
                 return
             self.peak = max(self.peak, self._server.rss_mib())
+            self.main_peak = max(self.main_peak, self._server.main_rss_mib())
 
 
 @dataclass
@@ -207,6 +296,7 @@ class Row:
     attack: str
     hints: Outcomes | None = None
     health: Outcomes | None = None
+    http_hints: Outcomes | None = None  # the client's HTTP side, under the attacks with one
     rss_before: float | None = None
     rss_peak: float | None = None
     rss_after: float | None = None
@@ -219,27 +309,30 @@ class Row:
     def cells(self) -> list[str]:
         """The table row."""
         client = [_cell(outcomes.share() if outcomes else None, "{:.1f}")
-                  for outcomes in (self.hints, self.health)]
+                  for outcomes in (self.hints, self.health, self.http_hints)]
         latency = [_cell(outcomes.percentile(p) if outcomes else None, "{:.1f}")
                    for outcomes in (self.hints, self.health) for p in (50, 99)]
+        http_p50 = _cell(self.http_hints.percentile(50) if self.http_hints else None, "{:.1f}")
         memory = [_cell(mib, "{:.0f}") for mib in (self.rss_before, self.rss_peak,
                                                     self.rss_after)]
         log = [_cell(grew, "{:,}") for grew in (self.log_during, self.log_after)]
-        return [self.attack, *client, *latency, *memory, *log, _cell(self.tracebacks, "{}")]
+        return [self.attack, *client, *latency, http_p50, *memory, *log,
+                _cell(self.tracebacks, "{}")]
 
     def as_json(self) -> Details:
         """The row for the JSON file."""
         return {"attack": self.attack, "error": self.error,
                 "hints": self.hints.summary() if self.hints else None,
                 "health": self.health.summary() if self.health else None,
+                "http hints": self.http_hints.summary() if self.http_hints else None,
                 "rss_mib": {"before": _round(self.rss_before), "peak": _round(self.rss_peak),
                             "after_10s": _round(self.rss_after)},
                 "log_bytes": {"during": self.log_during, "after_10s": self.log_after},
                 "tracebacks": self.tracebacks, "details": self.details}
 
 
-HEADER = ["attack", "hint OK %", "health OK %", "hint p50 ms", "hint p99 ms",
-          "health p50 ms", "health p99 ms", "RSS before MiB", "RSS peak MiB",
+HEADER = ["attack", "hint OK %", "health OK %", "HTTP hint OK %", "hint p50 ms", "hint p99 ms",
+          "health p50 ms", "health p99 ms", "HTTP hint p50 ms", "RSS before MiB", "RSS peak MiB",
           "RSS +10 s MiB", "log +B during", "log +B next 10 s", "tracebacks"]
 
 
@@ -254,9 +347,12 @@ class Spec:
 
     run: Callable[[Target, float], Details]
     open_files: int | None = None  # the server's file limit; None: the bench's own
+    http: bool = False  # the client also asks HTTP Hints
+    elsewhere: bool = False  # the client comes from ELSEWHERE, not from the attackers' HOST
 
 
 LIVE: dict[str, Spec] = {
+    "no-attack": Spec(attacks.no_attack, http=True),
     "stalled-streams": Spec(attacks.stalled_streams),
     "big-pile": Spec(attacks.big_pile),
     "silent-http": Spec(attacks.silent_http, attacks.SERVER_OPEN_FILES),
@@ -265,9 +361,12 @@ LIVE: dict[str, Spec] = {
     "http-garbage": Spec(attacks.http_garbage),
     "endless-generate": Spec(attacks.endless_generate),
     "keepalive-latency": Spec(attacks.keepalive_latency),
+    "chunked-bodies": Spec(attacks.chunked_bodies, http=True),
+    "one-address": Spec(attacks.one_address, http=True, elsewhere=True),
 }
-ORDER = ["stalled-streams", "big-pile", "silent-http", "slowloris-http", SHUTDOWN,
-         "load-200", "http-garbage", "endless-generate", "keepalive-latency"]
+ORDER = ["no-attack", "stalled-streams", "big-pile", "silent-http", "slowloris-http", SHUTDOWN,
+         "load-200", "http-garbage", "endless-generate", "keepalive-latency",
+         "chunked-bodies", "one-address", STOP]
 
 
 def log_findings(text: str) -> Details:
@@ -282,9 +381,10 @@ def log_findings(text: str) -> Details:
 
 def warm_up(server: ServerProcess, target: Target) -> dict[str, int]:
     """A few Hints at once on deals the client never asks (each worker loads what it loads
-    on its first search), then until the RSS holds still: the "before" figure is of a
-    server at rest, not of one still starting. Their status codes (the server counts
-    them with the attack's calls)."""
+    on its first search), and one over HTTP where the server has that face (the first
+    call of a face loads its code), then until the RSS holds still: the "before" figure
+    is of a server at rest, not of one still starting. Their status codes (the server
+    counts them with the attack's calls)."""
     codes: Counter[str] = Counter()
     with grpc.insecure_channel(target.grpc_address) as channel:
         hint = pb_grpc.SolverStub(channel).Hint
@@ -296,6 +396,15 @@ def warm_up(server: ServerProcess, target: Target) -> dict[str, int]:
                 codes["OK"] += 1
             except grpc.RpcError as error:  # a refusal warms nothing; the attack still runs
                 codes[error.code().name] += 1
+    if target.http_port:
+        connection = http.client.HTTPConnection(attacks.HOST, target.http_port, timeout=30)
+        try:
+            body = attacks.connect_json(pb.HintRequest(position=pb.PositionSource(
+                beleaguered_deal=WARM_DEALS + WARM_CALLS)))
+            outcome, _ = attacks.http_call(connection, attacks.HINT, body, 30)
+            codes[f"HTTP {outcome}"] += 1
+        finally:
+            connection.close()
     previous = server.rss_mib()
     for _ in range(20):
         time.sleep(0.5)
@@ -313,8 +422,17 @@ def run_live(name: str, seconds: float, logs: Path) -> Row:
     try:
         target = server.wait_serving()
         row.details["warm-up hints"] = warm_up(server, target)
-        until = time.monotonic() + seconds
-        with Sampler(server, until) as sampler, Probe(target.grpc_address, until) as probe:
+        with ExitStack() as stack:
+            address = target.grpc_address
+            if spec.elsewhere:
+                address = stack.enter_context(Relay(target.grpc_port)).address
+            until = time.monotonic() + seconds
+            sampler = stack.enter_context(Sampler(server, until))
+            probe = stack.enter_context(Probe(address, until))
+            http_probe = None
+            if spec.http:
+                http_probe = stack.enter_context(HttpProbe(
+                    attacks.http_port(target), until, ELSEWHERE if spec.elsewhere else None))
             row.rss_before, start = sampler.peak, server.log_bytes()
             try:
                 row.details.update(spec.run(target, until))
@@ -323,10 +441,14 @@ def run_live(name: str, seconds: float, logs: Path) -> Row:
             ended = time.monotonic()
             row.details["attack ran s"] = round(ended - until + seconds, 1)
         row.hints, row.health, row.rss_peak = probe.hints, probe.health, sampler.peak
+        if http_probe is not None:
+            row.http_hints = http_probe.hints
+            row.details["HTTP ticks dropped"] = http_probe.dropped
         at_end = server.log_bytes()
         row.details["server counted"] = dict(scrape_calls(target.metrics_port))
         time.sleep(max(0.0, ended + AFTER - time.monotonic()))
         row.rss_after, settled = server.rss_mib(), server.log_bytes()
+        row.details["main process RSS MiB"] = main_rss(sampler, server.main_rss_mib())
         row.log_during, row.log_after = at_end - start, settled - at_end
         text = server.log.read_bytes()[start:].decode(errors="replace")
         row.tracebacks = text.count("Traceback")
@@ -334,6 +456,21 @@ def run_live(name: str, seconds: float, logs: Path) -> Row:
     finally:
         row.details["exit s after SIGTERM"] = _round(server.stop(STOP_GRACE), 2)
     return row
+
+
+def main_rss(sampler: Sampler, after: float) -> Details:
+    """The server's main process before, at its peak and 10 s after: is it back?"""
+    before = sampler.main_before
+    return {"before": round(before, 1), "peak": round(sampler.main_peak, 1),
+            "+10 s": round(after, 1),
+            f"back within {SETTLED:g} %": after <= before * (1 + SETTLED / 100)}
+
+
+def run_stop(runs: int, grace: float, logs: Path) -> Row:
+    """The stop-in-flight runs: their figures in the notes, the log figures in the row."""
+    details = attacks.stop_in_flight(runs, grace, logs)
+    return Row(STOP, log_during=details["log bytes"], tracebacks=details["tracebacks"],
+               details=details)
 
 
 def run_shutdown(runs: int, grace: float, logs: Path) -> Row:
@@ -347,9 +484,11 @@ def notes(row: Row) -> list[str]:
     """The lines under the table for one attack: its own figures, and for load-200 the
     refusals the server counted against those its clients saw."""
     lines = [f"{row.attack}:"] + ([f"  ERROR: {row.error}"] if row.error else [])
-    for kind, outcomes in (("hints", row.hints), ("health", row.health)):
+    for kind, outcomes in (("hints", row.hints), ("health", row.health),
+                           ("HTTP hints", row.http_hints)):
         if outcomes is not None:
             lines.append(f"  well-behaved {kind}: {json.dumps(dict(outcomes.codes))}")
+            lines += [f"    {calls} x {text}" for text, calls in outcomes.told.most_common(6)]
     for key, value in row.details.items():
         if key == "log":
             lines += [f"  log: {value['call lines']} call lines, {value['other lines']} "
@@ -416,18 +555,23 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--seconds", type=seconds_arg, default=MAX_SECONDS,
                         help="how long each attack runs (at most 60)")
-    parser.add_argument("--attacks", type=attack_list, default=ORDER,
+    parser.add_argument("--only", "--attacks", dest="attacks", type=attack_list,
+                        default=ORDER,
                         help=f"which, comma-separated (default all: {','.join(ORDER)})")
     parser.add_argument("--shutdown-runs", type=int, default=20,
                         help=f"servers {SHUTDOWN} starts and stops")
     parser.add_argument("--grace", type=float, default=2.0,
                         help=f"the --grace of {SHUTDOWN}'s servers, in seconds")
+    parser.add_argument("--stop-runs", type=int, default=20,
+                        help=f"servers {STOP} starts and stops")
+    parser.add_argument("--stop-grace", type=float, default=3.0,
+                        help=f"the --grace of {STOP}'s servers, in seconds")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the rows here")
     parser.add_argument("--logs", type=Path, metavar="DIR",
                         help="keep the servers' logs here (default: a folder removed after)")
     args = parser.parse_args(argv)
-    if args.shutdown_runs < 1 or args.grace <= 0:
-        parser.error("--shutdown-runs and --grace must be positive")
+    if min(args.shutdown_runs, args.stop_runs) < 1 or min(args.grace, args.stop_grace) <= 0:
+        parser.error("--shutdown-runs, --stop-runs, --grace and --stop-grace must be positive")
     return args
 
 
@@ -443,8 +587,12 @@ def run_all(args: argparse.Namespace, logs: Path) -> tuple[list[Row], bool]:
     for number, name in enumerate(args.attacks, 1):
         print(f"[{number}/{len(args.attacks)}] {name}", file=sys.stderr, flush=True)
         try:
-            rows.append(run_shutdown(args.shutdown_runs, args.grace, logs) if name == SHUTDOWN
-                        else run_live(name, args.seconds, logs))
+            if name == SHUTDOWN:
+                rows.append(run_shutdown(args.shutdown_runs, args.grace, logs))
+            elif name == STOP:
+                rows.append(run_stop(args.stop_runs, args.stop_grace, logs))
+            else:
+                rows.append(run_live(name, args.seconds, logs))
         except KeyboardInterrupt:
             return rows, True
         except Exception as error:  # a failing attack fails its row, not the others

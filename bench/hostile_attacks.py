@@ -21,19 +21,32 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+from google.protobuf import json_format
 
 from bench.bench_beleaguered import nearest_rank
-from bench.hostile_server import HOST, OWN_CONNECTION, Crew, ServerFailed, ServerProcess, Target
+from bench.hostile_server import (
+    HOST,
+    OWN_CONNECTION,
+    Crew,
+    ServerFailed,
+    ServerProcess,
+    Target,
+    process_tree,
+    running,
+)
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.beleaguered.messages import position_to_proto
 from solver.beleaguered import deal
+from solver.beleaguered.variant import find_variant
 
 Details = dict[str, Any]
 SOLVER = "/fortress.solver.v1.Solver"
 HINT = f"{SOLVER}/Hint"
+SOLVE = f"{SOLVER}/Solve"
 POLL = 0.05  # seconds between an attack's checks of its connections
 MAX_CALLS = 1_000_000  # per client thread: the count bound beside the time bound
+LINE = 120  # characters of a server's message kept in the counts by text
 
 
 class AttackSkipped(RuntimeError):
@@ -61,23 +74,53 @@ def sleep_until(until: float, stop: threading.Event,
         time.sleep(min(0.1, remaining(until)))
 
 
+def no_attack(target: Target, until: float) -> Details:
+    """The control: no attacker, the well-behaved client alone (gRPC and HTTP), whose
+    own Hints on new deals fill the server's hint cache (--cache-entries): the memory an
+    attack leaves is what it adds to this."""
+    sleep_until(until, threading.Event())
+    return {}
+
+
 CUT = "cut at the end"  # a call still in flight when the attack ended: no outcome
 
 
 def call_until(method: Any, request: Any, deadline: float, until: float) -> str:
     """One gRPC call with its own deadline, cancelled if it is still running when the
     attack ends (so that no attack outlasts its seconds): its status code's name, or CUT."""
+    return call_told(method, request, deadline, until)[0]
+
+
+def call_told(method: Any, request: Any, deadline: float, until: float) -> tuple[str, str]:
+    """call_until's call, with what the server said: (status code's name, its message)."""
     future = method.future(request, timeout=deadline)
     try:
         future.result(timeout=remaining(until))
     except grpc.FutureTimeoutError:
         future.cancel()
-        return CUT
+        return CUT, ""
     except grpc.FutureCancelledError:
-        return CUT
+        return CUT, ""
     except grpc.RpcError as error:
-        return error.code().name
-    return "OK"
+        return error.code().name, error.details() or ""
+    return "OK", ""
+
+
+def said(message: str) -> str:
+    """A server's message on one line, cut to LINE characters: a key to count it by."""
+    return " ".join(message.split())[:LINE]
+
+
+def connect_outcome(status: int, body: bytes) -> tuple[str, str]:
+    """A Connect answer as gRPC would say it: ("OK", "") for a 200, else the error's code
+    in capitals and its message (an answer that is not Connect's JSON: its HTTP status)."""
+    if status == 200:
+        return "OK", ""
+    try:
+        error = json.loads(body)
+        return str(error["code"]).upper(), str(error.get("message", ""))
+    except (ValueError, TypeError, KeyError):
+        return f"HTTP {status}", body[:80].decode(errors="replace")
 
 
 def cut(connections: list[http.client.HTTPConnection]) -> None:
@@ -815,3 +858,290 @@ def keepalive_latency(target: Target, until: float) -> Details:
         kept.close()
     return {"keep-alive": _summary(kept_ms), "fresh connection": _summary(fresh_ms),
             "keep-alive connects": connects, "answers": dict(tally.codes)}
+
+
+# ---------------------------------------------------------------- 9. chunked bodies
+
+CHUNKED_CLIENTS = 16
+CHUNKED_BYTES = 1_000_000  # each request's body, just under the 1 MiB request limit
+CHUNK = 16_384  # bytes per chunk
+CHUNKED_TIMEOUT = 5.0  # seconds, each socket operation
+
+
+def chunked_body() -> list[bytes]:
+    """A Hint of deal 3 in JSON that a string field pads to CHUNKED_BYTES, in CHUNKs: with
+    no Content-Length, the server learns its size only by reading it."""
+    head, tail = b'{"position":{"beleaguered_deal":3},"padding":"', b'"}'
+    body = head + b"x" * (CHUNKED_BYTES - len(head) - len(tail)) + tail
+    return [body[at:at + CHUNK] for at in range(0, len(body), CHUNK)]
+
+
+def _chunked_client(port: int, chunks: list[bytes], until: float, stop: threading.Event,
+                    tally: Tally, told: Tally,
+                    connections: list[http.client.HTTPConnection]) -> None:
+    """One HTTP client on a keep-alive connection (listed, for cut()), sending the chunked
+    Hint back to back."""
+    connection = http.client.HTTPConnection(HOST, port, timeout=CHUNKED_TIMEOUT)
+    connections.append(connection)
+    headers = {"Content-Type": "application/json", "Transfer-Encoding": "chunked"}
+    try:
+        for _ in range(MAX_CALLS):
+            if stop.is_set() or time.monotonic() >= until:
+                return
+            try:
+                connection.request("POST", HINT, body=iter(chunks), headers=headers,
+                                   encode_chunked=True)
+                with connection.getresponse() as answer:
+                    code, message = connect_outcome(answer.status, answer.read())
+                tally.add(code)
+                if message:
+                    told.add(f"{code}: {said(message)}")
+            except (OSError, http.client.HTTPException) as error:
+                late = stop.is_set() or time.monotonic() >= until
+                tally.add(CUT if late else type(error).__name__)
+                connection.close()
+    finally:
+        connection.close()
+
+
+def chunked_bodies(target: Target, until: float) -> Details:
+    """16 HTTP clients each sending a 1 MB Hint with Transfer-Encoding: chunked, in a
+    loop: what reading bodies of unknown size costs the server, and whether its memory
+    comes back after."""
+    port, chunks = http_port(target), chunked_body()
+    tally, told = Tally(), Tally()
+    connections: list[http.client.HTTPConnection] = []
+    with Crew(join_seconds=CHUNKED_TIMEOUT + 15) as crew:
+        try:
+            for _ in range(CHUNKED_CLIENTS):
+                crew.spawn(_chunked_client, port, chunks, until, crew.stop, tally, told,
+                           connections)
+            sleep_until(until, crew.stop)
+        finally:
+            crew.stop.set()
+            cut(connections)
+    return {"request bytes": sum(map(len, chunks)), "answers": dict(tally.codes.most_common()),
+            "messages": dict(told.codes.most_common(6)), "client errors": dict(crew.errors)}
+
+
+# ---------------------------------------------------------------- 10. one address
+
+HELD_SOLVES = 32  # keep-alive connections from HOST, half gRPC, half HTTP
+HARD_VARIANT = "streets-and-alleys"
+HARD_DEALS = (77, 186)  # deals of HARD_VARIANT whose optimal solve runs past 60 s
+HARD_BUDGET = 60.0  # seconds, each Solve's budget
+HARD_DEADLINE = 90.0  # seconds, each Solve's deadline
+RETRY = 0.25  # seconds between a holder's Solves (one refused is sent again)
+
+
+def hard_solve(number: int) -> pb.SolveRequest:
+    """An optimal Solve of HARD_VARIANT's deal `number` with a budget of HARD_BUDGET: it
+    holds a worker for the whole budget."""
+    position = position_to_proto(deal(number, find_variant(HARD_VARIANT)))
+    return pb.SolveRequest(position=pb.PositionSource(beleaguered=position),
+                           budget=pb.Budget(seconds=HARD_BUDGET),
+                           beleaguered=pb.BeleagueredSolveOptions(mode=pb.MODE_OPTIMAL))
+
+
+def connect_json(request: Any) -> bytes:
+    """A request message as the Connect face's JSON body."""
+    return compact(json_format.MessageToDict(request)).encode()
+
+
+def http_call(connection: http.client.HTTPConnection, path: str, body: bytes,
+              deadline: float) -> tuple[str, str]:
+    """One Connect call on a kept connection, its deadline in Connect-Timeout-Ms: what
+    connect_outcome() makes of the answer."""
+    connection.request("POST", path, body=body, headers={
+        "Content-Type": "application/json", "Connect-Timeout-Ms": str(int(1000 * deadline))})
+    with connection.getresponse() as answer:
+        return connect_outcome(answer.status, answer.read())
+
+
+def _hold_grpc(target: Target, request: pb.SolveRequest, until: float,
+               stop: threading.Event, tally: Tally, told: Tally) -> None:
+    """One gRPC client on a channel of its own, holding one long Solve at a time."""
+    with grpc.insecure_channel(target.grpc_address, options=OWN_CONNECTION) as channel:
+        solve = pb_grpc.SolverStub(channel).Solve
+        for _ in range(steps(until, RETRY)):
+            if stop.is_set() or time.monotonic() >= until:
+                return
+            code, message = call_told(solve, request, HARD_DEADLINE, until)
+            tally.add(f"grpc {code}")
+            if message:
+                told.add(f"grpc {code}: {said(message)}")
+            stop.wait(RETRY)
+
+
+def _hold_http(port: int, body: bytes, until: float, stop: threading.Event, tally: Tally,
+               told: Tally, connections: list[http.client.HTTPConnection]) -> None:
+    """One HTTP client on a keep-alive connection (listed, for cut()), holding one long
+    Solve at a time."""
+    connection = http.client.HTTPConnection(HOST, port, timeout=HARD_DEADLINE)
+    connections.append(connection)
+    try:
+        for _ in range(steps(until, RETRY)):
+            if stop.is_set() or time.monotonic() >= until:
+                return
+            try:
+                code, message = http_call(connection, SOLVE, body, HARD_DEADLINE)
+                tally.add(f"http {code}")
+                if message:
+                    told.add(f"http {code}: {said(message)}")
+            except (OSError, http.client.HTTPException) as error:
+                late = stop.is_set() or time.monotonic() >= until
+                tally.add(f"http {CUT if late else type(error).__name__}")
+                connection.close()
+            stop.wait(RETRY)
+    finally:
+        connection.close()
+
+
+def one_address(target: Target, until: float) -> Details:
+    """32 keep-alive connections from one address, 16 gRPC and 16 HTTP, each holding an
+    optimal Solve of 60 s: one client address that takes every worker and queue place
+    must not shut out a client from another (bench/hostile.py's client, for this attack,
+    comes from 127.0.0.2)."""
+    port = http_port(target)
+    requests = {number: hard_solve(number) for number in HARD_DEALS}
+    bodies = {number: connect_json(request) for number, request in requests.items()}
+    tally, told = Tally(), Tally()
+    connections: list[http.client.HTTPConnection] = []
+    with Crew(join_seconds=15) as crew:
+        try:
+            for k in range(HELD_SOLVES // 2):
+                number = HARD_DEALS[k % len(HARD_DEALS)]
+                crew.spawn(_hold_grpc, target, requests[number], until, crew.stop, tally, told)
+                crew.spawn(_hold_http, port, bodies[number], until, crew.stop, tally, told,
+                           connections)
+            sleep_until(until, crew.stop)
+        finally:
+            crew.stop.set()
+            cut(connections)
+    return {"solves": f"{HARD_VARIANT} deals {HARD_DEALS}, optimal, budget {HARD_BUDGET:g} s",
+            "answers": dict(sorted(tally.codes.items())),
+            "messages": dict(told.codes.most_common()), "client errors": dict(crew.errors)}
+
+
+# ---------------------------------------------------------------- 11. stop in flight
+
+STOP_HTTP_SOLVES = 4
+STOP_GRPC_SOLVES = 2
+IN_FLIGHT = 1.0  # seconds between sending the Solves and the SIGTERM
+CLEAN_SLACK = 2.0  # seconds past the grace a clean stop may take
+LEFT_WAIT = 1.0  # seconds after the exit when no process of the server's may be left
+ANSWER_WAIT = 5.0  # seconds after the exit the Solves in flight may take to end
+
+
+@dataclass
+class StopRun:
+    """One server's Solves in flight and SIGTERM."""
+
+    status: int | None  # exit status; None: still running at grace + EXIT_WAIT, killed
+    overrun: float | None  # seconds from SIGTERM to exit minus the grace; None: killed
+    left_behind: int  # its processes (itself, its workers) running LEFT_WAIT after
+    tracebacks: int
+    log_bytes: int
+
+    def clean(self) -> bool:
+        """Status 0 within grace + CLEAN_SLACK, nothing left, no traceback."""
+        return (self.status == 0 and self.overrun is not None and self.overrun <= CLEAN_SLACK
+                and not self.left_behind and not self.tracebacks)
+
+
+def _solve_http(port: int, body: bytes, tally: Tally,
+                connections: list[http.client.HTTPConnection]) -> None:
+    """One long HTTP Solve; how it ended (the server stops meanwhile)."""
+    connection = http.client.HTTPConnection(HOST, port, timeout=HARD_DEADLINE)
+    connections.append(connection)
+    try:
+        tally.add(f"http {http_call(connection, SOLVE, body, HARD_DEADLINE)[0]}")
+    except (OSError, http.client.HTTPException) as error:
+        tally.add(f"http {type(error).__name__}")
+    finally:
+        connection.close()
+
+
+def _grpc_ended(futures: list[Any], tally: Tally) -> None:
+    """Count how the gRPC Solves ended, ANSWER_WAIT at most; those still running are cut."""
+    deadline = time.monotonic() + ANSWER_WAIT
+    for future in futures:
+        try:
+            future.result(timeout=remaining(deadline))
+            tally.add("grpc OK")
+        except grpc.FutureTimeoutError:
+            future.cancel()
+            tally.add(f"grpc {CUT}")
+        except grpc.FutureCancelledError:
+            tally.add(f"grpc {CUT}")
+        except grpc.RpcError as error:
+            tally.add(f"grpc {error.code().name}")
+
+
+def _one_stop(log: Path, grace: float, tally: Tally) -> StopRun:
+    """A fresh server, 6 long Solves in flight, then SIGTERM: how it stops."""
+    server = ServerProcess(log, grace=grace)
+    channels: list[grpc.Channel] = []
+    connections: list[http.client.HTTPConnection] = []
+    body = connect_json(hard_solve(HARD_DEALS[0]))
+    status: int | None = None
+    overrun: float | None = None
+    left = 0
+    try:
+        target = server.wait_serving()
+        port = http_port(target)
+        with Crew(join_seconds=ANSWER_WAIT + 5) as crew:
+            try:
+                for _ in range(STOP_HTTP_SOLVES):
+                    crew.spawn(_solve_http, port, body, tally, connections)
+                futures = []
+                for k in range(STOP_GRPC_SOLVES):
+                    channels.append(grpc.insecure_channel(target.grpc_address,
+                                                          options=OWN_CONNECTION))
+                    request = hard_solve(HARD_DEALS[(k + 1) % len(HARD_DEALS)])
+                    futures.append(pb_grpc.SolverStub(channels[-1]).Solve.future(
+                        request, timeout=HARD_DEADLINE))
+                time.sleep(IN_FLIGHT)
+                family = process_tree(server.pid)
+                seconds = server.terminate(grace + EXIT_WAIT)
+                if seconds is not None:
+                    status, overrun = server.process.returncode, seconds - grace
+                    time.sleep(LEFT_WAIT)
+                    left = len({pid for pid in family if running(pid)} | server.group_running())
+                _grpc_ended(futures, tally)
+            finally:
+                cut(connections)
+    finally:
+        for channel in channels:
+            channel.close()
+        server.kill()
+    text = server.log_text()
+    return StopRun(status, overrun, left, text.count("Traceback"), server.log_bytes())
+
+
+def stop_in_flight(runs: int, grace: float, logs: Path) -> Details:
+    """`runs` times: a fresh server with 4 HTTP and 2 gRPC Solves of a minute in flight
+    gets SIGTERM: it must exit 0 within its grace (plus CLEAN_SLACK), its workers with
+    it, without a stack trace."""
+    tally = Tally()
+    done: list[StopRun] = []
+    failed: Counter[str] = Counter()
+    for run in range(runs):
+        try:
+            done.append(_one_stop(logs / f"stop-in-flight-{run}.log", grace, tally))
+        except (ServerFailed, AttackSkipped, OSError) as error:
+            failed[f"{type(error).__name__}: {str(error)[:200]}"] += 1
+    overruns = [r.overrun for r in done if r.overrun is not None]
+    statuses = Counter("killed" if r.status is None else str(r.status) for r in done)
+    return {"runs": len(done), "failed runs": dict(failed), "grace s": grace,
+            f"clean stops (status 0 within grace + {CLEAN_SLACK:g} s, nothing left, "
+            "no traceback)": f"{sum(r.clean() for r in done)} of {runs}",
+            "exit statuses": dict(statuses.most_common()),
+            "overrun s max (exit minus grace)": round(max(overruns), 2) if overruns else None,
+            "overrun s median": round(statistics.median(overruns), 2) if overruns else None,
+            f"runs with processes left {LEFT_WAIT:g} s after the exit":
+                sum(r.left_behind > 0 for r in done),
+            "runs with a traceback": sum(r.tracebacks > 0 for r in done),
+            "solves in flight ended": dict(sorted(tally.codes.items())),
+            "log bytes": sum(r.log_bytes for r in done),
+            "tracebacks": sum(r.tracebacks for r in done)}

@@ -1,6 +1,7 @@
 """The server side of bench/hostile.py: a real `fortress-solver serve` in a process group
 of its own, its ports read from its log, its memory summed over its process tree, its
-metrics scraped; and the threads an attack starts, all joined when it ends.
+metrics scraped; the threads an attack starts, all joined when it ends; and a relay
+that lets a gRPC client reach the server from another loopback address.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import os
 import re
 import resource
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -34,6 +36,13 @@ _HTTP = re.compile(r"HTTP on \S*?:(\d+)")
 _METRICS = re.compile(r"metrics on \S*?:(\d+)")
 # the channel option that gives a channel a TCP connection of its own
 OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]
+# Linux routes all of 127.0.0.0/8 to loopback: a client bound to ELSEWHERE is, to the
+# server, another machine than the attackers on HOST
+ELSEWHERE = "127.0.0.2"
+RELAY_HOST = "127.0.0.3"  # where the relay listens (gRPC python cannot bind its source)
+RELAY_CHUNK = 65536
+MAX_RELAYED = 10_000  # connections one relay accepts: the count bound of its loop
+MAX_CHUNKS = 10_000_000  # reads one pump makes, at most
 
 
 class ServerFailed(RuntimeError):
@@ -118,14 +127,19 @@ class ServerProcess:
         """VmRSS summed over the server and every descendant (its workers), in MiB."""
         return sum(_rss_kib(pid) for pid in process_tree(self.pid)) / 1024
 
+    def main_rss_mib(self) -> float:
+        """VmRSS of the server's own process (the one that reads requests), in MiB."""
+        return _rss_kib(self.pid) / 1024
+
     def group_left(self) -> int:
+        """How many processes of the server's group are still running."""
+        return len(self.group_running())
+
+    def group_running(self) -> set[int]:
         """The processes of the server's group still running (zombies aside: PID 1 of a
         container may never reap them), its workers after the server exited, say."""
-        left = 0
-        for entry in os.listdir("/proc"):
-            if entry.isdigit() and _group_and_state(int(entry)) == (self.pid, True):
-                left += 1
-        return left
+        return {int(entry) for entry in os.listdir("/proc")
+                if entry.isdigit() and _group_and_state(int(entry)) == (self.pid, True)}
 
     def terminate(self, timeout: float) -> float | None:
         """SIGTERM, then the seconds until the server process exited; None: it did not
@@ -201,6 +215,11 @@ def _children(pid: int) -> list[int]:
         except OSError:
             continue
     return children
+
+
+def running(pid: int) -> bool:
+    """Whether `pid` is a process still running (a zombie is not)."""
+    return _group_and_state(pid)[1]
 
 
 def _group_and_state(pid: int) -> tuple[int, bool]:
@@ -291,3 +310,81 @@ class Crew:
         if left:
             print(f"hostile: {len(left)} threads still running after "
                   f"{self._join_seconds:g} s: {', '.join(left[:5])}", file=sys.stderr)
+
+
+class Relay:
+    """A TCP relay: it accepts on RELAY_HOST and connects on to the server from ELSEWHERE,
+    piping bytes both ways, so that a gRPC channel pointed at it comes, to the server, from
+    another address than the attackers'. Leaving the `with` closes every socket."""
+
+    def __init__(self, port: int) -> None:
+        """Listen at once on a free port of RELAY_HOST; relay to HOST:`port`."""
+        self._to = (HOST, port)
+        self._listener = socket.create_server((RELAY_HOST, 0))
+        self._listener.settimeout(0.2)
+        self.address = "{}:{}".format(*self._listener.getsockname()[:2])
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._crew = Crew(join_seconds=5)
+
+    def __enter__(self) -> Relay:
+        """Start accepting."""
+        self._crew.spawn(self._accept)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        """Stop accepting, close every relayed connection, join the threads."""
+        self._crew.stop.set()
+        with self._lock:
+            for sock in self._sockets:
+                _close(sock)
+        self._listener.close()
+        self._crew.close()
+
+    def _accept(self) -> None:
+        """Accept until stopped; each connection gets its way out and two pumps."""
+        for _ in range(MAX_RELAYED):
+            if self._crew.stop.is_set():
+                return
+            try:
+                inside, _ = self._listener.accept()
+            except TimeoutError:
+                continue
+            try:
+                outside = socket.create_connection(self._to, timeout=5,
+                                                   source_address=(ELSEWHERE, 0))
+            except OSError:
+                inside.close()
+                continue
+            for sock in (inside, outside):
+                sock.settimeout(None)
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            with self._lock:
+                self._sockets += [inside, outside]
+            self._crew.spawn(_pump, inside, outside)
+            self._crew.spawn(_pump, outside, inside)
+
+
+def _pump(source: socket.socket, sink: socket.socket) -> None:
+    """Copy `source` to `sink` until `source` ends; then end `sink`'s sending side."""
+    try:
+        for _ in range(MAX_CHUNKS):
+            data = source.recv(RELAY_CHUNK)
+            if not data:
+                break
+            sink.sendall(data)
+    except OSError:  # either side closed: the relayed connection is over
+        pass
+    try:
+        sink.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass
+
+
+def _close(sock: socket.socket) -> None:
+    """Shut a socket down (its pump's recv returns), then close it."""
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    sock.close()

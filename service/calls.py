@@ -7,7 +7,7 @@ import math
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from queue import SimpleQueue
 from threading import Event
@@ -62,13 +62,15 @@ class _ChunkSizes:
 
 
 @dataclass
-class _Ended:
-    """A chunk done: its size and seconds (waiting for a worker included), or what
+class _Ended(Generic[T]):
+    """A chunk done: the items it answered and its seconds (waiting for a worker
+    included), those it handed back unstarted (its worker was borrowed), or what
     failed it."""
 
     items: int
     seconds: float = 0.0
     error: Exception | None = None
+    left: list[_Item[T]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -83,12 +85,13 @@ class Calls:
     stream)."""
 
     def __init__(self, pool: WorkerPool, context: grpc.ServicerContext, limits: Budget,
-                 max_batch: int, stopping: Event) -> None:
-        """`stopping`: set when the server's stop cuts every search short."""
+                 max_batch: int, stopping: Event, client: str) -> None:
+        """`stopping`: set when the server's stop cuts every search short. `client`:
+        whose jobs these are, for the pool's fair sharing."""
         self._pool = pool
         self._context = context
         self._stopping = stopping
-        self._owner = context.peer()  # the pool is shared fairly between connections
+        self._owner = client
         self.limits = limits
         self.max_batch = max_batch
 
@@ -106,7 +109,7 @@ class Calls:
         answer has gone: so a worker waits little between chunks, and the answers not
         yet sent are at most a chunk's for each worker and one more."""
         stop = Event()
-        answers: SimpleQueue[tuple[T, Any] | _Ended] = SimpleQueue()
+        answers: SimpleQueue[tuple[T, Any] | _Ended[T]] = SimpleQueue()
         sizes = _ChunkSizes()
 
         def cancelled() -> bool:
@@ -120,12 +123,14 @@ class Calls:
                     for tag, question, position, options in islice(jobs, sizes.next())]
 
         def run(chunk: list[_Item[T]]) -> None:
-            ended = _Ended(len(chunk))
+            ended: _Ended[T] = _Ended(len(chunk))
             started = time.perf_counter()
             try:
-                self._pool.run_chunk([item.job for item in chunk], cancelled,
-                                     lambda k, answer: answers.put((chunk[k].tag, answer)),
-                                     wait=True, owner=self._owner, enough=enough)
+                ended.items = self._pool.run_chunk(
+                    [item.job for item in chunk], cancelled,
+                    lambda k, answer: answers.put((chunk[k].tag, answer)),
+                    wait=True, owner=self._owner, enough=enough, borrow=True)
+                ended.left = chunk[ended.items:]
             except Exception as error:
                 ended.error = error
             finally:
@@ -137,10 +142,14 @@ class Calls:
             try:
                 running = 0
                 ahead: list[_Item[T]] | None = None
+                back: list[list[_Item[T]]] = []  # handed back unstarted: run first
                 while True:
                     while running < workers and more():
-                        chunk = read() if ahead is None else ahead
-                        ahead = None
+                        if back:
+                            chunk = back.pop()
+                        else:
+                            chunk = read() if ahead is None else ahead
+                            ahead = None
                         if not chunk:
                             break
                         executor.submit(run, chunk)
@@ -153,6 +162,8 @@ class Calls:
                         if answer.error is not None:
                             raise answer.error
                         sizes.finished(answer.items, answer.seconds)
+                        if answer.left:
+                            back.append(answer.left)
                         continue
                     yield answer
                     if ahead is None and more():

@@ -218,6 +218,13 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
                        help="Solver calls one gRPC connection may have open "
                             "(RESOURCE_EXHAUSTED past it; by default half the workers and "
                             "the queue, at least 4)")
+    guard.add_argument("--max-calls-per-address", type=positive(int), metavar="N",
+                       help="Solver calls one client address may have in flight, over "
+                            "every connection and both ports (RESOURCE_EXHAUSTED past it; "
+                            "by default the workers and the queue). Whatever the limit, "
+                            "the workers are shared fairly between clients (addresses, or "
+                            "tokens with --token-file): the last idle worker is kept for a "
+                            "client running none")
     guard.add_argument("--receive-seconds", type=positive(float), default=10.0,
                        metavar="SECONDS",
                        help="how long a call's request may take to arrive (gRPC: "
@@ -401,6 +408,7 @@ def _serve(args: argparse.Namespace) -> None:
                            max_batch=args.max_batch,
                            insecure=args.insecure, token_file=args.token_file,
                            max_calls_per_token=args.max_calls_per_token,
+                           max_calls_per_address=args.max_calls_per_address,
                            max_connections=args.max_connections,
                            streams_per_connection=args.max_streams_per_connection,
                            receive_seconds=args.receive_seconds,

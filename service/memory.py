@@ -4,7 +4,9 @@ the cyclic collector runs, which it does by the count of Python objects, not by 
 megabytes of message memory they hold; and malloc keeps what a freed message leaves in
 the middle of its heaps. A run of large requests, each refused in a millisecond, would
 leave the process hundreds of MiB larger. So once enough large requests have passed,
-the cycles are collected and `malloc_trim` returns the pages (glibc only)."""
+the cycles are collected and `malloc_trim` returns the pages (glibc only). Calls of any
+size leave pages too (the threads that answered a burst of them keep their heaps), so a
+few seconds after the last call of a burst they are returned as well."""
 
 from __future__ import annotations
 
@@ -26,11 +28,16 @@ def give_back_memory() -> None:
 
 class Trimmer:
     """Gives memory back on a thread of its own once `threshold` bytes of large
-    requests have passed, at most once every `interval` seconds."""
+    requests have passed, at most once every `interval` seconds, and once no call has
+    been answered for `quiet` seconds after some were."""
 
-    def __init__(self, threshold: int = 2 << 20, interval: float = 0.1) -> None:
+    def __init__(self, threshold: int = 2 << 20, interval: float = 0.1,
+                 quiet: float = 3.0) -> None:
         self.threshold = threshold
         self.interval = interval
+        self.quiet = quiet
+        self._answered = False  # calls answered since the last trim
+        self._last = 0.0  # when the last was (time.monotonic)
         self._pending = 0
         self._lock = threading.Lock()
         self._due = threading.Event()
@@ -40,6 +47,7 @@ class Trimmer:
 
     def note(self, size: int) -> None:
         """A request of `size` bytes has been answered."""
+        self._answered, self._last = True, time.monotonic()
         if size < LARGE:
             return
         with self._lock:
@@ -49,11 +57,14 @@ class Trimmer:
 
     def _run(self) -> None:
         while True:
-            self._due.wait()
+            if not self._due.wait(self.quiet) and not (
+                    self._answered and time.monotonic() - self._last >= self.quiet):
+                continue  # no large requests, and no quiet spell after calls
             if self._closed:
                 return
             with self._lock:
                 self._pending = 0
+                self._answered = False
                 self._due.clear()
             gc.collect()
             give_back_memory()

@@ -38,6 +38,13 @@ class Metrics:
               registry=self.registry).set_function(lambda: pool.waiting)
         Gauge("fortress_solver_workers_busy", "Workers running a job",
               registry=self.registry).set_function(lambda: pool.busy)
+        # the fair sharing of the workers between clients (addresses, or tokens)
+        Gauge("fortress_solver_clients_running", "Clients with a search running",
+              registry=self.registry).set_function(lambda: pool.shares()[0])
+        Gauge("fortress_solver_clients_waiting", "Clients waiting for a worker, none running",
+              registry=self.registry).set_function(lambda: pool.shares()[1])
+        Gauge("fortress_solver_busiest_client_workers", "Workers held by the busiest client",
+              registry=self.registry).set_function(lambda: pool.shares()[2])
         self.registry.register(_RefusalCollector(refusals))
 
     def register(self, collectors: Iterable[Collector]) -> None:

@@ -15,11 +15,15 @@ every node of a costly search) and ends with UNKNOWN, and the worker starts no m
 the chunk. A caller that has had enough (a stream's count found) sets the halt event:
 the search running finishes, and no more of the chunk start.
 
-The pool is shared fairly between its callers' owners (a connection, say): a free
-worker goes to the waiting job whose owner has the fewest jobs running (the oldest of
-those), and a job that finds the queue full takes the place of the newest waiting job
-of the owner holding the most, if that owner holds two more than its own. One client
-that floods the server therefore fills the queue only while no one else asks.
+The pool is shared fairly between its callers' owners (a client: its address, or its
+token): a free worker goes to the waiting job whose owner has the fewest jobs running
+(the oldest of those), and a job that finds the queue full takes the place of the
+newest waiting job of the owner holding the most, if that owner holds two more than its
+own. One client that floods the server therefore fills the queue only while no one
+else asks. And no one owner takes every worker: the last idle one is kept for an owner
+running nothing, since a search, once started, keeps its worker until its budget ends.
+A chunk (a stream's items) may borrow it, and gives it back, its search under way done
+and the jobs not started handed back to its caller, once another owner waits for it.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import multiprocessing as mp
 import signal
 import threading
 import time
+import traceback
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -95,6 +100,7 @@ def _work(connection: Connection, cancel: Event, halt: Event,
             try:
                 connection.send(job.run(replace(job.budget, stop=cancel.is_set)))
             except Exception as error:  # a bug must not take the worker down with it
+                error.add_note(traceback.format_exc().rstrip())  # where, for the server's log
                 connection.send(error)
                 break
         give_back_memory()  # the chunk's tables: a worker is as large as its largest search
@@ -124,10 +130,14 @@ def _never() -> bool:
 
 @dataclass(eq=False)
 class _Ticket:
-    """A job's place in the queue; `bumped` when a lighter owner's job took it."""
+    """A job's place in the queue; `bumped` when a lighter owner's job took it;
+    `borrows`: it may take the last idle worker, to give back when asked; `borrowed`
+    when it did."""
 
     owner: str
+    borrows: bool = False
     bumped: bool = False
+    borrowed: bool = False
 
 
 class WorkerPool:
@@ -156,6 +166,14 @@ class WorkerPool:
         """Jobs waiting for an idle worker: the queue's depth."""
         return len(self._queue)
 
+    def shares(self) -> tuple[int, int, int]:
+        """How the workers are shared now: the owners running a job, the owners waiting
+        with none running, and the most workers one owner holds."""
+        with self._changed:
+            waiting = {ticket.owner for ticket in self._queue} - set(self._running)
+            return (len(self._running), len(waiting),
+                    max(self._running.values(), default=0))
+
     def run(self, job: Job, cancelled: Callable[[], bool], wait: bool = False,
             owner: str = "") -> Any:
         """Run `job` of `owner` in a worker, counted against the queue like every job;
@@ -168,15 +186,18 @@ class WorkerPool:
 
     def run_chunk(self, jobs: Sequence[Job], cancelled: Callable[[], bool],
                   answered: Callable[[int, Any], None], wait: bool = False, owner: str = "",
-                  enough: Callable[[], bool] = _never) -> None:
+                  enough: Callable[[], bool] = _never, borrow: bool = False) -> int:
         """Run `jobs` one after another in one worker, as one job of `owner` (see
-        `run`), calling `answered(k, answer)` as the k-th finishes. Each job has its
-        budget's seconds from its start; waiting for the worker counts against the
-        first's. A job the time or the client left no room to start is answered
-        `gave_up`; once `enough()`, those not started are not answered at all."""
+        `run`), calling `answered(k, answer)` as the k-th finishes; how many were
+        answered. Each job has its budget's seconds from its start; waiting for the
+        worker counts against the first's. A job the time or the client left no room to
+        start is answered `gave_up`; once `enough()`, those not started are not answered
+        at all. With `borrow`, the chunk may take the last idle worker while its owner
+        runs another job, and gives it back when another owner waits for it: the jobs
+        not started are then not answered, for the caller to run again."""
         started = time.perf_counter()
         deadline = started + (jobs[0].budget.seconds or float("inf"))
-        ticket = _Ticket(owner)
+        ticket = _Ticket(owner, borrows=borrow)
         ran = 0
         with self._changed:
             admitted = self._admit(ticket)
@@ -190,15 +211,25 @@ class WorkerPool:
                 admitted = self._admit(ticket)
             worker = self._take_worker(ticket, cancelled, deadline) if admitted else None
         if worker is not None:
+            giving_back = False
+
+            def halted() -> bool:
+                nonlocal giving_back
+                giving_back = giving_back or (ticket.borrowed and self._wanted())
+                return enough() or giving_back
+
             try:
-                ran = self._run_on(worker, jobs, cancelled, answered, enough, deadline)
+                ran = self._run_on(worker, jobs, cancelled, answered, halted, deadline)
             finally:
                 with self._changed:
                     self._running -= Counter({owner: 1})  # (a Counter's - drops what is 0)
                     self._release(owner)
+            if giving_back and not (enough() or cancelled()):
+                return ran
         if not enough():
             for k in range(ran, len(jobs)):
                 answered(k, jobs[k].gave_up(time.perf_counter() - started))
+        return len(jobs)
 
     def _admit(self, ticket: _Ticket) -> bool:
         """Queue `ticket` if there is room, or in the place of the newest waiting job
@@ -236,11 +267,24 @@ class WorkerPool:
                 self._queue.remove(ticket)
                 self._release(ticket.owner)
                 return None
-            if self._idle and ticket is min(self._queue, key=lambda t: self._running[t.owner]):
+            if (self._idle and self._may_take(ticket)
+                    and ticket is min(self._queue, key=lambda t: self._running[t.owner])):
+                ticket.borrowed = not self._may_take(ticket, borrowing=False)
                 self._queue.remove(ticket)
                 self._running[ticket.owner] += 1
                 return self._idle.pop()
             self._changed.wait(_POLL_SECONDS)
+
+    def _may_take(self, ticket: _Ticket, borrowing: bool = True) -> bool:
+        """Whether `ticket` may take an idle worker: the last one is kept for an owner
+        running nothing (unless `borrowing`, for a ticket that borrows)."""
+        return (len(self._idle) > 1 or self.workers == 1 or not self._running[ticket.owner]
+                or (borrowing and ticket.borrows))
+
+    def _wanted(self) -> bool:
+        """Whether a job waits whose owner runs nothing: a borrowed worker goes back."""
+        with self._changed:
+            return any(not self._running[t.owner] for t in self._queue)
 
     def _run_on(self, worker: _Worker, jobs: Sequence[Job], cancelled: Callable[[], bool],
                 answered: Callable[[int, Any], None], enough: Callable[[], bool],

@@ -21,6 +21,7 @@ log = logging.getLogger("fortress_solver.calls")
 # The causes, as the metrics label them.
 QUEUE_FULL = "queue full"  # every worker busy and the queue full
 TOKEN_LIMIT = "token limit"  # --max-calls-per-token
+ADDRESS_LIMIT = "address limit"  # --max-calls-per-address
 CALL_SLOTS = "call slots"  # every thread of the server answering a call
 STREAM_CAP = "stream cap"  # --max-streams-per-connection
 CONNECTION_CAP = "connection cap"  # --max-connections, on the HTTP face

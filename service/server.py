@@ -72,6 +72,7 @@ class ServerConfig:
     insecure: bool = False  # plaintext on an address other machines can reach
     token_file: Path | None = None  # the bearer tokens calls must show; None: none needed
     max_calls_per_token: int | None = None  # calls one token may have running at once
+    max_calls_per_address: int | None = None  # None: the workers and the queue
     # what one client may hold: None picks from the open-file limit (connection_cap)
     max_connections: int | None = None  # on the gRPC port, and on the HTTP port
     streams_per_connection: int | None = None  # None: half the workers and queue, >= 4
@@ -182,7 +183,8 @@ class RunningServer:
         try:  # the handlers read the rules files: a bad one ends the start here
             self.servicer = SolverServicer(
                 self.pool, Settings(config.cache_entries, config.rules),
-                config.limits, self.tokens, self.metrics, config.max_batch, self.refusals)
+                config.limits, self.tokens, self.metrics, config.max_batch, self.refusals,
+                config.max_calls_per_address)
         except BaseException:
             self.pool.close()
             raise

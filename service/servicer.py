@@ -11,9 +11,12 @@ INVALID_ARGUMENT with the command line's message (bytes that are not the request
 too, see refuse_unreadable), a number out of range (a deal, worlds above the limit, a
 batch or a count over --max-batch) OUT_OF_RANGE, as is a GenerateDeals whose range is
 spent before its count is found (after the deals it found), a position of no supported
-game UNIMPLEMENTED, a full queue or a token's calls at their limit RESOURCE_EXHAUSTED, a
+game UNIMPLEMENTED, a full queue or a token's or an address's calls at their limit
+(--max-calls-per-token, --max-calls-per-address) RESOURCE_EXHAUSTED, a
 search process that died UNAVAILABLE (it is replaced), as is a call that arrives while
-the server stops; a call without a token the server accepts is UNAUTHENTICATED.
+the server stops; a call without a token the server accepts is UNAUTHENTICATED. A fault
+of the code (a plug-in game's, say) is INTERNAL with a fixed message that names the game
+alone: its words and traceback go to the log only.
 """
 
 from __future__ import annotations
@@ -35,25 +38,32 @@ from prometheus_client.registry import Collector
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.calls import Calls
+from service.clients import AddressBusy, Addresses, address_of
 from service.frontends import Deals, Handler, Settings, Streams, front_end, named_game
 from service.messages import MAX_BATCH, MAX_WORLDS, at_most
 from service.metrics import Metrics
 from service.pool import Overloaded, WorkerLost, WorkerPool
 from service.refusals import (
+    ADDRESS_LIMIT,
     BAD_BYTES,
     BAD_INPUT,
     DRAINING,
     QUEUE_FULL,
     TOKEN_LIMIT,
     UNAUTHENTICATED,
+    RateLimit,
     Refusals,
 )
 from service.tokens import TokenBusy, Tokens, Unauthenticated
 from solver.budget import Budget
 from solver.errors import IllegalMove, InvalidInput, OutOfRange
 from solver.games import Game, find_game, games
+from solver.json_text import strict_dumps
 
 log = logging.getLogger("fortress_solver.calls")
+# A fault's traceback, logged at most once every 10 s: a client may repeat its call.
+faults = logging.getLogger("fortress_solver.faults")
+faults.addFilter(RateLimit(10.0))
 _SOLVER = pb.DESCRIPTOR.services_by_name["Solver"].full_name
 
 T = TypeVar("T")
@@ -79,17 +89,23 @@ class Unreadable(InvalidInput):
 class SolverServicer(pb_grpc.SolverServicer):
     def __init__(self, pool: WorkerPool, settings: Settings, limits: Budget,
                  tokens: Tokens | None = None, metrics: Metrics | None = None,
-                 max_batch: int = MAX_BATCH, refusals: Refusals | None = None) -> None:
+                 max_batch: int = MAX_BATCH, refusals: Refusals | None = None,
+                 max_calls_per_address: int | None = None) -> None:
         """`settings`: what the games' handlers may keep (service/frontends.py).
         `tokens`: the bearer tokens every call must show; None: calls need none.
         `metrics`: where each finished call is counted; None: nowhere. `max_batch`: the
         most items of a SolveBatch and deals of a GenerateDeals (more: OUT_OF_RANGE).
-        `refusals`: where refused calls are counted and logged at a bounded rate."""
+        `refusals`: where refused calls are counted and logged at a bounded rate.
+        `max_calls_per_address`: the calls one address may have in flight (None: as
+        many as the pool takes, its workers and its queue). The pool is shared fairly
+        between clients (service/clients.py): a token's holder where calls need one,
+        else an address, whatever connections it opens."""
         self.pool = pool
         self.settings = settings
         self.limits = limits
         self.max_batch = max_batch
         self.tokens = tokens
+        self.addresses = Addresses(max_calls_per_address or pool.workers + pool.queue_size)
         self._in_flight = Condition()  # guards the two below
         self._running = 0  # calls in flight
         self._draining = False  # no new calls: the server is stopping
@@ -171,7 +187,7 @@ class SolverServicer(pb_grpc.SolverServicer):
                     raise InvalidInput(f"{game.name} takes no moves here")
                 for move in request.moves:
                     position = game.play(position, move)
-            replies: tuple[str, ...] = ()
+            replies: tuple[tuple[int, str], ...] = ()
             if request.replies:
                 position, replies = game.replies(position, seat)
             return _view(game, handler, position, replies)
@@ -189,11 +205,12 @@ class SolverServicer(pb_grpc.SolverServicer):
                                        "to another replica")
                 self._running += 1
             try:
-                if self.tokens is None:
-                    yield call
-                else:
-                    with self.tokens.admit(context.invocation_metadata()):
+                with self.addresses.admit(address_of(context.peer())):
+                    if self.tokens is None:
                         yield call
+                    else:
+                        with self.tokens.admit(context.invocation_metadata()):
+                            yield call
             finally:
                 with self._in_flight:
                     self._running -= 1
@@ -238,7 +255,15 @@ class SolverServicer(pb_grpc.SolverServicer):
                 for collector in handler.collectors()]
 
     def _calls(self, context: grpc.ServicerContext) -> Calls:
-        return Calls(self.pool, context, self.limits, self.max_batch, self._stopping)
+        return Calls(self.pool, context, self.limits, self.max_batch, self._stopping,
+                     self._client(context))
+
+    def _client(self, context: grpc.ServicerContext) -> str:
+        """Whom the pool shares its workers between: a token's holder (the call has
+        shown one this server knows), else an address."""
+        if self.tokens is None:
+            return address_of(context.peer())
+        return "token " + self.tokens.known(context.invocation_metadata()).hex()[:16]
 
     def _read(self, source: pb.PositionSource, call: _Call) -> tuple[Game[Any], Handler, Any]:
         """The position's game, its handler and the position, read once: JSON by the
@@ -272,19 +297,21 @@ class SolverServicer(pb_grpc.SolverServicer):
 
 
 def _view(game: Game[Any], handler: Handler, position: Any,
-          replies: tuple[str, ...] = ()) -> pb.PlayResponse:
+          replies: tuple[tuple[int, str], ...] = ()) -> pb.PlayResponse:
     """A position as a player sees it: its message, its JSON, its picture, what may be
-    played, who is to move and who has won."""
+    played, the bots' replies and their seats, who is to move and who has won."""
     view = pb.PlayResponse(
         game=game.name, position=handler.source(position),
-        position_json=json.dumps(game.to_json(position), ensure_ascii=False),
-        picture=game.picture(position), replies=replies,
+        position_json=strict_dumps(game.to_json(position)),
+        picture=game.picture(position), replies=[move for _, move in replies],
+        reply_seats=[seat for seat, _ in replies],
         legal_moves=game.moves(position) if game.moves is not None else ())
     if game.to_move is not None:
         view.to_move = game.to_move(position)
     won = game.winner(position) if game.winner is not None else None
     if won is not None:
         view.winner = won
+        view.win_reason = (game.win_reason and game.win_reason(position)) or ""
     return view
 
 
@@ -298,6 +325,7 @@ _CODES: list[tuple[type[Exception], grpc.StatusCode]] = [
     (ShuttingDown, grpc.StatusCode.UNAVAILABLE),
     (Unauthenticated, grpc.StatusCode.UNAUTHENTICATED),
     (TokenBusy, grpc.StatusCode.RESOURCE_EXHAUSTED),
+    (AddressBusy, grpc.StatusCode.RESOURCE_EXHAUSTED),
 ]
 _HANDLED = tuple(error for error, _ in _CODES)
 # bytes of a status message as sent: a client takes 8 KiB of trailing metadata by
@@ -336,6 +364,7 @@ class _Call:
 _CAUSES: list[tuple[type[Exception], str]] = [
     (Overloaded, QUEUE_FULL),
     (TokenBusy, TOKEN_LIMIT),
+    (AddressBusy, ADDRESS_LIMIT),
     (Unauthenticated, UNAUTHENTICATED),
     (ShuttingDown, DRAINING),
     (Unreadable, BAD_BYTES),
@@ -361,9 +390,11 @@ def _rpc(method: str, context: grpc.ServicerContext, game: str | None,
         code = next(code for kind, code in _CODES if isinstance(error, kind))
         cause = next((cause for kind, cause in _CAUSES if isinstance(error, kind)), None)
         context.abort(code, details(error))
-    except Exception:
+    except Exception:  # a fault of the server's or a game's code: its words stay in the log
         code = grpc.StatusCode.INTERNAL
-        raise
+        failed = "the server" if call.game is None else f"the game {call.game}"
+        faults.exception("%s failed on a %s call (request %s)", failed, method, request_id)
+        context.abort(code, f"{failed} failed on this call; the server log has the details")
     finally:
         if code is grpc.StatusCode.OK and not context.is_active():  # no answer reached it
             code = (grpc.StatusCode.DEADLINE_EXCEEDED if context.time_remaining() == 0

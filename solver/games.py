@@ -14,17 +14,21 @@ point group instead (`games()` reads both, `find_game` looks a name up in them).
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
 from pathlib import Path
-from typing import Any, Generic, Protocol, Self, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar, runtime_checkable
 
 from solver.budget import Budget, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.json_text import json_of
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 
 @runtime_checkable
@@ -83,6 +87,7 @@ class Game(Generic[P]):
     play: Callable[[P, str], P] | None = None   # the position after a move in its notation
     moves: Callable[[P], tuple[str, ...]] | None = None  # the legal moves, in that notation
     winner: Callable[[P], int | None] | None = None  # the seat that has won (0 alone), or None
+    win_reason: Callable[[P], str | None] | None = None  # why the winner won, for a person
     start: Callable[[int], P] | None = None     # a new game from a seed, played against bots
     to_move: Callable[[P], int] | None = None   # the seat to move, for a game of several
     bot: Callable[[P], str] | None = None       # the greedy bot's move for the seat to move
@@ -104,17 +109,18 @@ class Game(Generic[P]):
             return json.dumps(self.to_json(position), indent=2, ensure_ascii=False)
         return self.draw(position)
 
-    def replies(self, position: P, seat: int) -> tuple[P, tuple[str, ...]]:
+    def replies(self, position: P, seat: int) -> tuple[P, tuple[tuple[int, str], ...]]:
         """The bots' moves for the other seats until `seat` is to move again or the game
-        is over: what a person playing `seat` against the bots sees happen."""
+        is over, each with the seat that made it: what a person playing `seat` against
+        the bots sees happen."""
         if self.play is None or self.bot is None or self.to_move is None:
             raise InvalidInput(f"{self.name} has no bots to reply")
-        played: list[str] = []
+        played: list[tuple[int, str]] = []
         while (self.to_move(position) != seat and len(played) < MAX_REPLIES
                and (self.winner is None or self.winner(position) is None)):
-            move = self.bot(position)
+            mover, move = self.to_move(position), self.bot(position)
             position = self.play(position, move)
-            played.append(move)
+            played.append((mover, move))
         return position, tuple(played)
 
     def question(self, name: str) -> Question[P, Any, Any]:
@@ -137,25 +143,56 @@ PLUG_INS = "fortress_solver.games"  # the entry point group of games in other pa
 
 @cache
 def games() -> tuple[Game[Any], ...]:
-    """Every game: the registry's in its order, then the installed plug-ins' by name.
-    Loaded on first use, so that importing this module imports no game."""
-    found: list[Game[Any]] = []
-    for game in (*map(_built_in, REGISTRY), *plug_ins()):
-        if any(game.name == other.name for other in found):
-            raise ValueError(f"two games are called {game.name!r}")
-        found.append(game)
-    return tuple(found)
+    """Every game: the registry's in its order, then the installed plug-ins'. Loaded on
+    first use, so that importing this module imports no game."""
+    return (*map(_built_in, REGISTRY), *plug_ins())
 
 
 @cache
 def plug_ins() -> tuple[Game[Any], ...]:
-    """The installed plug-ins' games, by their entry points' names."""
+    """The installed plug-ins' games, by their packages' names, then their entry points'.
+    An entry point that fails to load, names no Game, or names a game whose name a game
+    before it has (the registry's first) is skipped with one line of warning, once a
+    process: one bad package must not take every command down."""
     if not _declared():
         return ()
     from importlib.metadata import entry_points
 
-    points = sorted(entry_points(group=PLUG_INS), key=lambda point: point.name)
-    return tuple(_checked(point.load(), point.value) for point in points)
+    taken = {game.name: "the registry" for game in map(_built_in, REGISTRY)}
+    found: list[Game[Any]] = []
+    for point in sorted(entry_points(group=PLUG_INS), key=_order):
+        try:
+            game = _checked(point.load(), point.value)
+        except Exception as error:  # whatever importing another package's module raises
+            _skip(point, f"{type(error).__name__}: {error}")
+            continue
+        if game.name in taken:
+            _skip(point, f"{taken[game.name]} has a game called {game.name!r} already")
+            continue
+        taken[game.name] = f"entry point {point.name} of {_package(point)}"
+        found.append(game)
+    return tuple(found)
+
+
+def _order(point: EntryPoint) -> tuple[str, str]:
+    """Plug-ins load in the order of their packages' names, then their entry points'."""
+    name = point.dist.metadata["Name"] if point.dist is not None else None
+    return (name or "").lower(), point.name
+
+
+def _package(point: EntryPoint) -> str:
+    """The package that declares an entry point, as a warning names it."""
+    metadata = point.dist.metadata if point.dist is not None else None
+    if metadata is None or not metadata["Name"]:
+        return "a package with no name"
+    return f"package {metadata['Name']} {metadata['Version'] or ''}".rstrip()
+
+
+def _skip(point: EntryPoint, reason: str) -> None:
+    """The warning of a skipped entry point, on one line whatever its error says."""
+    logging.getLogger("fortress_solver.games").warning(
+        " ".join(f"fortress-solver: skipped plug-in game {point.name!r} (entry point "
+                 f"{point.name} = {point.value} of {_package(point)}): {reason}".split()))
 
 
 def _declared() -> bool:

@@ -1,12 +1,13 @@
 """A position's bytes as a JSON value, the first steps of reading it in every game: at
-most MAX_BYTES, UTF-8 text, then JSON (or the game's kinder dialect). Apart from the
-wire schemas (solver/reading.py), so that a command that reads no file imports no
-pydantic."""
+most MAX_BYTES, UTF-8 text, then JSON (or the game's kinder dialect) of finite numbers
+alone; and JSON text written as strictly. Apart from the wire schemas
+(solver/reading.py), so that a command that reads no file imports no pydantic."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from solver.errors import InvalidInput
@@ -28,11 +29,52 @@ def text_of(raw: bytes, source: str = "input") -> str:
 
 def json_of(raw: bytes, source: str = "input",
             loads: Callable[[str], Any] = json.loads) -> Any:
-    """The JSON value of a position's bytes (`loads` may read a kinder dialect)."""
+    """The JSON value of a position's bytes (`loads` may read a kinder dialect), every
+    number finite: Python's reader takes NaN, Infinity and 1e999, which JSON has not."""
     text = text_of(raw, source)
     try:
-        return loads(text)
+        value = loads(text)
     except RecursionError:
         raise InvalidInput(f"{source} nests too deeply to be a position") from None
     except ValueError as error:  # json.JSONDecodeError, and the dialects' errors
         raise InvalidInput(f"{source} is not JSON: {error}") from None
+    if not _finite(value):
+        raise InvalidInput([f"{source}: {path} must be a finite number, not {word}" if path
+                            else f"{source} must be a finite number, not {word}"
+                            for path, word in _non_finite(value)])
+    return value
+
+
+def strict_dumps(value: Any) -> str:
+    """A JSON value's text, strictly JSON: a number that is not finite is a ValueError
+    (the fault of the code that made the value), never the text NaN that readers refuse."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+def _finite(value: Any) -> bool:
+    """Whether every number of a JSON value is finite: a quick walk, without recursion."""
+    below = [value]
+    while below:
+        item = below.pop()
+        if isinstance(item, dict):
+            below.extend(item.values())
+        elif isinstance(item, list):
+            below.extend(item)
+        elif isinstance(item, float) and not math.isfinite(item):
+            return False
+    return True
+
+
+def _non_finite(value: Any) -> Iterator[tuple[str, str]]:
+    """The path (`players[0].wall`, empty for the whole value) and JSON's word of each
+    number that is not finite, in the order of the text."""
+    below: list[tuple[str, Any]] = [("", value)]
+    while below:
+        path, item = below.pop()
+        if isinstance(item, dict):
+            below.extend(reversed([(f"{path}.{key}" if path else key, inner)
+                                   for key, inner in item.items()]))
+        elif isinstance(item, list):
+            below.extend(reversed([(f"{path}[{k}]", inner) for k, inner in enumerate(item)]))
+        elif isinstance(item, float) and not math.isfinite(item):
+            yield path, "NaN" if math.isnan(item) else "Infinity" if item > 0 else "-Infinity"

@@ -5,7 +5,6 @@ answer sent back as its JSON beside its status and statistics.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +13,7 @@ from service.generic.commands import default_question, options_from_json
 from service.messages import STATUS, stats_to_proto
 from solver.errors import InvalidInput
 from solver.games import Answer, Game
+from solver.json_text import strict_dumps
 
 if TYPE_CHECKING:
     from prometheus_client.registry import Collector
@@ -37,18 +37,17 @@ class Handler:
         raise InvalidInput(f"{self.game.name} positions are sent as json")
 
     def source(self, position: Any) -> pb.PositionSource:
-        return pb.PositionSource(json=json.dumps(self.game.to_json(position),
-                                                 ensure_ascii=False))
+        return pb.PositionSource(json=strict_dumps(self.game.to_json(position)))
 
     def solve(self, request: pb.SolveRequest, position: Any, calls: Calls) -> pb.SolveResponse:
         answer = self._ask(request, "solve", position, calls)
         return pb.SolveResponse(status=STATUS[answer.status], stats=stats_to_proto(answer.stats),
-                                answer_json=json.dumps(answer.to_json(), ensure_ascii=False))
+                                answer_json=strict_dumps(answer.to_json()))
 
     def hint(self, request: pb.HintRequest, position: Any, calls: Calls) -> pb.HintResponse:
         answer = self._ask(request, "hint", position, calls)
         return pb.HintResponse(status=STATUS[answer.status],
-                               answer_json=json.dumps(answer.to_json(), ensure_ascii=False))
+                               answer_json=strict_dumps(answer.to_json()))
 
     def collectors(self) -> Iterable[Collector]:
         return ()

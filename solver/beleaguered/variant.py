@@ -10,7 +10,6 @@ foundation cards may come back). Every move moves one card.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from functools import cache
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InvalidInput
+from solver.toml_files import read_text, toml_of
 
 DEFAULT = "beleaguered-fortress"
 MAX_PILES = 13  # the kernel's room for piles
@@ -105,19 +105,12 @@ def parse_rules(text: str, source: str = "rules file") -> Variant:
 def _toml(text: str, source: str) -> dict[str, Any]:
     if len(text) > MAX_RULES_BYTES:
         raise InvalidInput(f"{source}: {len(text)} characters, at most {MAX_RULES_BYTES}")
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise InvalidInput(f"{source}: not TOML: {err}") from None
+    return toml_of(text, source)
 
 
 def load_rules(path: str | Path) -> Variant:
     """Read a user's rules file and make its variant known by name for this process."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InvalidInput(f"cannot read rules file {str(path)!r}: {err}") from None
-    rules = parse_rules(text, str(path))
+    rules = parse_rules(read_text(path, MAX_RULES_BYTES, "rules file"), str(path))
     if rules.name in _shipped() and _shipped()[rules.name] != rules:
         raise InvalidInput(f"{path}: variant {rules.name!r} is a shipped variant: give "
                            "your rules a name of their own")

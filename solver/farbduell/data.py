@@ -8,7 +8,6 @@ day face is printed on the back of which night face is drawn per game (rules.new
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InvalidInput
+from solver.toml_files import read_text, toml_of
 
 NUMBERS = tuple(str(n) for n in range(10))
 ACTIONS = ("skip", "reverse", "draw2", "bomb", "shield",
@@ -26,6 +26,7 @@ PENALTY = {"draw2": 2, "draw4": 4, "draw1": 1, "draw5": 5}   # stack on the next
 HUNT = "hunt"               # a wild that puts a colour hunt on the next player
 SIDES = ("day", "night")
 TWO_SIDED = ("flip", "clock")   # ranks that turn the table over: double-faced tables only
+MAX_TABLES_BYTES = 100_000  # a tables file (the shipped tables.toml is some 3 KB)
 
 
 @dataclass(frozen=True, order=True)
@@ -175,12 +176,10 @@ def _shipped_table(name: str) -> Table:
 
 def load_tables(path: Path | None = None) -> dict[str, Table]:
     """The tables of a tables file (default: the tables.toml shipped with the package)."""
-    source = path or files("solver.farbduell").joinpath("tables.toml")
-    where = getattr(source, "name", "tables.toml")
-    try:
-        data = tomllib.loads(source.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise InvalidInput(f"{where}: {error}") from None
+    where = "tables.toml" if path is None else path.name
+    text = (read_text(path, MAX_TABLES_BYTES, "tables file") if path is not None
+            else files("solver.farbduell").joinpath("tables.toml").read_text(encoding="utf-8"))
+    data = toml_of(text, where)
     problems: list[str] = []
     config = _config(data.get("config", {}), problems)
     tables = {}

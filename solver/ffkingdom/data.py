@@ -6,7 +6,6 @@ proposed card table is an edit of the data file, never of the code.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InvalidInput
+from solver.toml_files import read_text, toml_of
 
 RESOURCES = ("Z", "W", "K", "G")
 CORE = ("Z", "W", "K")
@@ -25,6 +25,7 @@ PRODUCED = {"builders": "Z", "soldiers": "W", "mages": "K", "markets": "G"}
 PRODUCTION = tuple((PRODUCERS.index(kind), RESOURCES.index(resource), resource == "G")
                    for kind, resource in PRODUCED.items())
 START_FIELDS = ("castle", "wall", *RESOURCES, *PRODUCERS)
+MAX_RULES_BYTES = 100_000  # a rules file (the shipped cards.toml is some 7 KB)
 
 # effect name -> the kind of value it takes
 _EFFECTS: dict[str, type] = {
@@ -156,12 +157,10 @@ def shipped_rules() -> Rules:
 
 def load_rules(path: Path | None = None) -> Rules:
     """Read and check a rules file (default: the cards.toml shipped with the package)."""
-    source = path or files("solver.ffkingdom").joinpath("cards.toml")
-    where = getattr(source, "name", "cards.toml")
-    try:
-        data = tomllib.loads(source.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise InvalidInput(f"{where}: {error}") from None
+    where = "cards.toml" if path is None else path.name
+    text = (read_text(path, MAX_RULES_BYTES, "rules file") if path is not None
+            else files("solver.ffkingdom").joinpath("cards.toml").read_text(encoding="utf-8"))
+    data = toml_of(text, where)
     problems: list[str] = []
     config = _config(data.get("config", {}), problems)
     start = _numbers(data.get("start", {}), START_FIELDS, "start", problems, required=True)

@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from http.client import HTTPConnection
 from pathlib import Path
 
 import grpc
@@ -349,3 +350,84 @@ def test_a_stop_that_hangs_is_ended_by_the_watchdog_with_its_workers(tmp_path):
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+
+
+def http_hint(port: int, number: int, source: str = "127.0.0.2") -> tuple[int, dict]:
+    """A Hint over HTTP from `source` (any of 127.0.0.0/8 is this machine): another
+    client's address than the tests' 127.0.0.1. (HTTP status, answer)"""
+    connection = HTTPConnection("127.0.0.1", port, timeout=60, source_address=(source, 0))
+    try:
+        connection.request("POST", HINT_METHOD, json.dumps({"position": {
+            "beleagueredDeal": number}}), {"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        return answer.status, json.loads(answer.read())
+    finally:
+        connection.close()
+
+
+def test_one_address_with_many_connections_leaves_a_worker_to_another(tmp_path):
+    """Twelve connections from one address, each holding a search of a minute: the
+    address's calls past --max-calls-per-address are refused, the rest hold one worker
+    of the two, and another address's Hints are answered by the other."""
+    with serving(tmp_path / "serve.log", "--workers", "2", "--queue", "4", "--http-port",
+                 "0", "--metrics-port", "0", "--max-calls-per-address", "6") as server:
+        long_solve = pb.SolveRequest(
+            position=deal_source(126), budget=pb.Budget(seconds=60, table_entries=256),
+            beleaguered=pb.BeleagueredSolveOptions(algorithm=pb.ALGORITHM_IDASTAR))
+        channels = [own_channel(server.address) for _ in range(12)]
+        try:
+            calls = [pb_grpc.SolverStub(channel).Solve.future(long_solve, timeout=120)
+                     for channel in channels]
+            deadline = time.monotonic() + 60
+            while sum(call.done() for call in calls) < 6:  # refused at once, the others held
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            refused = [call.exception() for call in calls if call.done()]
+            assert {error.code() for error in refused} == {grpc.StatusCode.RESOURCE_EXHAUSTED}
+            assert refused[0].details() == (
+                "127.0.0.1 already has 6 calls in flight, the most one address may "
+                "(--max-calls-per-address): wait for one to end")
+            text = metrics(server)
+            assert "fortress_solver_busiest_client_workers 1.0" in text
+            assert "fortress_solver_workers_busy 1.0" in text  # the last idle one is kept
+            for number in (2, 3, 4):
+                status, hint = http_hint(server.http_port, number)
+                assert status == 200 and hint["status"] != "STATUS_UNKNOWN"
+            # the address's calls held still, but one whose place in the queue a Hint took
+            assert sum(call.done() for call in calls) == 7
+            assert "this call's place went to a client with fewer calls" in "".join(
+                call.exception().details() for call in calls if call.done())
+        finally:
+            for channel in channels:
+                channel.close()
+
+
+def test_chunked_bodies_past_the_limit_are_refused_as_read_and_leave_no_memory(tmp_path):
+    """Sixteen clients at once, each a Hint of a megabyte in chunks (no length said):
+    each reads its 413 once its body is read, the others' Hints are answered, and the
+    server keeps no memory of them."""
+    with serving(tmp_path / "serve.log", "--workers", "2", "--http-port", "0") as server:
+        body = json.dumps({"position": {"json": "x" * (1 << 20)}}).encode()
+
+        def chunked() -> int:
+            connection = HTTPConnection("127.0.0.1", server.http_port, timeout=60)
+            try:
+                connection.request("POST", HINT_METHOD, iter([body[k:k + 16_384] for k in
+                                                              range(0, len(body), 16_384)]),
+                                   {"Content-Type": "application/json"},
+                                   encode_chunked=True)
+                answer = connection.getresponse()
+                assert json.loads(answer.read())["code"] == "invalid_argument"
+                return answer.status
+            finally:
+                connection.close()
+
+        with ThreadPoolExecutor(16) as clients:
+            list(clients.map(lambda _: chunked(), range(16)))  # the server's buffers set
+            time.sleep(1)
+            before = family_rss(server.process.pid)[server.process.pid]
+            statuses = list(clients.map(lambda _: chunked(), range(64)))
+            assert http_hint(server.http_port, 2, "127.0.0.1")[1]["movesLeft"] == 66
+        assert set(statuses) == {413}
+        kept = _growth_once_settled(server.process.pid, before, 16 << 20)
+        assert kept < 16 << 20, f"{kept >> 20} MiB kept"

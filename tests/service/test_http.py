@@ -162,6 +162,25 @@ def test_a_duel_dealt_from_a_seed_is_played_against_the_bot(server, game):
     assert view.get("replies"), "the bot moved"
 
 
+def test_each_bots_reply_comes_with_the_seat_that_made_it(server):
+    """Four seats: the bots at seats 1 to 3 answer the person's draw, each reply with its
+    seat (reply_seats), the seat the library has to move before that reply."""
+    _, view = post(server, "Deal", {"game": "farbduell", "seed": 3, "players": 4})
+    state = new_game(default_tables()["classic"], 4, 3, first=0)
+    state = FARBDUELL.play(state, "draw")
+    _, view = post(server, "Play", {"position": view["position"], "moves": ["draw"],
+                                    "replies": True})
+    if FARBDUELL.to_move(state) == 0:  # the card drawn may be kept or played first
+        state = FARBDUELL.play(state, "keep")
+        _, view = post(server, "Play", {"position": view["position"], "moves": ["keep"],
+                                        "replies": True})
+    assert len(view["replySeats"]) == len(view["replies"]) >= 3
+    for seat, reply in zip(view["replySeats"], view["replies"], strict=True):
+        assert seat == FARBDUELL.to_move(state) != 0
+        state = FARBDUELL.play(state, reply)
+    assert set(view["replySeats"]) == {1, 2, 3}
+
+
 def test_deal_names_the_game_it_cannot_deal(server):
     status, body = post(server, "Deal", {"game": "chess", "seed": 1})
     assert (status, body["code"]) == (400, "invalid_argument")

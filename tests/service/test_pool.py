@@ -74,7 +74,7 @@ def wait_until(condition, seconds: float = 30) -> None:
         time.sleep(0.01)
 
 
-def test_a_light_owner_takes_the_place_of_the_heaviest_and_runs_first(pool):
+def test_one_owner_never_takes_the_last_idle_worker_and_a_light_owner_takes_its_place(pool):
     stop = threading.Event()
     with ThreadPoolExecutor(5) as threads:
         def flood(seconds: float) -> Future:
@@ -82,22 +82,57 @@ def test_a_light_owner_takes_the_place_of_the_heaviest_and_runs_first(pool):
 
         first = flood(60)
         wait_until(lambda: pool.busy == 1)
-        short = flood(1.0)
-        wait_until(lambda: pool.busy == 2)
-        waiting = [flood(60), flood(60)]
-        wait_until(lambda: pool.waiting == 2)  # the queue is full
+        waiting = [flood(60), flood(60), flood(60)]
+        wait_until(lambda: pool.waiting == 3)  # the queue is full, one worker idle
+        assert pool.busy == 1 and pool.shares() == (1, 0, 1)
         with pytest.raises(Overloaded):  # the flood's next job finds no room
             pool.run(long_job(60), stop.is_set, owner="flood")
         light = threads.submit(pool.run, long_job(0.05), lambda: False, owner="light")
         assert "this call's place went to a client with fewer calls" in str(
-            waiting[1].exception(timeout=30))  # the newest waiting job gave way
-        # the short job ends: its worker goes to the light job (no job running) before
-        # the flood's waiting one (one running), which would hold it for a minute
+            waiting[2].exception(timeout=30))  # the newest waiting job gave way
+        # the light job runs on the worker kept idle, while the flood waits for its own
         assert light.result(timeout=30).status is Status.UNKNOWN
-        assert short.result().status is Status.UNKNOWN and not waiting[0].done()
+        assert not any(job.done() for job in (first, *waiting[:2]))
         stop.set()
-        assert first.result(timeout=30).status is Status.UNKNOWN
-        assert waiting[0].result(timeout=30).status is Status.UNKNOWN
+        assert all(job.result(timeout=30).status is Status.UNKNOWN
+                   for job in (first, *waiting[:2]))
+    assert (pool.busy, pool.waiting) == (0, 0)
+
+
+def test_a_chunk_borrows_the_last_worker_and_gives_it_back_when_another_owner_asks(pool):
+    """The search under way ends as it would; the jobs not started are handed back
+    unanswered, for the caller to run again."""
+    stop = threading.Event()
+    answered: list[int] = []
+    with ThreadPoolExecutor(3) as threads:
+        held = threads.submit(pool.run, long_job(60), stop.is_set, owner="batch")
+        wait_until(lambda: pool.busy == 1)
+        chunk = threads.submit(pool.run_chunk, [long_job(2), quick_job(1), quick_job(2)],
+                               lambda: False, lambda k, _: answered.append(k), owner="batch",
+                               borrow=True)
+        wait_until(lambda: pool.busy == 2)  # borrowed: the owner runs another job
+        light = threads.submit(pool.run, quick_job(3), lambda: False, owner="light")
+        assert chunk.result(timeout=60) == 1  # the search under way ran, the rest came back
+        assert answered == [0]
+        assert light.result(timeout=60).status is not Status.UNKNOWN
+        stop.set()
+        assert held.result(timeout=30).status is Status.UNKNOWN
+    assert (pool.busy, pool.waiting) == (0, 0)
+
+
+def test_a_lone_clients_batch_runs_on_every_worker_and_answers_each_item_once(pool):
+    calls = Calls(pool, Context(), BUDGET, max_batch=100_000, stopping=threading.Event(),
+                  client="batch")
+    numbers = range(1, 401)
+    answers: dict[int, object] = {}
+    busiest = 0
+    for number, answer in calls.ask_many(((n, SOLVE, deal(n), QUICK) for n in numbers),
+                                         BUDGET):
+        answers[number] = answer
+        busiest = max(busiest, pool.shares()[2])
+    assert busiest == 2  # the last idle worker is kept only from a single call
+    assert sorted(answers) == list(numbers)
+    assert all(answer.status is not Status.UNKNOWN for answer in answers.values())
     assert (pool.busy, pool.waiting) == (0, 0)
 
 
@@ -124,7 +159,8 @@ def test_a_batch_in_chunks_answers_every_item_once_as_one_at_a_time(pool, monkey
         return run_chunk(jobs, *args, **kwargs)
 
     monkeypatch.setattr(pool, "run_chunk", counted)
-    calls = Calls(pool, Context(), BUDGET, max_batch=1000, stopping=threading.Event())
+    calls = Calls(pool, Context(), BUDGET, max_batch=1000, stopping=threading.Event(),
+                  client="127.0.0.1")
     answers = list(calls.ask_many(((n, SOLVE, deal(n), QUICK) for n in numbers), BUDGET))
     assert sorted(n for n, _ in answers) == list(numbers)
     assert all(same(answer, alone[n]) for n, answer in answers)
@@ -170,7 +206,8 @@ def test_a_chunk_starts_no_more_once_its_caller_has_enough(pool):
 
 def test_a_client_that_leaves_ends_the_batch_and_no_more_items_are_read(pool):
     context = Context()
-    calls = Calls(pool, context, BUDGET, max_batch=100_000, stopping=threading.Event())
+    calls = Calls(pool, context, BUDGET, max_batch=100_000, stopping=threading.Event(),
+                  client="127.0.0.1")
     read: list[int] = []
 
     def jobs():
