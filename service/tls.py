@@ -16,6 +16,9 @@ from pathlib import Path
 import grpc
 
 from solver.errors import InvalidInput
+from solver.operator_files import read_text
+
+MAX_PEM_BYTES = 1 << 20  # a certificate chain, a key, a CA bundle: a few KB each
 
 
 @dataclass(frozen=True)
@@ -72,10 +75,7 @@ def is_loopback(host: str) -> bool:
 
 
 def _read(path: Path, option: str) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as err:
-        raise InvalidInput(f"cannot read {option} {path}: {err.strerror}") from None
+    return read_text(path, MAX_PEM_BYTES, option).encode()
 
 
 def _check_pair(cert: Path, key: Path, protocol: int, cert_option: str,

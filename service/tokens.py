@@ -21,8 +21,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from solver.errors import InvalidInput
+from solver.operator_files import read_text
 
 ENVIRONMENT = "FORTRESS_SOLVER_TOKEN"  # a client's token when no --token-file is given
+MAX_TOKEN_FILE_BYTES = 1 << 20  # some ten thousand tokens
 _TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")  # RFC 6750's b64token: safe in a header
 
 
@@ -37,11 +39,7 @@ class TokenBusy(Exception):
 def read_tokens(path: Path) -> list[str]:
     """The tokens of a token file; a file that cannot be read, holds none, or holds a
     line that cannot be a token is refused, naming the line."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as err:
-        raise InvalidInput(f"cannot read --token-file {path}: "
-                           f"{getattr(err, 'strerror', None) or err}") from None
+    lines = read_text(path, MAX_TOKEN_FILE_BYTES, "--token-file").splitlines()
     tokens = []
     for number, line in enumerate(lines, 1):
         token = line.strip()

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InvalidInput
-from solver.toml_files import read_text, toml_of
+from solver.operator_files import read_text, toml_of
 
 DEFAULT = "beleaguered-fortress"
 MAX_PILES = 13  # the kernel's room for piles

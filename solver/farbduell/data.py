@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InvalidInput
-from solver.toml_files import read_text, toml_of
+from solver.operator_files import read_text, toml_of
 
 NUMBERS = tuple(str(n) for n in range(10))
 ACTIONS = ("skip", "reverse", "draw2", "bomb", "shield",

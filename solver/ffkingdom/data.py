@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InvalidInput
-from solver.toml_files import read_text, toml_of
+from solver.operator_files import read_text, toml_of
 
 RESOURCES = ("Z", "W", "K", "G")
 CORE = ("Z", "W", "K")

@@ -139,7 +139,7 @@ def test_a_key_that_is_not_its_certificates_is_one_line(certs, other_ca):
     with pytest.raises(InvalidInput, match="--tls-cert .* and --tls-key .* are not a PEM "
                                            "certificate and its key"):
         ServerTls(certs.server_cert, other_ca.server_key)
-    with pytest.raises(InvalidInput, match="cannot read --tls-key nowhere.pem"):
+    with pytest.raises(InvalidInput, match="cannot read --tls-key 'nowhere.pem'"):
         ServerTls(certs.server_cert, Path("nowhere.pem"))
     with pytest.raises(InvalidInput, match="--tls-ca .* holds no PEM certificate"):
         ClientTls(certs.server_key)

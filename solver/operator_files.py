@@ -1,8 +1,8 @@
-"""An operator's TOML file (a rules file, a card table), read so that no file can hang,
-exhaust or crash the process: only a regular file (a FIFO would block, /dev/zero never
-ends), at most a given number of bytes, UTF-8, and nested a few levels deep at most
-(tomllib recurses once a level, so a deep file would exhaust Python's stack). Every
-fault is one InvalidInput of one line."""
+"""An operator's file (a rules file, a card table, a token file, a certificate), read so
+that no file can hang, exhaust or crash the process: only a regular file (a FIFO would
+block, /dev/zero never ends), at most a given number of bytes, UTF-8; and a TOML file
+nested a few levels deep at most (tomllib recurses once a level, so a deep file would
+exhaust Python's stack). Every fault is one InvalidInput of one line."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""An operator's rules and tables files cannot hang, exhaust or crash a command: what is
-not a regular file, is over its size, is not UTF-8 or nests too deeply is refused in one
-line, by every game's reader and by the real commands that take `--rules FILE`."""
+"""An operator's files (rules, tables, tokens, certificates) cannot hang, exhaust or
+crash a command: what is not a regular file, is over its size, is not UTF-8 or nests too
+deeply is refused in one line, by every game's reader, the server's token and TLS files,
+and by the real commands that take `--rules FILE`."""
 
 from __future__ import annotations
 
@@ -11,12 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from service.tls import ServerTls
+from service.tokens import read_tokens
 from solver.beleaguered.variant import MAX_RULES_BYTES
 from solver.beleaguered.variant import load_rules as load_variant
 from solver.errors import InvalidInput
 from solver.farbduell.data import load_tables
 from solver.ffkingdom.data import load_rules as load_cards
-from solver.toml_files import MAX_DEPTH, read_text, toml_of
+from solver.operator_files import MAX_DEPTH, read_text, toml_of
 
 CLI = Path(sys.executable).parent / "fortress-solver"
 DEEP = 500  # levels: tomllib recursed past Python's limit on these
@@ -60,8 +63,9 @@ def test_bytes_that_are_not_utf8_are_one_line(tmp_path):
         read_text(path, 100, "rules file")
 
 
-@pytest.mark.parametrize("load", [load_variant, load_cards, load_tables],
-                         ids=["patience rules", "card table", "tables"])
+@pytest.mark.parametrize("load", [load_variant, load_cards, load_tables, read_tokens,
+                                  lambda path: ServerTls(path, path).credentials()],
+                         ids=["patience rules", "card table", "tables", "tokens", "TLS"])
 def test_every_game_refuses_what_is_not_a_regular_file(load, tmp_path):
     for path in (Path("/dev/zero"), tmp_path):
         with pytest.raises(InvalidInput, match="not a regular file$"):
