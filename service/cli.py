@@ -221,10 +221,12 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
     guard.add_argument("--max-calls-per-address", type=positive(int), metavar="N",
                        help="Solver calls one client address may have in flight, over "
                             "every connection and both ports (RESOURCE_EXHAUSTED past it; "
-                            "by default the workers and the queue). Whatever the limit, "
-                            "the workers are shared fairly between clients (addresses, or "
-                            "tokens with --token-file): the last idle worker is kept for a "
-                            "client running none")
+                            "by default the workers and the queue)")
+    guard.add_argument("--max-workers-per-client", type=positive(int), metavar="N",
+                       help="workers one client's searches may run on at once: a client "
+                            "is an address, or a token with --token-file (by default all "
+                            "but one, kept for clients running none; a SolveBatch or "
+                            "GenerateDeals borrows past it while no one else waits)")
     guard.add_argument("--receive-seconds", type=positive(float), default=10.0,
                        metavar="SECONDS",
                        help="how long a call's request may take to arrive (gRPC: "
@@ -409,6 +411,7 @@ def _serve(args: argparse.Namespace) -> None:
                            insecure=args.insecure, token_file=args.token_file,
                            max_calls_per_token=args.max_calls_per_token,
                            max_calls_per_address=args.max_calls_per_address,
+                           max_workers_per_client=args.max_workers_per_client,
                            max_connections=args.max_connections,
                            streams_per_connection=args.max_streams_per_connection,
                            receive_seconds=args.receive_seconds,

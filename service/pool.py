@@ -20,10 +20,11 @@ token): a free worker goes to the waiting job whose owner has the fewest jobs ru
 (the oldest of those), and a job that finds the queue full takes the place of the
 newest waiting job of the owner holding the most, if that owner holds two more than its
 own. One client that floods the server therefore fills the queue only while no one
-else asks. And no one owner takes every worker: the last idle one is kept for an owner
-running nothing, since a search, once started, keeps its worker until its budget ends.
-A chunk (a stream's items) may borrow it, and gives it back, its search under way done
-and the jobs not started handed back to its caller, once another owner waits for it.
+else asks. And no one owner takes every worker: a search, once started, keeps its worker
+until its budget ends, so an owner's jobs run on at most `max_per_owner` workers at once
+(by default all but one: the last is kept for owners running nothing). A chunk (a
+stream's items) may borrow a worker past that, and gives it back, its search under way
+done and the jobs not started handed back to its caller, once another owner waits.
 """
 
 from __future__ import annotations
@@ -141,11 +142,14 @@ class _Ticket:
 
 
 class WorkerPool:
-    def __init__(self, workers: int, queue_size: int, preload: tuple[str, ...] = ()) -> None:
+    def __init__(self, workers: int, queue_size: int, preload: tuple[str, ...] = (),
+                 max_per_owner: int | None = None) -> None:
         """`preload`: modules each worker imports as it starts, so that no call's
-        deadline pays for them (CP-SAT takes half a second to import)."""
+        deadline pays for them (CP-SAT takes half a second to import). `max_per_owner`:
+        the workers one owner's jobs may run on at once (None: all but one)."""
         self.workers = workers
         self.queue_size = queue_size
+        self.max_per_owner = max_per_owner or max(1, workers - 1)
         self._preload = preload
         self._context = mp.get_context("spawn")  # no fork after gRPC has started threads
         self._all = [_Worker(self._context, preload) for _ in range(workers)]
@@ -276,9 +280,9 @@ class WorkerPool:
             self._changed.wait(_POLL_SECONDS)
 
     def _may_take(self, ticket: _Ticket, borrowing: bool = True) -> bool:
-        """Whether `ticket` may take an idle worker: the last one is kept for an owner
-        running nothing (unless `borrowing`, for a ticket that borrows)."""
-        return (len(self._idle) > 1 or self.workers == 1 or not self._running[ticket.owner]
+        """Whether `ticket` may take an idle worker: while its owner runs fewer jobs than
+        `max_per_owner` (or, `borrowing`, when the ticket borrows)."""
+        return (self._running[ticket.owner] < self.max_per_owner
                 or (borrowing and ticket.borrows))
 
     def _wanted(self) -> bool:

@@ -73,6 +73,7 @@ class ServerConfig:
     token_file: Path | None = None  # the bearer tokens calls must show; None: none needed
     max_calls_per_token: int | None = None  # calls one token may have running at once
     max_calls_per_address: int | None = None  # None: the workers and the queue
+    max_workers_per_client: int | None = None  # None: all workers but one
     # what one client may hold: None picks from the open-file limit (connection_cap)
     max_connections: int | None = None  # on the gRPC port, and on the HTTP port
     streams_per_connection: int | None = None  # None: half the workers and queue, >= 4
@@ -176,7 +177,8 @@ class RunningServer:
         self.tokens = None if config.token_file is None else Tokens(
             config.token_file, config.max_calls_per_token)
         # the workers start before gRPC starts threads
-        self.pool = WorkerPool(config.workers, config.queue, config.preload)
+        self.pool = WorkerPool(config.workers, config.queue, config.preload,
+                               config.max_workers_per_client)
         self.refusals = Refusals(config.refusal_log_seconds)
         self.metrics = Metrics(self.pool, self.refusals)  # counted always, served on request
         self.refusals.observe = self.metrics.observe
@@ -341,7 +343,9 @@ def serve(config: ServerConfig) -> None:
     log.info(f"open files: at most {after}" + (f" (raised from {before})" if after != before
                                                 else "") +
              f"; up to {running.connections} connections a port, {running.streams} calls a "
-             f"connection, {config.receive_seconds:g} s for a request")
+             f"connection, {running.pool.max_per_owner} "
+             f"worker{'s' * (running.pool.max_per_owner != 1)} a client, "
+             f"{config.receive_seconds:g} s for a request")
     # A signal's handler runs in this thread, but a signal may arrive on any of gRPC's
     # threads: a wait without a timeout would never wake to run it. Waking 5 times a
     # second, the handler runs within 0.2 s.

@@ -99,6 +99,21 @@ def test_one_owner_never_takes_the_last_idle_worker_and_a_light_owner_takes_its_
     assert (pool.busy, pool.waiting) == (0, 0)
 
 
+def test_a_pool_that_lets_one_owner_run_on_every_worker_does():
+    pool = WorkerPool(workers=2, queue_size=2, max_per_owner=2)
+    stop = threading.Event()
+    try:
+        with ThreadPoolExecutor(2) as threads:
+            held = [threads.submit(pool.run, long_job(60), stop.is_set, owner="site")
+                    for _ in range(2)]
+            wait_until(lambda: pool.busy == 2)
+            assert pool.shares() == (1, 0, 2)
+            stop.set()
+            assert all(job.result(timeout=30).status is Status.UNKNOWN for job in held)
+    finally:
+        pool.close()
+
+
 def test_a_chunk_borrows_the_last_worker_and_gives_it_back_when_another_owner_asks(pool):
     """The search under way ends as it would; the jobs not started are handed back
     unanswered, for the caller to run again."""
