@@ -264,12 +264,14 @@ class RunningServer:
             raise CannotServe(f"cannot serve {what} on {config.host}:{port}: "
                               f"{os.strerror(err.errno) if err.errno else err}") from None
 
-    def stop(self) -> None:
+    def stop(self, draining: str = "") -> None:
         """Drain, then stop: health says NOT_SERVING at once and new calls are refused
-        (UNAVAILABLE, so that clients go to another replica) while the calls in flight
-        have the grace to finish; what is left then, or after hurry(), is cancelled."""
+        (UNAVAILABLE, so that clients go to another replica), then `draining` is logged,
+        while the calls in flight have the grace to finish; what is left then, or after
+        hurry(), is cut short."""
         self._on_loop(self.health.enter_graceful_shutdown())
-        self.servicer.drain(self.config.grace_seconds, self._hurry)
+        self.servicer.drain(self.config.grace_seconds, self._hurry,
+                            lambda: log.info(draining) if draining else None)
         self._close()
 
     def _close(self) -> None:
@@ -317,14 +319,14 @@ def serve(config: ServerConfig) -> None:
     running = RunningServer(config)
     gc.freeze()  # what start-up made lives as long as the process: no collection walks it
     stopping = threading.Event()
+    signals: list[str] = []  # the signal that stops it, for the log
 
     def on_stop(signum: int, _: object) -> None:
         if stopping.is_set():
             log.info("second signal: stopping now")
             running.hurry()
             return
-        log.info(f"{signal.Signals(signum).name}: draining, up to {config.grace_seconds:g} s "
-                 "for the calls in flight (signal again to stop now)")
+        signals.append(signal.Signals(signum).name)
         stopping.set()
         watchdog = threading.Timer(config.grace_seconds + config.watchdog_seconds,
                                    _exit_now, (running,))
@@ -351,7 +353,8 @@ def serve(config: ServerConfig) -> None:
     # second, the handler runs within 0.2 s.
     while not stopping.wait(0.2):
         pass
-    running.stop()
+    running.stop(f"{signals[0]}: draining, up to {config.grace_seconds:g} s for the calls in "
+                 "flight (signal again to stop now)")
 
 
 def _exit_now(running: RunningServer) -> None:

@@ -25,7 +25,7 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -222,13 +222,17 @@ class SolverServicer(pb_grpc.SolverServicer):
         with self._rpc(method, context):
             raise Unreadable(reason)
 
-    def drain(self, grace: float, hurry: Event) -> None:
-        """Refuse new calls (UNAVAILABLE) and wait up to `grace` seconds for the calls in
-        flight to finish, or until `hurry` is set (a second signal); then cut the
-        searches still running short, so that every call answers what it has (UNKNOWN)
-        while the faces are still open, and wait up to _CUT_SECONDS for those answers."""
+    def drain(self, grace: float, hurry: Event,
+              refusing: Callable[[], None] = lambda: None) -> None:
+        """Refuse new calls (UNAVAILABLE), say so (`refusing`), and wait up to `grace`
+        seconds for the calls in flight to finish, or until `hurry` is set (a second
+        signal); then cut the searches still running short, so that every call answers
+        what it has (UNKNOWN) while the faces are still open, and wait up to
+        _CUT_SECONDS for those answers."""
         with self._in_flight:
             self._draining = True
+        refusing()
+        with self._in_flight:
             self._wait_for_calls(time.monotonic() + grace, hurry)
         self._stopping.set()
         with self._in_flight:

@@ -327,7 +327,7 @@ def test_refusals_are_logged_once_per_cause_and_then_counted(tmp_path):
 HANGING_STOP = """
 import threading
 from service import server
-server.RunningServer.stop = lambda self: threading.Event().wait()  # a stop that never ends
+server.RunningServer.stop = lambda self, *_: threading.Event().wait()  # a stop that never ends
 server.serve(server.ServerConfig(port=0, workers=1, grace_seconds=1.0))
 """
 
