@@ -141,7 +141,9 @@ class SolverServicer(pb_grpc.SolverServicer):
                     max_seconds=self.limits.seconds or 0, max_nodes=self.limits.nodes or 0,
                     max_table_entries=self.limits.table_entries or 0,
                     cache_entries=self.settings.cache_entries, max_worlds=MAX_WORLDS,
-                    max_batch=self.max_batch),
+                    max_batch=self.max_batch,
+                    max_calls_per_address=self.addresses.max_calls,
+                    max_workers_per_client=self.pool.max_per_owner),
             )
 
     def SolveBatch(self, request: pb.SolveBatchRequest,

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar, runtime
 from solver.budget import Budget, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.json_text import json_of
+from solver.operator_files import read_text
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -203,10 +204,10 @@ def _declared() -> bool:
     for folder in map(Path, sys.path):
         for found in (*folder.glob("*.dist-info/entry_points.txt"),
                       *folder.glob("*.egg-info/entry_points.txt")):
-            try:
-                if header in found.read_text(encoding="utf-8", errors="replace"):
+            try:  # another package's file: bounded like an operator's (a FIFO, say)
+                if header in read_text(found, 1 << 20, "entry points"):
                     return True
-            except OSError:
+            except InvalidInput:
                 continue
     return False
 

@@ -979,7 +979,7 @@ class VariantInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., max_deal: _Optional[int] = ...) -> None: ...
 
 class Limits(_message.Message):
-    __slots__ = ("workers", "queue", "max_seconds", "max_nodes", "max_table_entries", "cache_entries", "max_worlds", "max_batch")
+    __slots__ = ("workers", "queue", "max_seconds", "max_nodes", "max_table_entries", "cache_entries", "max_worlds", "max_batch", "max_calls_per_address", "max_workers_per_client")
     WORKERS_FIELD_NUMBER: _ClassVar[int]
     QUEUE_FIELD_NUMBER: _ClassVar[int]
     MAX_SECONDS_FIELD_NUMBER: _ClassVar[int]
@@ -988,6 +988,8 @@ class Limits(_message.Message):
     CACHE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
     MAX_WORLDS_FIELD_NUMBER: _ClassVar[int]
     MAX_BATCH_FIELD_NUMBER: _ClassVar[int]
+    MAX_CALLS_PER_ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    MAX_WORKERS_PER_CLIENT_FIELD_NUMBER: _ClassVar[int]
     workers: int
     queue: int
     max_seconds: float
@@ -996,4 +998,6 @@ class Limits(_message.Message):
     cache_entries: int
     max_worlds: int
     max_batch: int
-    def __init__(self, workers: _Optional[int] = ..., queue: _Optional[int] = ..., max_seconds: _Optional[float] = ..., max_nodes: _Optional[int] = ..., max_table_entries: _Optional[int] = ..., cache_entries: _Optional[int] = ..., max_worlds: _Optional[int] = ..., max_batch: _Optional[int] = ...) -> None: ...
+    max_calls_per_address: int
+    max_workers_per_client: int
+    def __init__(self, workers: _Optional[int] = ..., queue: _Optional[int] = ..., max_seconds: _Optional[float] = ..., max_nodes: _Optional[int] = ..., max_table_entries: _Optional[int] = ..., cache_entries: _Optional[int] = ..., max_worlds: _Optional[int] = ..., max_batch: _Optional[int] = ..., max_calls_per_address: _Optional[int] = ..., max_workers_per_client: _Optional[int] = ...) -> None: ...

@@ -156,6 +156,16 @@ def test_bad_entry_points_are_skipped_with_a_line_each_naming_their_package(
 # ---------------------------------------------------------------- the service
 
 
+def test_an_entry_point_file_that_is_a_fifo_is_passed_over_not_waited_for(tmp_path):
+    info = tmp_path / "stalled-1.0.dist-info"
+    info.mkdir()
+    os.mkfifo(info / "entry_points.txt")  # no one writes it: reading it would wait
+    done = subprocess.run([str(CLI), "--help"], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": _path(tmp_path)})
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "usage: fortress-solver" in done.stdout
+
+
 @pytest.fixture(scope="module")
 def server(plug_ins, tmp_path_factory) -> Iterator[ServeProcess]:
     """A real server with the plug-ins on its path, and its log."""

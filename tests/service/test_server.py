@@ -242,6 +242,8 @@ def test_get_server_info(stub, solver_server):
     assert info.limits.max_nodes == 0
     assert info.limits.max_table_entries == 5_000_000
     assert info.limits.cache_entries == 100_000
+    assert info.limits.max_calls_per_address == 2 + 8  # the workers and the queue
+    assert info.limits.max_workers_per_client == 1  # all but one
 
 
 # ============================================================================ bad input
