@@ -1,18 +1,25 @@
 """Who a call comes from, for sharing the server fairly: its client's address (the port
 names a connection, and one client may open many), or its token where calls need one;
-and the calls each address has in flight, at most `max_calls`, so that one address
+and the calls each one has in flight, at most a number, so that one address (or token)
 cannot hold every place of the queue however many connections it opens."""
 
 from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
+from typing import Generic, TypeVar
+
+K = TypeVar("K", bound=Hashable)
 
 
 class AddressBusy(Exception):
     """An address already has as many calls in flight as it may."""
+
+    def __init__(self, address: str, most: int) -> None:
+        super().__init__(f"{address} already has {most} calls in flight, the most one "
+                         "address may (--max-calls-per-address): wait for one to end")
 
 
 def address_of(peer: str) -> str:
@@ -24,25 +31,25 @@ def address_of(peer: str) -> str:
     return peer
 
 
-class Addresses:
-    """The calls in flight from each address."""
+class InFlight(Generic[K]):
+    """The calls in flight of each key (an address, a token), at most `max_calls` each
+    (None: no limit)."""
 
-    def __init__(self, max_calls: int) -> None:
+    def __init__(self, max_calls: int | None) -> None:
         self.max_calls = max_calls
-        self._running: Counter[str] = Counter()
+        self._running: Counter[K] = Counter()
         self._lock = threading.Lock()
 
     @contextmanager
-    def admit(self, address: str) -> Iterator[None]:
-        """Hold one of `address`'s calls for the duration; AddressBusy past the cap."""
+    def hold(self, key: K, refused: Callable[[int], Exception]) -> Iterator[None]:
+        """Hold one of `key`'s calls for the duration; past the limit, raise
+        `refused(max_calls)`."""
         with self._lock:
-            if self._running[address] >= self.max_calls:
-                raise AddressBusy(f"{address} already has {self.max_calls} calls in flight, "
-                                  "the most one address may (--max-calls-per-address): "
-                                  "wait for one to end")
-            self._running[address] += 1
+            if self.max_calls is not None and self._running[key] >= self.max_calls:
+                raise refused(self.max_calls)
+            self._running[key] += 1
         try:
             yield
         finally:
             with self._lock:
-                self._running -= Counter({address: 1})
+                self._running -= Counter({key: 1})  # (a Counter's - drops what is 0)

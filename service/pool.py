@@ -132,8 +132,8 @@ def _never() -> bool:
 @dataclass(eq=False)
 class _Ticket:
     """A job's place in the queue; `bumped` when a lighter owner's job took it;
-    `borrows`: it may take the last idle worker, to give back when asked; `borrowed`
-    when it did."""
+    `borrows`: it may take a worker past its owner's share, to give back when asked;
+    `borrowed` when it did."""
 
     owner: str
     borrows: bool = False
@@ -196,8 +196,8 @@ class WorkerPool:
         answered. Each job has its budget's seconds from its start; waiting for the
         worker counts against the first's. A job the time or the client left no room to
         start is answered `gave_up`; once `enough()`, those not started are not answered
-        at all. With `borrow`, the chunk may take the last idle worker while its owner
-        runs another job, and gives it back when another owner waits for it: the jobs
+        at all. With `borrow`, the chunk may take a worker past its owner's share
+        (`max_per_owner`), and gives it back when another owner waits for one: the jobs
         not started are then not answered, for the caller to run again."""
         started = time.perf_counter()
         deadline = started + (jobs[0].budget.seconds or float("inf"))
@@ -258,10 +258,10 @@ class WorkerPool:
 
     def _take_worker(self, ticket: _Ticket, cancelled: Callable[[], bool],
                      deadline: float) -> _Worker | None:
-        """Wait (holding the lock between looks) for an idle worker and `ticket`'s
-        turn: first among the waiting by its owner's running jobs, then by age. None
-        when the time or the client ran out; Overloaded when a lighter owner took its
-        place."""
+        """Wait (holding the lock between looks) for an idle worker, its owner within
+        its share or the ticket borrowing, and `ticket`'s turn: first among the waiting
+        by its owner's running jobs, then by age. None when the time or the client ran
+        out; Overloaded when a lighter owner took its place."""
         while True:
             if ticket.bumped:
                 raise Overloaded(f"all {self.workers} workers busy and {self.queue_size} "
@@ -271,19 +271,14 @@ class WorkerPool:
                 self._queue.remove(ticket)
                 self._release(ticket.owner)
                 return None
-            if (self._idle and self._may_take(ticket)
+            within = self._running[ticket.owner] < self.max_per_owner
+            if (self._idle and (within or ticket.borrows)
                     and ticket is min(self._queue, key=lambda t: self._running[t.owner])):
-                ticket.borrowed = not self._may_take(ticket, borrowing=False)
+                ticket.borrowed = not within
                 self._queue.remove(ticket)
                 self._running[ticket.owner] += 1
                 return self._idle.pop()
             self._changed.wait(_POLL_SECONDS)
-
-    def _may_take(self, ticket: _Ticket, borrowing: bool = True) -> bool:
-        """Whether `ticket` may take an idle worker: while its owner runs fewer jobs than
-        `max_per_owner` (or, `borrowing`, when the ticket borrows)."""
-        return (self._running[ticket.owner] < self.max_per_owner
-                or (borrowing and ticket.borrows))
 
     def _wanted(self) -> bool:
         """Whether a job waits whose owner runs nothing: a borrowed worker goes back."""

@@ -38,7 +38,7 @@ from prometheus_client.registry import Collector
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.calls import Calls
-from service.clients import AddressBusy, Addresses, address_of
+from service.clients import AddressBusy, InFlight, address_of
 from service.frontends import Deals, Handler, Settings, Streams, front_end, named_game
 from service.messages import MAX_BATCH, MAX_WORLDS, at_most
 from service.metrics import Metrics
@@ -105,7 +105,8 @@ class SolverServicer(pb_grpc.SolverServicer):
         self.limits = limits
         self.max_batch = max_batch
         self.tokens = tokens
-        self.addresses = Addresses(max_calls_per_address or pool.workers + pool.queue_size)
+        self.addresses: InFlight[str] = InFlight(max_calls_per_address
+                                                 or pool.workers + pool.queue_size)
         self._in_flight = Condition()  # guards the two below
         self._running = 0  # calls in flight
         self._draining = False  # no new calls: the server is stopping
@@ -123,12 +124,12 @@ class SolverServicer(pb_grpc.SolverServicer):
     def Solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:
         with self._rpc("Solve", context) as call:
             _, handler, position = self._read(request.position, call)
-            return handler.solve(request, position, self._calls(context))
+            return handler.solve(request, position, self._calls(context, call))
 
     def Hint(self, request: pb.HintRequest, context: grpc.ServicerContext) -> pb.HintResponse:
         with self._rpc("Hint", context) as call:
             _, handler, position = self._read(request.position, call)
-            return handler.hint(request, position, self._calls(context))
+            return handler.hint(request, position, self._calls(context, call))
 
     def GetServerInfo(self, request: pb.GetServerInfoRequest,
                       context: grpc.ServicerContext) -> pb.ServerInfo:
@@ -151,7 +152,7 @@ class SolverServicer(pb_grpc.SolverServicer):
         with self._rpc("SolveBatch", context) as call:
             game, streams = self._streams(request.game)
             call.game = game.name
-            yield from streams.solve_batch(request, self._calls(context))
+            yield from streams.solve_batch(request, self._calls(context, call))
             self._unless_cut_short()
 
     def GenerateDeals(self, request: pb.GenerateDealsRequest,
@@ -159,7 +160,7 @@ class SolverServicer(pb_grpc.SolverServicer):
         with self._rpc("GenerateDeals", context) as call:
             game, streams = self._streams(request.game)
             call.game = game.name
-            yield from streams.generate_deals(request, self._calls(context))
+            yield from streams.generate_deals(request, self._calls(context, call))
             self._unless_cut_short()
 
     def Deal(self, request: pb.DealRequest, context: grpc.ServicerContext) -> pb.PlayResponse:
@@ -206,12 +207,15 @@ class SolverServicer(pb_grpc.SolverServicer):
                     raise ShuttingDown("the server is shutting down: send the call again, "
                                        "to another replica")
                 self._running += 1
+            address = address_of(context.peer())
             try:
-                with self.addresses.admit(address_of(context.peer())):
+                with self.addresses.hold(address, lambda most: AddressBusy(address, most)):
                     if self.tokens is None:
+                        call.client = address
                         yield call
                     else:
-                        with self.tokens.admit(context.invocation_metadata()):
+                        with self.tokens.admit(context.invocation_metadata()) as token:
+                            call.client = "token " + token.hex()[:16]
                             yield call
             finally:
                 with self._in_flight:
@@ -260,16 +264,9 @@ class SolverServicer(pb_grpc.SolverServicer):
         return [collector for handler in self._handlers.values()
                 for collector in handler.collectors()]
 
-    def _calls(self, context: grpc.ServicerContext) -> Calls:
+    def _calls(self, context: grpc.ServicerContext, call: _Call) -> Calls:
         return Calls(self.pool, context, self.limits, self.max_batch, self._stopping,
-                     self._client(context))
-
-    def _client(self, context: grpc.ServicerContext) -> str:
-        """Whom the pool shares its workers between: a token's holder (the call has
-        shown one this server knows), else an address."""
-        if self.tokens is None:
-            return address_of(context.peer())
-        return "token " + self.tokens.known(context.invocation_metadata()).hex()[:16]
+                     call.client)
 
     def _read(self, source: pb.PositionSource, call: _Call) -> tuple[Game[Any], Handler, Any]:
         """The position's game, its handler and the position, read once: JSON by the
@@ -364,6 +361,9 @@ def _sent_size(text: str) -> int:
 @dataclass
 class _Call:
     game: str | None  # the game it is about, for its log line; None for no one game
+    # whom the pool shares its workers between: a token's holder where calls show one,
+    # else an address
+    client: str = ""
 
 
 # What each refusal's line is logged as (service/refusals.py), the first kind that fits.

@@ -14,12 +14,11 @@ import hashlib
 import hmac
 import os
 import re
-import threading
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from service.clients import InFlight
 from solver.errors import InvalidInput
 from solver.operator_files import read_text
 
@@ -34,6 +33,10 @@ class Unauthenticated(Exception):
 
 class TokenBusy(Exception):
     """A token already has as many calls running as it may."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(f"this token already has {most} calls running, the most one "
+                         "token may (--max-calls-per-token)")
 
 
 def read_tokens(path: Path) -> list[str]:
@@ -77,8 +80,7 @@ class Tokens:
         self.path = path
         self.max_calls = max_calls
         self._digests = self._digested(read_tokens(path))
-        self._running: Counter[bytes] = Counter()
-        self._lock = threading.Lock()
+        self._in_flight: InFlight[bytes] = InFlight(max_calls)
 
     def __len__(self) -> int:
         return len(self._digests)
@@ -88,22 +90,12 @@ class Tokens:
         self._digests = self._digested(read_tokens(self.path))
 
     @contextmanager
-    def admit(self, metadata: Iterable[tuple[str, str | bytes]]) -> Iterator[None]:
-        """Hold one of the caller's token's calls for the duration; Unauthenticated or
-        TokenBusy when it may not call now."""
+    def admit(self, metadata: Iterable[tuple[str, str | bytes]]) -> Iterator[bytes]:
+        """Hold one of the caller's token's calls for the duration (the token's digest);
+        Unauthenticated or TokenBusy when it may not call now."""
         token = self.known(metadata)
-        with self._lock:
-            if self.max_calls is not None and self._running[token] >= self.max_calls:
-                raise TokenBusy(f"this token already has {self.max_calls} calls running, "
-                                "the most one token may (--max-calls-per-token)")
-            self._running[token] += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._running[token] -= 1
-                if not self._running[token]:
-                    del self._running[token]
+        with self._in_flight.hold(token, TokenBusy):
+            yield token
 
     def known(self, metadata: Iterable[tuple[str, str | bytes]]) -> bytes:
         """The digest of the call's token, when it is one of ours; Unauthenticated else."""
