@@ -348,6 +348,8 @@ class WorkerPool:
             worker.process.join(timeout=5)
 
     def close(self) -> None:
+        """Tell every worker to stop, and end those that have not within 2 s; back when
+        all are gone, so that none outlives the server."""
         self._closing = True
         for worker in self._all:
             worker.cancel.set()
@@ -359,3 +361,4 @@ class WorkerPool:
             worker.process.join(timeout=2)
             if worker.process.is_alive():
                 worker.process.terminate()
+        self.kill()  # what SIGTERM has not ended yet

@@ -138,7 +138,7 @@ def test_a_stop_with_http_and_grpc_calls_in_flight_answers_them_and_ends_cleanly
             assert [call.result()["status"] for call in calls] == ["STATUS_UNKNOWN"] * 2
             assert in_flight.result().status == pb.STATUS_UNKNOWN
         assert "Traceback" not in server.log.read_text()
-        assert not [worker for worker in workers if worker.is_running()
-                    and worker.status() != psutil.STATUS_ZOMBIE]
+        wait_until(lambda: not [worker for worker in workers if worker.is_running()
+                                 and worker.status() != psutil.STATUS_ZOMBIE])
     finally:
         server.stop()
