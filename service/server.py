@@ -192,7 +192,7 @@ class RunningServer:
             raise
         self.metrics.register(self.servicer.collectors())
         # room for every job the pool takes and four times more: the pool refuses
-        # fairly (by connection) what it cannot take, the calls needing no worker pass
+        # fairly (by client) what it cannot take, the calls needing no worker pass
         self.bridge = Bridge(4 * (config.workers + config.queue) + 16, self.refusals)
         self.trimmer = Trimmer()
         self.sizes = RequestSizes(config.max_request_bytes, config.max_position_bytes)
