@@ -31,6 +31,12 @@ class Status(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     UNSOLVABLE: _ClassVar[Status]
     UNKNOWN: _ClassVar[Status]
 
+class Metric(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    METRIC_UNSPECIFIED: _ClassVar[Metric]
+    METRIC_MOVES: _ClassVar[Metric]
+    METRIC_CARDS: _ClassVar[Metric]
+
 class MoveOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     MOVE_OUTCOME_UNSPECIFIED: _ClassVar[MoveOutcome]
@@ -52,6 +58,9 @@ STATUS_UNKNOWN: Status
 SOLVED: Status
 UNSOLVABLE: Status
 UNKNOWN: Status
+METRIC_UNSPECIFIED: Metric
+METRIC_MOVES: Metric
+METRIC_CARDS: Metric
 MOVE_OUTCOME_UNSPECIFIED: MoveOutcome
 MOVE_OUTCOME_WINS: MoveOutcome
 MOVE_OUTCOME_LOSES: MoveOutcome
@@ -531,12 +540,16 @@ class QuestionOptions(_message.Message):
     def __init__(self, question: _Optional[str] = ..., options: _Optional[str] = ...) -> None: ...
 
 class BeleagueredSolveOptions(_message.Message):
-    __slots__ = ("mode", "algorithm")
+    __slots__ = ("mode", "algorithm", "metric", "single_cards")
     MODE_FIELD_NUMBER: _ClassVar[int]
     ALGORITHM_FIELD_NUMBER: _ClassVar[int]
+    METRIC_FIELD_NUMBER: _ClassVar[int]
+    SINGLE_CARDS_FIELD_NUMBER: _ClassVar[int]
     mode: Mode
     algorithm: Algorithm
-    def __init__(self, mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ...) -> None: ...
+    metric: Metric
+    single_cards: bool
+    def __init__(self, mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., metric: _Optional[_Union[Metric, str]] = ..., single_cards: _Optional[bool] = ...) -> None: ...
 
 class FfkSolveOptions(_message.Message):
     __slots__ = ("turns",)
@@ -565,7 +578,7 @@ class StrongholdSolveOptions(_message.Message):
     def __init__(self, question: _Optional[str] = ..., defender: _Optional[str] = ..., max_turns: _Optional[int] = ..., method: _Optional[str] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("status", "optimal", "length", "moves", "stats", "ffk_line", "turns", "farbduell_line", "goes_out", "points", "stronghold", "answer_json", "lower_bound")
+    __slots__ = ("status", "optimal", "length", "moves", "stats", "ffk_line", "turns", "farbduell_line", "goes_out", "points", "stronghold", "answer_json", "lower_bound", "single_card_moves", "metric", "single_cards")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     OPTIMAL_FIELD_NUMBER: _ClassVar[int]
     LENGTH_FIELD_NUMBER: _ClassVar[int]
@@ -579,6 +592,9 @@ class SolveResponse(_message.Message):
     STRONGHOLD_FIELD_NUMBER: _ClassVar[int]
     ANSWER_JSON_FIELD_NUMBER: _ClassVar[int]
     LOWER_BOUND_FIELD_NUMBER: _ClassVar[int]
+    SINGLE_CARD_MOVES_FIELD_NUMBER: _ClassVar[int]
+    METRIC_FIELD_NUMBER: _ClassVar[int]
+    SINGLE_CARDS_FIELD_NUMBER: _ClassVar[int]
     status: Status
     optimal: bool
     length: int
@@ -592,7 +608,10 @@ class SolveResponse(_message.Message):
     stronghold: StrongholdOutcome
     answer_json: str
     lower_bound: int
-    def __init__(self, status: _Optional[_Union[Status, str]] = ..., optimal: _Optional[bool] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., ffk_line: _Optional[_Iterable[_Union[FfkStep, _Mapping]]] = ..., turns: _Optional[int] = ..., farbduell_line: _Optional[_Iterable[_Union[FarbduellStep, _Mapping]]] = ..., goes_out: _Optional[bool] = ..., points: _Optional[int] = ..., stronghold: _Optional[_Union[StrongholdOutcome, _Mapping]] = ..., answer_json: _Optional[str] = ..., lower_bound: _Optional[int] = ...) -> None: ...
+    single_card_moves: int
+    metric: Metric
+    single_cards: bool
+    def __init__(self, status: _Optional[_Union[Status, str]] = ..., optimal: _Optional[bool] = ..., length: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., stats: _Optional[_Union[SearchStats, _Mapping]] = ..., ffk_line: _Optional[_Iterable[_Union[FfkStep, _Mapping]]] = ..., turns: _Optional[int] = ..., farbduell_line: _Optional[_Iterable[_Union[FarbduellStep, _Mapping]]] = ..., goes_out: _Optional[bool] = ..., points: _Optional[int] = ..., stronghold: _Optional[_Union[StrongholdOutcome, _Mapping]] = ..., answer_json: _Optional[str] = ..., lower_bound: _Optional[int] = ..., single_card_moves: _Optional[int] = ..., metric: _Optional[_Union[Metric, str]] = ..., single_cards: _Optional[bool] = ...) -> None: ...
 
 class StrongholdOutcome(_message.Message):
     __slots__ = ("winner", "turn", "rounds", "proven", "defender_first", "plan", "cp_status")
@@ -654,10 +673,12 @@ class HintRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkHintOptions, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHintOptions, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdHintOptions, _Mapping]] = ..., beleaguered: _Optional[_Union[BeleagueredHintOptions, _Mapping]] = ..., question_options: _Optional[_Union[QuestionOptions, _Mapping]] = ..., worlds: _Optional[int] = ..., seed: _Optional[int] = ..., exact: _Optional[bool] = ...) -> None: ...
 
 class BeleagueredHintOptions(_message.Message):
-    __slots__ = ("all_moves",)
+    __slots__ = ("all_moves", "metric")
     ALL_MOVES_FIELD_NUMBER: _ClassVar[int]
+    METRIC_FIELD_NUMBER: _ClassVar[int]
     all_moves: bool
-    def __init__(self, all_moves: _Optional[bool] = ...) -> None: ...
+    metric: Metric
+    def __init__(self, all_moves: _Optional[bool] = ..., metric: _Optional[_Union[Metric, str]] = ...) -> None: ...
 
 class FfkHintOptions(_message.Message):
     __slots__ = ("worlds", "seed")
@@ -682,7 +703,7 @@ class StrongholdHintOptions(_message.Message):
     def __init__(self, exact: _Optional[bool] = ...) -> None: ...
 
 class HintResponse(_message.Message):
-    __slots__ = ("status", "move", "moves_left", "winnable", "cached", "ffk", "farbduell", "stronghold", "all_moves", "answer_json", "optimal", "at_least")
+    __slots__ = ("status", "move", "moves_left", "winnable", "cached", "ffk", "farbduell", "stronghold", "all_moves", "answer_json", "optimal", "at_least", "metric")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     MOVES_LEFT_FIELD_NUMBER: _ClassVar[int]
@@ -695,6 +716,7 @@ class HintResponse(_message.Message):
     ANSWER_JSON_FIELD_NUMBER: _ClassVar[int]
     OPTIMAL_FIELD_NUMBER: _ClassVar[int]
     AT_LEAST_FIELD_NUMBER: _ClassVar[int]
+    METRIC_FIELD_NUMBER: _ClassVar[int]
     status: Status
     move: Move
     moves_left: int
@@ -707,7 +729,8 @@ class HintResponse(_message.Message):
     answer_json: str
     optimal: bool
     at_least: int
-    def __init__(self, status: _Optional[_Union[Status, str]] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., moves_left: _Optional[int] = ..., winnable: _Optional[bool] = ..., cached: _Optional[bool] = ..., ffk: _Optional[_Union[FfkHint, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHint, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdPlan, _Mapping]] = ..., all_moves: _Optional[_Iterable[_Union[GradedMove, _Mapping]]] = ..., answer_json: _Optional[str] = ..., optimal: _Optional[bool] = ..., at_least: _Optional[int] = ...) -> None: ...
+    metric: Metric
+    def __init__(self, status: _Optional[_Union[Status, str]] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., moves_left: _Optional[int] = ..., winnable: _Optional[bool] = ..., cached: _Optional[bool] = ..., ffk: _Optional[_Union[FfkHint, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHint, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdPlan, _Mapping]] = ..., all_moves: _Optional[_Iterable[_Union[GradedMove, _Mapping]]] = ..., answer_json: _Optional[str] = ..., optimal: _Optional[bool] = ..., at_least: _Optional[int] = ..., metric: _Optional[_Union[Metric, str]] = ...) -> None: ...
 
 class GradedMove(_message.Message):
     __slots__ = ("move", "outcome", "moves_left")
@@ -833,7 +856,7 @@ class DealRange(_message.Message):
     def __init__(self, first: _Optional[int] = ..., last: _Optional[int] = ...) -> None: ...
 
 class SolveBatchRequest(_message.Message):
-    __slots__ = ("deals", "positions", "mode", "algorithm", "budget", "game", "without_moves", "variant")
+    __slots__ = ("deals", "positions", "mode", "algorithm", "budget", "game", "without_moves", "variant", "metric")
     DEALS_FIELD_NUMBER: _ClassVar[int]
     POSITIONS_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
@@ -842,6 +865,7 @@ class SolveBatchRequest(_message.Message):
     GAME_FIELD_NUMBER: _ClassVar[int]
     WITHOUT_MOVES_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
+    METRIC_FIELD_NUMBER: _ClassVar[int]
     deals: _containers.RepeatedCompositeFieldContainer[DealRange]
     positions: _containers.RepeatedCompositeFieldContainer[BeleagueredPosition]
     mode: Mode
@@ -850,7 +874,8 @@ class SolveBatchRequest(_message.Message):
     game: str
     without_moves: bool
     variant: str
-    def __init__(self, deals: _Optional[_Iterable[_Union[DealRange, _Mapping]]] = ..., positions: _Optional[_Iterable[_Union[BeleagueredPosition, _Mapping]]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., game: _Optional[str] = ..., without_moves: _Optional[bool] = ..., variant: _Optional[str] = ...) -> None: ...
+    metric: Metric
+    def __init__(self, deals: _Optional[_Iterable[_Union[DealRange, _Mapping]]] = ..., positions: _Optional[_Iterable[_Union[BeleagueredPosition, _Mapping]]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., game: _Optional[str] = ..., without_moves: _Optional[bool] = ..., variant: _Optional[str] = ..., metric: _Optional[_Union[Metric, str]] = ...) -> None: ...
 
 class BatchResult(_message.Message):
     __slots__ = ("index", "deal", "result")

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 from service.arguments import progress_bar, worker_pool
 from service.beleaguered.results import Settings, check_resume, recorded
 from solver.beleaguered import Algorithm, Engine, Mode, Solution, deal, solve
+from solver.beleaguered.solve import Metric
 from solver.beleaguered.variant import Variant
 from solver.budget import Budget, SearchStats, Status
 from solver.errors import InvalidInput
@@ -24,33 +25,37 @@ from solver.intervals import wilson_interval
 
 def record(number: int, solution: Solution) -> dict[str, Any]:
     """One JSON line of the batch output."""
-    return line(number, solution.status, solution.optimal, solution.length, solution.stats)
+    return line(number, solution.status, solution.optimal, solution.length, solution.stats,
+                solution.single_card_moves)
 
 
 def line(number: int, status: Status, optimal: bool, length: int | None,
-         stats: SearchStats) -> dict[str, Any]:
+         stats: SearchStats, single_card_moves: int | None = None) -> dict[str, Any]:
     """One JSON line of the batch output, from its fields (a server's answer has no
     moves to count)."""
     return {"deal": number, "status": status.value, "optimal": optimal, "length": length,
-            "nodes": stats.nodes, "seconds": round(stats.seconds, 6)}
+            "single_card_moves": single_card_moves, "nodes": stats.nodes,
+            "seconds": round(stats.seconds, 6)}
 
 
 def solve_deal(number: int, mode: Mode, algorithm: Algorithm, budget: Budget,
-               engine: Engine = Engine.NATIVE, variant: Variant | None = None) -> dict[str, Any]:
+               engine: Engine = Engine.NATIVE, variant: Variant | None = None,
+               metric: Metric = Metric.MOVES) -> dict[str, Any]:
     """The line of deal `number` of `variant` (None: Beleaguered Fortress)."""
-    return record(number, solve(deal(number, variant), mode, algorithm, budget, engine))
+    return record(number, solve(deal(number, variant), mode, algorithm, budget, engine,
+                                metric))
 
 
 Records = Iterator[dict[str, Any]]
 
 
 def solve_locally(mode: Mode, algorithm: Algorithm, budget: Budget, jobs: int,
-                  engine: Engine = Engine.NATIVE, variant: Variant | None = None
-                  ) -> Callable[[list[int]], Records]:
+                  engine: Engine = Engine.NATIVE, variant: Variant | None = None,
+                  metric: Metric = Metric.MOVES) -> Callable[[list[int]], Records]:
     """Deals of `variant` (None: Beleaguered Fortress) solved in a pool of `jobs`
     processes, lines in the order they finish."""
     return in_pool(partial(solve_deal, mode=mode, algorithm=algorithm, budget=budget,
-                           engine=engine, variant=variant), jobs)
+                           engine=engine, variant=variant, metric=metric), jobs)
 
 
 def in_pool(work: Callable[[int], dict[str, Any]], jobs: int) -> Callable[[list[int]], Records]:

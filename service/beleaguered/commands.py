@@ -48,6 +48,7 @@ from solver.beleaguered import (
 )
 from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEAL, check_deals
 from solver.beleaguered.drawing import picture
+from solver.beleaguered.solve import Metric
 from solver.beleaguered.variant import (
     DEFAULT,
     Variant,
@@ -200,7 +201,14 @@ def _variants(args: argparse.Namespace) -> None:
     width = max(len(variant.name) for variant in listed)
     for variant in listed:
         print(f"{variant.name:<{width}}  {variant.title}: {_layout(variant)}; builds "
-              f"{variant.build}; from {variant.source}")
+              f"{variant.build}{_play(variant)}; from {variant.source}")
+
+
+def _play(variant: Variant) -> str:
+    """What a variant's play has beyond its build rule, in words, or nothing."""
+    said = {"kings": "; only kings fill an empty pile", "none": "; an empty pile stays empty"}
+    runs = ("; a built run moves as one move" if variant.sequence_moves != "none" else "")
+    return said.get(variant.empty, "") + runs
 
 
 def _layout(variant: Variant) -> str:
@@ -319,6 +327,10 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
                                 help="the compiled kernel, or the Python reference")
             parser.set_defaults(run=local)
         add_variant(parser)
+        parser.add_argument("--metric", choices=[m.value for m in Metric], default="moves",
+                            help="what a length counts: moves (a built run moved as one "
+                                 "move counts one, where the variant has sequence moves) or "
+                                 "single cards; an optimal search minimises it")
         return parser
 
     solve_cmd = command("solve", "solve a position", _solve, _solve_remote, "--deal 2 --steps")
@@ -333,6 +345,9 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
     solve_cmd.add_argument("--steps", action="store_true",
                            help="also the board at the start and after every move "
                                 "(in the JSON, `steps`: the position after each move)")
+    solve_cmd.add_argument("--single-cards", action="store_true",
+                           help="write the line out in single-card moves (each sequence move "
+                                "as the single-card moves it is)")
 
     hint_cmd = command("hint", "the next move of an optimal solution", _hint, _hint_remote,
                        "--deal 2 --all-moves")
@@ -504,12 +519,21 @@ def _verdict(solution: Solution) -> str:
     verdict = solution.status.value
     if solution.length is None:
         return verdict
+    length = solution.length
+    cards = solution.single_card_moves
+    if cards is not None and cards != length:  # a line with sequence moves
+        counted = (f"{length} moves ({cards} single-card moves)"
+                   if solution.metric is Metric.MOVES else f"{cards} single-card moves "
+                   f"({length} moves)")
+    else:
+        counted = f"{length} moves"
+    unit = "moves" if solution.metric is Metric.MOVES else "single-card moves"
     if solution.optimal:
-        return f"{verdict}, optimal, {solution.length} moves"
+        return f"{verdict}, optimal, {counted}"
     if solution.lower_bound is None:
-        return f"{verdict}, not proven optimal, {solution.length} moves"
-    return (f"{verdict}, {solution.length} moves, not proven optimal: at least "
-            f"{solution.lower_bound} moves")
+        return f"{verdict}, not proven optimal, {counted}"
+    return (f"{verdict}, {counted}, not proven optimal: at least "
+            f"{solution.lower_bound} {unit}")
 
 
 def _after_each(position: Position, solution: Solution) -> list[Position]:
@@ -550,7 +574,9 @@ def _print_hint_line(name: str, advice: Hint) -> None:
 def _solve(args: argparse.Namespace) -> None:
     name, position = _read(args)
     solution = solve(position, Mode(args.mode), Algorithm(args.algorithm), budget_of(args),
-                     Engine(args.engine))
+                     Engine(args.engine), Metric(args.metric))
+    if args.single_cards:
+        solution = solution.written_out(position)
     _print_solution(name, solution, args.json, position if args.steps else None)
 
 
@@ -558,9 +584,9 @@ def _hint(args: argparse.Namespace) -> None:
     name, position = _read(args)
     from solver.beleaguered.grading import grade_moves
 
-    engine, budget = Engine(args.engine), budget_of(args)
-    advice = hint(position, budget, engine)
-    graded = grade_moves(position, budget, engine).with_hint(advice).moves \
+    engine, budget, metric = Engine(args.engine), budget_of(args), Metric(args.metric)
+    advice = hint(position, budget, engine, metric)
+    graded = grade_moves(position, budget, engine, metric).with_hint(advice).moves \
         if args.all_moves else None
     _print_hint(name, advice, args.json, graded)
 
@@ -582,7 +608,7 @@ def _solve_remote(args: argparse.Namespace, client: Client) -> None:
 
     name, position, source = _remote_source(args)
     request = convert.solve_request(source, Mode(args.mode), Algorithm(args.algorithm),
-                                    budget_of(args))
+                                    budget_of(args), Metric(args.metric), args.single_cards)
     start = (position or deal(args.deal)) if args.steps else None
     _print_solution(name, convert.solution_from_proto(client.solve(request)), args.json, start)
 
@@ -591,7 +617,8 @@ def _hint_remote(args: argparse.Namespace, client: Client) -> None:
     from service.beleaguered import messages as convert
 
     name, _, source = _remote_source(args)
-    request = convert.hint_request(source, budget_of(args), args.all_moves)
+    request = convert.hint_request(source, budget_of(args), args.all_moves,
+                                   Metric(args.metric))
     response = client.hint(request)
     graded = tuple(convert.graded_from_proto(g) for g in response.all_moves) \
         if args.all_moves else None
@@ -603,7 +630,7 @@ def _run_batch(args: argparse.Namespace, solve_many: Any, variant: Variant | Non
     from service.beleaguered.results import Settings
 
     check_deals(args.deals.start, args.deals.stop - 1, variant)
-    settings = Settings.of(variant, args.mode, budget_of(args))
+    settings = Settings.of(variant, args.mode, budget_of(args), args.metric)
     with sigterm_as_interrupt():
         if args.out is None:
             summary = run_batch(args.deals, solve_many, settings, sys.stdout,
@@ -625,12 +652,12 @@ def _batch(args: argparse.Namespace) -> None:
         )
 
         _run_batch(args, solve_on_dask(args.dask, mode, algorithm, budget, engine,
-                                       variant=variant), variant)
+                                       variant=variant, metric=Metric(args.metric)), variant)
         return
     from service.beleaguered.batch import solve_locally
 
     _run_batch(args, solve_locally(mode, algorithm, budget, args.jobs, engine,
-                                   variant=variant), variant)
+                                   variant=variant, metric=Metric(args.metric)), variant)
 
 
 def _batch_remote(args: argparse.Namespace, client: Client) -> None:
@@ -641,7 +668,8 @@ def _batch_remote(args: argparse.Namespace, client: Client) -> None:
 
     def solve_chunk(todo: list[int]) -> Iterator[tuple[int, dict[str, Any]]]:
         request = convert.batch_request(todo, Mode(args.mode), Algorithm(args.algorithm),
-                                        budget_of(args), without_moves=True, variant=variant)
+                                        budget_of(args), without_moves=True, variant=variant,
+                                        metric=Metric(args.metric))
         for result in client.solve_batch(request):
             yield result.deal, line(result.deal, *convert.verdict_from_proto(result.result))
 

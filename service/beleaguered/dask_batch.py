@@ -14,6 +14,7 @@ from typing import Any
 
 from service.beleaguered.batch import Records, solve_deal
 from solver.beleaguered import Algorithm, Engine, Mode
+from solver.beleaguered.solve import Metric
 from solver.beleaguered.variant import Variant
 from solver.budget import Budget
 from solver.errors import InvalidInput
@@ -37,13 +38,14 @@ def solve_chunk(numbers: list[int], work: Work) -> list[dict[str, Any]]:
 
 
 def solve_on_dask(address: str, mode: Mode, algorithm: Algorithm, budget: Budget,
-                  engine: Engine, variant: Variant | None = None
-                  ) -> Callable[[list[int]], Records]:
+                  engine: Engine, variant: Variant | None = None,
+                  metric: Metric = Metric.MOVES) -> Callable[[list[int]], Records]:
     """The batch's deals of `variant` (None: Beleaguered Fortress) solved on a Dask
     cluster (see on_dask); the variant goes with each task, by value, so a rules file's
     reaches workers that never read it."""
     return on_dask(address, partial(solve_deal, mode=mode, algorithm=algorithm,
-                                    budget=budget, engine=engine, variant=variant))
+                                    budget=budget, engine=engine, variant=variant,
+                                    metric=metric))
 
 
 def on_dask(address: str, work: Work) -> Callable[[list[int]], Records]:

@@ -16,6 +16,7 @@ from service.beleaguered.messages import (
     algorithm_from_proto,
     graded_to_proto,
     hint_to_proto,
+    metric_from_proto,
     mode_from_proto,
     move_to_proto,
     position_from_proto,
@@ -31,7 +32,7 @@ from solver.beleaguered.census import shipped as shipped_census
 from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEALS, check_deals
 from solver.beleaguered.game import GAME, GRADE, SOLVE, HintOptions, SolveOptions
 from solver.beleaguered.grading import Grading
-from solver.beleaguered.solve import hint_from
+from solver.beleaguered.solve import Metric, hint_from
 from solver.beleaguered.variant import Variant, load_rules, variants
 from solver.budget import SearchStats, Status
 from solver.errors import InvalidInput, OutOfRange
@@ -56,7 +57,12 @@ def _unwinnable_deal(source: pb.PositionSource) -> Hint | None:
 
 def _solve_options(request: pb.SolveRequest) -> SolveOptions:
     message = options_of(request, "beleaguered", GAME.name)
-    return SolveOptions(mode_from_proto(message.mode), algorithm_from_proto(message.algorithm))
+    if request.WhichOneof("options") != "beleaguered":  # the options sent before `options`
+        return SolveOptions(mode_from_proto(message.mode),
+                            algorithm_from_proto(message.algorithm))
+    return SolveOptions(mode_from_proto(message.mode), algorithm_from_proto(message.algorithm),
+                        metric=metric_from_proto(message.metric),
+                        single_cards=message.single_cards)
 
 
 class Handler:
@@ -105,16 +111,21 @@ class Handler:
              calls: Calls) -> pb.HintResponse:
         check_budget(request.budget)  # here: a cached answer never reaches calls.ask
         options = options_of(request, "beleaguered", GAME.name)
-        known = self.cache.get(position) or _unwinnable_deal(request.position)
+        typed = request.WhichOneof("options") == "beleaguered"
+        metric = metric_from_proto(options.metric) if typed else Metric.MOVES
+        known = ((self.cache.get(position) if metric is Metric.MOVES else None)
+                 or _unwinnable_deal(request.position))
         if known is not None:
             advice, response = known, hint_to_proto(known, cached=True)
         else:
-            solution: Solution = calls.ask(SOLVE, position, SolveOptions(), request.budget)
+            solution: Solution = calls.ask(SOLVE, position, SolveOptions(metric=metric),
+                                           request.budget)
             self.cache.remember(position, solution)
             advice = hint_from(solution)
-            response = hint_to_proto(advice)
-        if request.WhichOneof("options") == "beleaguered" and options.all_moves:
-            grading: Grading = calls.ask(GRADE, position, HintOptions(), request.budget)
+            response = hint_to_proto(advice, metric=metric)
+        if typed and options.all_moves:
+            grading: Grading = calls.ask(GRADE, position, HintOptions(metric=metric),
+                                         request.budget)
             graded = grading.with_hint(advice).moves
             response.all_moves.extend(graded_to_proto(g) for g in graded)
         return response
@@ -127,7 +138,8 @@ class Handler:
     def solve_batch(self, request: pb.SolveBatchRequest,
                     calls: Calls) -> Iterator[pb.BatchResult]:
         options = SolveOptions(mode_from_proto(request.mode, default=Mode.ANY),
-                               algorithm_from_proto(request.algorithm))
+                               algorithm_from_proto(request.algorithm),
+                               metric=metric_from_proto(request.metric))
         budget = budget_from_proto(request.budget, calls.limits)
         variant = variant_from_proto(request.variant)
         expected = variant if request.variant else None  # else positions name their own

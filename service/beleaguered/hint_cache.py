@@ -18,6 +18,7 @@ from prometheus_client.core import CounterMetricFamily
 from prometheus_client.metrics_core import Metric
 
 from solver.beleaguered import Hint, Position, Solution, apply
+from solver.beleaguered.solve import Metric as LengthMetric
 from solver.budget import SearchStats, Status
 
 _NO_SEARCH = SearchStats(0, 0.0, 0)
@@ -49,8 +50,9 @@ class HintCache:
         if solution.status is Status.UNSOLVABLE:
             self._put(position, Hint(Status.UNSOLVABLE, None, None, _NO_SEARCH))
             return
-        if solution.status is not Status.SOLVED or not solution.optimal:
-            return
+        if (solution.status is not Status.SOLVED or not solution.optimal
+                or solution.metric is not LengthMetric.MOVES or solution.single_cards):
+            return  # the cache holds hints in moves, each a move as the search found it
         left = len(solution.moves)
         for move in solution.moves:
             self._put(position, Hint(Status.SOLVED, move, left, _NO_SEARCH))

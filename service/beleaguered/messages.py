@@ -25,6 +25,7 @@ from solver.beleaguered import Algorithm, Hint, Mode, Move, Position, Solution
 from solver.beleaguered.grading import Graded, Outcome
 from solver.beleaguered.reading import read
 from solver.beleaguered.schema import MAX_CARDS, NAME
+from solver.beleaguered.solve import Metric
 from solver.beleaguered.variant import (
     DEFAULT,
     MAX_CELLS,
@@ -97,6 +98,10 @@ def algorithm_from_proto(algorithm: int) -> Algorithm:
     return Algorithm.IDASTAR if algorithm == pb.ALGORITHM_IDASTAR else Algorithm.ASTAR
 
 
+def metric_from_proto(metric: int) -> Metric:
+    return Metric.CARDS if metric == pb.METRIC_CARDS else Metric.MOVES
+
+
 def move_to_proto(move: Move) -> pb.Move:
     return pb.Move(card=str(move.card), source=str(move.source), target=str(move.target))
 
@@ -113,11 +118,17 @@ def solution_to_proto(solution: Solution, moves: bool = True) -> pb.SolveRespons
         response.length = solution.length
     if solution.lower_bound is not None:
         response.lower_bound = solution.lower_bound
+    if solution.single_card_moves is not None:
+        response.single_card_moves = solution.single_card_moves
+    response.metric = METRICS[solution.metric]
+    response.single_cards = solution.single_cards
     return response
 
 
-def hint_to_proto(hint: Hint, cached: bool = False) -> pb.HintResponse:
-    response = pb.HintResponse(status=STATUS[hint.status], cached=cached)
+def hint_to_proto(hint: Hint, cached: bool = False,
+                  metric: Metric = Metric.MOVES) -> pb.HintResponse:
+    response = pb.HintResponse(status=STATUS[hint.status], cached=cached,
+                               metric=METRICS[metric])
     if hint.move is not None:
         response.move.CopyFrom(move_to_proto(hint.move))
     if hint.moves_left is not None:
@@ -139,7 +150,10 @@ def solution_from_proto(message: pb.SolveResponse) -> Solution:
     return Solution(STATUS_BACK[message.status], message.optimal,
                     tuple(move_from_proto(m) for m in message.moves),
                     stats_from_proto(message.stats),
-                    message.lower_bound if message.HasField("lower_bound") else None)
+                    message.lower_bound if message.HasField("lower_bound") else None,
+                    metric_from_proto(message.metric),
+                    message.single_card_moves if message.HasField("single_card_moves")
+                    else None, message.single_cards)
 
 
 def hint_from_proto(message: pb.HintResponse) -> Hint:
@@ -153,6 +167,7 @@ def hint_from_proto(message: pb.HintResponse) -> Hint:
 
 MODES = {Mode.OPTIMAL: pb.MODE_OPTIMAL, Mode.ANY: pb.MODE_ANY}
 ALGORITHMS = {Algorithm.ASTAR: pb.ALGORITHM_ASTAR, Algorithm.IDASTAR: pb.ALGORITHM_IDASTAR}
+METRICS = {Metric.MOVES: pb.METRIC_MOVES, Metric.CARDS: pb.METRIC_CARDS}
 
 
 # ---------------------------------------------------------------- requests (the client's)
@@ -167,15 +182,18 @@ def position_source(position: Position) -> pb.PositionSource:
 
 
 def solve_request(source: pb.PositionSource, mode: Mode, algorithm: Algorithm,
-                  budget: Budget) -> pb.SolveRequest:
-    options = pb.BeleagueredSolveOptions(mode=MODES[mode], algorithm=ALGORITHMS[algorithm])
+                  budget: Budget, metric: Metric = Metric.MOVES,
+                  single_cards: bool = False) -> pb.SolveRequest:
+    options = pb.BeleagueredSolveOptions(mode=MODES[mode], algorithm=ALGORITHMS[algorithm],
+                                         metric=METRICS[metric], single_cards=single_cards)
     return pb.SolveRequest(position=source, beleaguered=options,
                            budget=budget_to_proto(budget))
 
 
-def hint_request(source: pb.PositionSource, budget: Budget,
-                 all_moves: bool = False) -> pb.HintRequest:
-    options = pb.BeleagueredHintOptions(all_moves=True) if all_moves else None
+def hint_request(source: pb.PositionSource, budget: Budget, all_moves: bool = False,
+                 metric: Metric = Metric.MOVES) -> pb.HintRequest:
+    options = (pb.BeleagueredHintOptions(all_moves=all_moves, metric=METRICS[metric])
+               if all_moves or metric is not Metric.MOVES else None)
     return pb.HintRequest(position=source, budget=budget_to_proto(budget), beleaguered=options)
 
 
@@ -195,22 +213,23 @@ def graded_from_proto(message: pb.GradedMove) -> Graded:
 
 
 def batch_request(deals: list[int], mode: Mode, algorithm: Algorithm, budget: Budget,
-                  without_moves: bool = False,
-                  variant: Variant | None = None) -> pb.SolveBatchRequest:
+                  without_moves: bool = False, variant: Variant | None = None,
+                  metric: Metric = Metric.MOVES) -> pb.SolveBatchRequest:
     """The deals of `variant` (None: Beleaguered Fortress) to solve."""
     return pb.SolveBatchRequest(game=NAME, deals=_ranges(deals), mode=MODES[mode],
                                 algorithm=ALGORITHMS[algorithm],
                                 budget=budget_to_proto(budget), without_moves=without_moves,
-                                variant=variant_to_proto(variant))
+                                variant=variant_to_proto(variant), metric=METRICS[metric])
 
 
 def verdict_from_proto(message: pb.SolveResponse) -> tuple[Status, bool, int | None,
-                                                           SearchStats]:
+                                                           SearchStats, int | None]:
     """A batch line's fields of an answer, its moves not read: (status, optimal, length,
-    stats)."""
+    stats, single-card moves)."""
     return (STATUS_BACK[message.status], message.optimal,
             message.length if message.HasField("length") else None,
-            stats_from_proto(message.stats))
+            stats_from_proto(message.stats),
+            message.single_card_moves if message.HasField("single_card_moves") else None)
 
 
 def generate_request(count: int, min_length: int | None, max_length: int | None,

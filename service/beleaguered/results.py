@@ -1,8 +1,9 @@
 """What a file of batch or census results holds. Each line that `--out` writes carries the
-settings of its run beside its deal's result: the game, the variant (with the digest of a
-user's rules), the mode and the budget. A file cut short, filtered or joined with another
-still says what each of its lines is, so a run that would add results of other settings
-to it, or a pack of another variant's, is refused in one line before anything starts."""
+settings of its run beside its deal's result: the game, the variant (with the digest of
+a user's rules), the mode, the metric of its lengths and the budget. A file cut short,
+filtered or joined with another still says what each of its lines is, so a run that
+would add results of other settings to it, or a pack of another variant's, is refused
+in one line before anything starts."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from solver.errors import InvalidInput
 GAME = "beleaguered-fortress"
 CENSUS = "census"  # the mode of a census's lines: `any` mode, then optimal for a win
 _MODES = {"any": "any-mode", "optimal": "optimal-mode", CENSUS: "census"}
-_KEYS = ("game", "variant", "rules", "mode", "budget")  # what `fields` adds to a line
+_KEYS = ("game", "variant", "rules", "mode", "metric", "budget")  # what `fields` adds to a line
 
 
 @dataclass(frozen=True)
@@ -34,14 +35,16 @@ class Settings:
     budget: Budget
     rules: str | None = None  # sha256 of a user's rules; None for a shipped variant's
     game: str = GAME
+    metric: str = "moves"  # what lengths count: moves, or single cards ("cards")
 
     @classmethod
-    def of(cls, variant: Variant | None, mode: str, budget: Budget) -> Settings:
+    def of(cls, variant: Variant | None, mode: str, budget: Budget,
+           metric: str = "moves") -> Settings:
         """A run's settings: `variant` None is Beleaguered Fortress."""
         if variant is None:
-            return cls(DEFAULT, mode, budget)
+            return cls(DEFAULT, mode, budget, metric=metric)
         own = None if variant.name in SHIPPED_ORDER else rules_digest(variant)
-        return cls(variant.name, mode, budget, own)
+        return cls(variant.name, mode, budget, own, metric=metric)
 
     def fields(self) -> dict[str, Any]:
         """The keys each line of the file carries."""
@@ -49,7 +52,7 @@ class Settings:
                   "table_entries": self.budget.table_entries}
         own = {} if self.rules is None else {"rules": self.rules}
         return {"game": self.game, "variant": self.variant, **own, "mode": self.mode,
-                "budget": budget}
+                "metric": self.metric, "budget": budget}
 
     @classmethod
     def of_line(cls, line: dict[str, Any]) -> Settings | None:
@@ -61,10 +64,10 @@ class Settings:
             budget = line["budget"]
             found = cls(line["variant"], line["mode"],
                         Budget(budget["seconds"], budget["nodes"], budget["table_entries"]),
-                        line.get("rules"), line["game"])
+                        line.get("rules"), line["game"], line.get("metric", "moves"))
         except (KeyError, TypeError, ValueError):
             raise ValueError("its settings are not whole") from None
-        texts = (found.variant, found.mode, found.game, found.rules or "")
+        texts = (found.variant, found.mode, found.game, found.rules or "", found.metric)
         if not all(isinstance(text, str) for text in texts):
             raise ValueError("its settings are not whole")
         return found
@@ -77,7 +80,8 @@ class Settings:
         """The results' kind in words: "citadel census", "castle-one-cell (rules
         sha256 1a2b3c4d5e6f) any-mode"."""
         own = "" if self.rules is None else f" (rules sha256 {self.rules[:12]})"
-        return f"{self.variant}{own} {_MODES.get(self.mode, self.mode)}"
+        counted = "" if self.metric == "moves" else f" in {self.metric}"
+        return f"{self.variant}{own} {_MODES.get(self.mode, self.mode)}{counted}"
 
     def budget_words(self) -> str:
         """The budget in words: "30 s a search", "30 s, 1,000 nodes a search"."""

@@ -4,7 +4,9 @@
 // state: the same moves, the same pruning, the same lower bound, so that it gives the same
 // verdicts and optimal lengths as the Python engine (its reference and the tests' oracle).
 // A variant reaches it as a Rules value (pile count, free cells, build rule, what fills an
-// empty pile, worrying back), read once into tables; no variant is named here.
+// empty pile, worrying back, sequence moves), read once into tables; no variant is named
+// here. With sequence moves a move from pile to pile may carry the built run on its card,
+// and the bound counts the runs that must step aside instead of the cards.
 //
 // Cards are 0..51 (rank * 4 + suit). A Board holds the piles as segments of one array of
 // cards; piles are interchangeable, so a position's key lists them ordered by their bottom
@@ -46,8 +48,9 @@ constexpr int CELL_TARGET = -3;
 constexpr int RESERVE_SOURCE = -1;
 constexpr int CELL_SOURCE = -3;
 constexpr int FOUNDATION_SOURCE = -4;
-// a source card has at most 4 cards to go onto, an empty pile, a cell and home
-constexpr int MAX_CHILDREN = 7 * CARDS;
+// a source card has at most 4 cards to go onto, an empty pile, a cell and home; a run's
+// base card (at most one per card in the piles) as many piles and an empty one
+constexpr int MAX_CHILDREN = 12 * CARDS;
 constexpr uint16_t INFINITE = 0xFFFF;
 constexpr uint64_t ALL_CARDS = (uint64_t{1} << CARDS) - 1;
 
@@ -67,6 +70,7 @@ struct Rules {
     int build = SAME_SUIT_UP_OR_DOWN;
     int fill = FILL_ANY;
     bool worrying_back = true;
+    bool sequences = false;  // a built run moves from pile to pile as one move
 
     bool same_suit = true;  // builds in suit: every move home is safe, no card comes back
     bool back = false;  // foundation tops are moved back (worrying back, not in suit)
@@ -80,10 +84,11 @@ struct Rules {
     uint8_t onto[CARDS][4];  // the cards each card may go onto
     uint8_t n_onto[CARDS];
     uint8_t builder_suits[4];  // per suit, the suits whose cards may go onto its cards
+    uint64_t takes[CARDS];  // per card, the cards that may go onto it
 
-    Rules(int piles_, int cells_, int build_, int fill_, bool worrying_back_)
+    Rules(int piles_, int cells_, int build_, int fill_, bool worrying_back_, bool sequences_)
         : piles(piles_), cells(cells_), build(build_), fill(fill_),
-          worrying_back(worrying_back_) {
+          worrying_back(worrying_back_), sequences(sequences_) {
         if (piles < 1 || piles > MAX_PILES) throw py::value_error("a variant has 1..13 piles");
         if (cells < 0 || cells > 8) throw py::value_error("a variant has 0..8 free cells");
         if (build < 0 || build > 3) throw py::value_error("build is 0..3");
@@ -100,6 +105,7 @@ struct Rules {
                 if (fits) builder_suits[s] |= static_cast<uint8_t>(1 << t);
             }
         }
+        for (int c = 0; c < CARDS; ++c) takes[c] = 0;
         for (int c = 0; c < CARDS; ++c) {
             n_onto[c] = 0;
             if (build == SAME_SUIT_UP_OR_DOWN && c >= 4) onto[c][n_onto[c]++] = static_cast<uint8_t>(c - 4);
@@ -107,8 +113,11 @@ struct Rules {
                 for (int t = 0; t < 4; ++t)  // the cards one rank up that take c
                     if (builder_suits[t] >> suit_of(c) & 1)
                         onto[c][n_onto[c]++] = static_cast<uint8_t>((rank_index(c) + 1) * 4 + t);
+            for (int k = 0; k < n_onto[c]; ++k) takes[onto[c][k]] |= uint64_t{1} << c;
         }
     }
+
+    bool builds_on(int card, int below) const { return takes[below] >> card & 1; }
 
     bool fills(int card) const {
         return fill == FILL_ANY || (fill == FILL_KINGS && rank_index(card) == 12);
@@ -374,7 +383,30 @@ int extra_moves_bound(const Board& b, const uint8_t order[MAX_PILES]) {
     return extra + pairs;
 }
 
-inline int heuristic(const Board& b, const uint8_t order[MAX_PILES], bool thorough) {
+// With sequence moves: per pile, the built runs (as the pile lies) that hold a card above
+// a lower suit-mate. Each must leave its pile before that suit-mate goes home, and one
+// move off a pile carries cards of one such run only (heuristic.blocked_runs).
+int blocked_runs(const Board& b, const Rules& r) {
+    int runs = 0;
+    for (int pile = 0; pile < b.piles; ++pile) {
+        int lowest[4] = {NONE_BELOW, NONE_BELOW, NONE_BELOW, NONE_BELOW};
+        bool counted = false;
+        for (int at = b.start[pile]; at < b.start[pile + 1]; ++at) {
+            int card = b.cards[at], suit = suit_of(card);
+            if (at > b.start[pile] && !r.builds_on(card, b.cards[at - 1])) counted = false;
+            if (lowest[suit] < card) {
+                runs += !counted;
+                counted = true;
+            } else {
+                lowest[suit] = card;
+            }
+        }
+    }
+    return runs;
+}
+
+inline int heuristic(const Board& b, const Rules& r, const uint8_t order[MAX_PILES], bool thorough) {
+    if (r.sequences) return CARDS - b.cards_home() + blocked_runs(b, r);
     return CARDS - b.cards_home() + (thorough ? extra_moves_bound(b, order) : blocked_cards(b));
 }
 
@@ -395,6 +427,31 @@ inline bool safe_home(const Board& b, const Rules& r, int card) {
     for (int t = 0; t < 4; ++t)
         if ((r.builder_suits[t] >> suit_of(card) & 1) && b.home[t] < below) return false;
     return true;
+}
+
+// The moves of two or more cards from pile to pile, after the others in `out`: per pile,
+// per run from the shortest, onto the piles whose tops take its base card, then the first
+// empty pile when the run is not the whole pile (problem._sequence_moves).
+int sequence_moves(const Board& b, const Rules& r, const int8_t top_pile[CARDS], int empty,
+                   Triple out[MAX_CHILDREN], int n) {
+    int carried = r.cells - __builtin_popcountll(b.cells) + 1, empty_piles = 0;
+    for (int i = 0; i < b.piles; ++i) empty_piles += !b.length(i);
+    int to_pile = r.fill == FILL_ANY ? carried << empty_piles : carried;
+    int to_empty = r.fill == FILL_ANY && empty_piles ? carried << (empty_piles - 1) : carried;
+    for (int i = 0; i < b.piles; ++i) {
+        int end = b.start[i + 1], length = b.length(i);
+        for (int depth = 2; depth <= length && depth <= to_pile; ++depth) {
+            int base = b.cards[end - depth];
+            if (!r.builds_on(b.cards[end - depth + 1], base)) break;
+            for (int k = 0; k < r.n_onto[base]; ++k) {
+                int target = top_pile[r.onto[base][k]];
+                if (target >= 0 && target != i) out[n++] = {base, i, target};
+            }
+            if (empty >= 0 && r.fills(base) && depth < length && depth <= to_empty)
+                out[n++] = {base, i, empty};
+        }
+    }
+    return n;
 }
 
 // Every move a step may start with, less those the pruning rules drop (problem._moves).
@@ -442,6 +499,7 @@ int moves_of(const Board& b, const Rules& r, Triple out[MAX_CHILDREN]) {
             b.home[suit_of(card)] == rank_index(card) && !safe_home(b, r, card))
             out[n++] = {card, source, HOME_TARGET};
     }
+    if (r.sequences) n = sequence_moves(b, r, top_pile, empty, out, n);
     return n;
 }
 
@@ -504,9 +562,20 @@ int play(Board& b, const Rules& r, const Triple& t, std::vector<Played>* record)
     int onto = t.target == HOME_TARGET || t.target == CELL_TARGET ? t.target
                : b.length(t.target) ? b.top(t.target) : EMPTY_TARGET;
     if (record) record->push_back({t.card, t.source, t.target, onto});
-    take(b, t.card, t.source);
     int work[8];
     int n = 0;
+    if (t.source >= 0 && b.top(t.source) != t.card) {  // a run, from pile to pile
+        int from = b.start[t.source];
+        while (b.cards[from] != t.card) ++from;
+        int depth = b.start[t.source + 1] - from;
+        uint8_t run[CARDS];
+        std::memcpy(run, b.cards + from, depth);
+        for (int k = 0; k < depth; ++k) b.pop(t.source);
+        for (int k = 0; k < depth; ++k) b.push(t.target, run[k]);
+        if (b.length(t.source)) work[n++] = b.top(t.source);
+        return n ? 1 + settle(b, r, work, n, record) : 1;
+    }
+    take(b, t.card, t.source);
     if (t.target == HOME_TARGET) {
         ++b.home[suit_of(t.card)];
         n = followers(b, r, t.card, t.source, work, 0);
@@ -528,6 +597,9 @@ Triple locate(const Board& b, Move m) {
     int source = place_of(b, m.card);
     if (source == -2 && b.home[suit_of(m.card)] == rank_index(m.card) + 1)
         source = FOUNDATION_SOURCE;
+    for (int i = 0; i < b.piles && source == -2; ++i)  // a run's base card
+        for (int at = b.start[i]; at < b.start[i + 1]; ++at)
+            if (b.cards[at] == m.card) source = i;
     constexpr int NOWHERE = -99;
     Triple t{m.card, source,
              m.onto == HOME_TARGET || m.onto == CELL_TARGET ? int{m.onto} : NOWHERE};
@@ -800,7 +872,7 @@ Outcome best_first(const Board& start, const Rules& rules, bool optimal, bool th
     uint32_t root = seen.find_or_add(root_key, hash_key(root_key), added);
     seen[root].parent = NO_PARENT;
     seen[root].g = 0;
-    int h0 = heuristic(start, order, thorough);
+    int h0 = heuristic(start, rules, order, thorough);
     out.lower = h0;
     frontier.push(h0, h0, root);
     try {
@@ -844,7 +916,8 @@ Outcome best_first(const Board& start, const Rules& rules, bool optimal, bool th
                 known.parent = id;
                 known.move = c.move;
                 known.g = static_cast<uint16_t>(c.g);
-                int child_h = thorough ? heuristic(c.board, c.order, true)
+                int child_h = thorough || rules.sequences
+                                  ? heuristic(c.board, rules, c.order, thorough)
                                        : blocked_after(board, h, moves[m], c.board);
                 frontier.push(optimal ? c.g + child_h
                                       : rules.weight ? c.g + rules.weight * child_h : child_h,
@@ -1008,7 +1081,7 @@ public:
         uint8_t order[MAX_PILES];
         canonical_order(start_, order);
         Key key = pack(start_, order);
-        int h = heuristic(start_, order, true);
+        int h = heuristic(start_, rules_, order, true);
         bound_ = h;
         out.lower = h;
         try {
@@ -1091,7 +1164,7 @@ private:
                 c.h = e->learned;
                 if (e->iteration == iteration_) c.seen_at = e->g;
             } else {
-                c.h = heuristic(c.board, c.order, true);
+                c.h = heuristic(c.board, rules_, c.order, true);
             }
             c.estimate = c.h >= INFINITE ? INFINITE : c.cost + c.h;
         }
@@ -1184,11 +1257,12 @@ private:
 
 using Piles = std::vector<std::vector<int>>;
 using Home = std::array<int, 4>;
-// (piles, cells, build, fill, worrying back), as native.py reads them from a Variant
-using RulesTuple = std::tuple<int, int, int, int, bool>;
+// (piles, cells, build, fill, worrying back, sequence moves), as native.py reads them
+using RulesTuple = std::tuple<int, int, int, int, bool, bool>;
 
 Rules read_rules(const RulesTuple& t) {
-    return Rules(std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t), std::get<4>(t));
+    return Rules(std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t), std::get<4>(t),
+                 std::get<5>(t));
 }
 
 Board read_board(const Piles& piles, uint64_t reserve, uint64_t cells, const Home& home,
@@ -1307,7 +1381,7 @@ py::tuple solve(const Piles& piles, const std::vector<int>& reserve_slots,
                           out.seconds, out.table_bytes, opening + out.lower);
 }
 
-const RulesTuple BELEAGUERED_FORTRESS{8, 0, SAME_SUIT_UP_OR_DOWN, FILL_ANY, true};
+const RulesTuple BELEAGUERED_FORTRESS{8, 0, SAME_SUIT_UP_OR_DOWN, FILL_ANY, true, false};
 
 py::list successors(const Piles& piles, uint64_t reserve, const Home& home, uint64_t cells,
                     const RulesTuple& rules_tuple) {
@@ -1331,7 +1405,7 @@ int bound(const Piles& piles, uint64_t reserve, const Home& home, bool thorough,
     Board board = read_board(piles, reserve, cells, home, rules);
     uint8_t order[MAX_PILES];
     canonical_order(board, order);
-    return heuristic(board, order, thorough);
+    return heuristic(board, rules, order, thorough);
 }
 
 }  // namespace
@@ -1344,7 +1418,7 @@ PYBIND11_MODULE(_kernel, m) {
           py::arg("table_entries"), py::arg("stop"),
           "Solve a position: (status, moves, nodes, table entries, seconds, table bytes, lower "
           "bound); status 0 solved, 1 unsolvable, 2 unknown; a budget of 0 means no limit. "
-          "rules: (piles, cells, build, fill, worrying back).");
+          "rules: (piles, cells, build, fill, worrying back, sequence moves).");
     m.def("successors", &successors, py::arg("piles"), py::arg("reserve"), py::arg("home"),
           py::arg("cells") = 0, py::arg("rules") = BELEAGUERED_FORTRESS,
           "Every (step, (piles by bottom card, reserve, cells, home), cost) the search expands to.");

@@ -87,7 +87,7 @@ def deal(number: int, variant: Variant | None = None) -> Position:
     foundations when `aces_first` (the other cards keep their order); then row by row, one
     card to each pile still short of its count, in pile order, a card that fits its
     foundation going there instead under `citadel_deal` (its slot is used up); then the
-    reserve slots; then the first `cells_dealt` free cells.
+    reserve slots; then the free cells of `dealt_cells`, in that order.
     """
     rules = beleaguered_fortress() if variant is None else variant
     cards = shuffled_deck(number, rules.numbering)
@@ -107,7 +107,8 @@ def deal(number: int, variant: Variant | None = None) -> Position:
                 else:
                     pile.append(card)
     reserve = tuple(islice(dealt, rules.reserve))
-    cells: tuple[Card | None, ...] = tuple(dealt)  # the variant's check: cells_dealt cards
-    cells += (None,) * (rules.cells - len(cells))
+    cells: list[Card | None] = [None] * rules.cells
+    for cell, card in zip(rules.dealt_cells, dealt, strict=True):  # the variant's check
+        cells[cell] = card
     return Position(tuple(tuple(pile) for pile in piles), reserve,
-                    (tops[0], tops[1], tops[2], tops[3]), cells=cells, variant=rules)
+                    (tops[0], tops[1], tops[2], tops[3]), cells=tuple(cells), variant=rules)

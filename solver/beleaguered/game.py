@@ -16,6 +16,7 @@ from solver.beleaguered.solve import (
     Algorithm,
     Engine,
     Hint,
+    Metric,
     Mode,
     Solution,
     hint,
@@ -28,22 +29,30 @@ from solver.games import Game, Question
 
 @dataclass(frozen=True)
 class SolveOptions:
+    """`metric`: what an optimal line minimises (moves, or single cards); `single_cards`:
+    the line written out in single-card moves."""
+
     mode: Mode = Mode.OPTIMAL
     algorithm: Algorithm = Algorithm.ASTAR
     engine: Engine = Engine.NATIVE
+    metric: Metric = Metric.MOVES
+    single_cards: bool = False
 
 
 @dataclass(frozen=True)
 class HintOptions:
     engine: Engine = Engine.NATIVE
+    metric: Metric = Metric.MOVES
 
 
 def _solve(position: Position, options: SolveOptions, budget: Budget) -> Solution:
-    return solve(position, options.mode, options.algorithm, budget, options.engine)
+    solution = solve(position, options.mode, options.algorithm, budget, options.engine,
+                     options.metric)
+    return solution.written_out(position) if options.single_cards else solution
 
 
 def _hint(position: Position, options: HintOptions, budget: Budget) -> Hint:
-    return hint(position, budget, options.engine)
+    return hint(position, budget, options.engine, options.metric)
 
 
 def play(position: Position, text: str) -> Position:
@@ -70,7 +79,7 @@ def winner(position: Position) -> int | None:
 
 
 def _grade(position: Position, options: HintOptions, budget: Budget) -> Grading:
-    return grade_moves(position, budget, options.engine)
+    return grade_moves(position, budget, options.engine, options.metric)
 
 
 def _to_json(position: Position) -> dict[str, Any]:

@@ -12,7 +12,8 @@ from typing import Any
 
 from solver.beleaguered.position import Position
 from solver.beleaguered.rules import Move, apply, legal_moves
-from solver.beleaguered.solve import Algorithm, Engine, Hint, Mode, solve
+from solver.beleaguered.sequences import single_cards
+from solver.beleaguered.solve import Algorithm, Engine, Hint, Metric, Mode, solve
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 
 
@@ -64,10 +65,11 @@ _ORDER = {Outcome.WINS: 0, Outcome.UNKNOWN: 1, Outcome.LOSES: 2}
 
 
 def grade_moves(position: Position, budget: Budget = DEFAULT_BUDGET,
-                engine: Engine = Engine.NATIVE) -> Grading:
+                engine: Engine = Engine.NATIVE, metric: Metric = Metric.MOVES) -> Grading:
     """Every legal move, best first: the winning ones by moves left, then the unknown,
     then the lost. The moves share the budget's seconds: each is solved within what the
-    ones before it left (nodes and table entries apply to each)."""
+    ones before it left (nodes and table entries apply to each). Moves left are counted
+    in `metric`: in cards, a sequence move counts the single-card moves it is."""
     started = time.monotonic()
     deadline = None if budget.seconds is None else started + budget.seconds
     graded, nodes = [], 0
@@ -78,10 +80,11 @@ def grade_moves(position: Position, budget: Budget = DEFAULT_BUDGET,
             continue
         after = apply(position, move)
         solution = solve(after, Mode.OPTIMAL, Algorithm.ASTAR, replace(budget, seconds=left),
-                         engine)
+                         engine, metric)
         nodes += solution.stats.nodes
         if solution.status is Status.SOLVED and solution.optimal:
-            graded.append(Graded(move, Outcome.WINS, 1 + len(solution.moves)))
+            cost = 1 if metric is Metric.MOVES else len(single_cards(position, move))
+            graded.append(Graded(move, Outcome.WINS, cost + len(solution.moves)))
         elif solution.status is Status.UNSOLVABLE:
             graded.append(Graded(move, Outcome.LOSES, None))
         else:  # out of budget (a line found but not proven shortest included)

@@ -10,6 +10,12 @@ must wait for it. So a card needs a second move when:
 - it is one of a pair in two piles that wait for each other: X lies above a card of
   Y's suit lower than Y, and Y above a card of X's suit lower than X. One of the two
   must step aside; each pair of a matching (pairs sharing no card) adds one move.
+
+Where a built run moves as one move (sequence moves), a whole run may step aside in one
+move, so the bound counts, per pile, the built runs (as the pile lies) holding a blocked
+card instead (`blocked_runs`): one move off a pile carries a built run, so cards of one
+run of the pile as it lies, and each such run must leave before the suit-mate below it
+goes home.
 """
 
 from __future__ import annotations
@@ -54,6 +60,28 @@ def _waiting_pairs(first: Pile, second: Pile) -> tuple[tuple[int, int], ...]:
     return tuple(pairs)
 
 
+def blocked_runs(piles: tuple[Pile, ...], takes: tuple[frozenset[int], ...]) -> int:
+    """The bound's extra moves with sequence moves: per pile, the built runs (`takes`:
+    per card the cards that build on it) that hold a card above a lower suit-mate."""
+    return sum(_blocked_runs(pile, takes) for pile in piles)
+
+
+@lru_cache(maxsize=1 << 18)
+def _blocked_runs(pile: Pile, takes: tuple[frozenset[int], ...]) -> int:
+    lowest = [_NONE, _NONE, _NONE, _NONE]
+    runs = 0
+    counted = False
+    for at, card in enumerate(pile):
+        if at and card not in takes[pile[at - 1]]:
+            counted = False  # a new run starts
+        if lowest[card & 3] < card:
+            runs += not counted
+            counted = True
+        else:
+            lowest[card & 3] = card
+    return runs
+
+
 def blocked_cards(piles: tuple[Pile, ...]) -> int:
     """The cheap part of the bound: only the cards above a lower suit-mate."""
     return sum(_profile(pile)[0] for pile in piles)
@@ -84,5 +112,6 @@ def forget() -> None:
     """Empty the caches: they serve one search, and a long-lived process (a server's
     worker) should not hold them between searches."""
     _profile.cache_clear()
+    _blocked_runs.cache_clear()
     _waiting_pairs.cache_clear()
     extra_moves_bound.cache_clear()

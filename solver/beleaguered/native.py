@@ -25,21 +25,22 @@ _CELL = -2
 _FOUNDATION = -3
 
 
-def rules_of(variant: Variant) -> tuple[int, int, int, int, bool]:
-    """The variant's play as the kernel reads it."""
+def rules_of(variant: Variant, sequences: bool = False) -> tuple[int, int, int, int, bool, bool]:
+    """The variant's play as the kernel reads it; `sequences`: built runs move as one."""
     return (len(variant.piles), variant.cells, _BUILDS.index(variant.build),
-            _FILLS.index(variant.empty), variant.worrying_back)
+            _FILLS.index(variant.empty), variant.worrying_back, sequences)
 
 
-def search(position: Position, kind: str,
-           budget: Budget) -> tuple[Status, tuple[Move, ...], SearchStats, int]:
+def search(position: Position, kind: str, budget: Budget,
+           sequences: bool = False) -> tuple[Status, tuple[Move, ...], SearchStats, int]:
     """`kind` is "greedy" (best-first), "astar" or "idastar" (both optimal); with the
-    moves, a proven lower bound on the length of any winning line."""
+    moves, a proven lower bound on the length of any winning line. `sequences`: a built
+    run moves from pile to pile as one move (the variant must allow it)."""
     status, moves, nodes, entries, seconds, _, lower = _kernel.solve(
         [[card.index for card in pile] for pile in position.tableau],
         [-1 if card is None else card.index for card in position.reserve],
         [-1 if card is None else card.index for card in position.cells],
-        list(position.foundations), rules_of(position.variant), kind,
+        list(position.foundations), rules_of(position.variant, sequences), kind,
         budget.seconds or 0.0, budget.nodes or 0, budget.table_entries or 0, budget.stop)
     return (_STATUS[status], _numbered(position, moves), SearchStats(nodes, seconds, entries),
             lower)

@@ -16,6 +16,12 @@ implements the very same pruning; this module is the readable reference it is he
 - Positions that differ only in the order of piles, of reserve slots or of cells share
   one key.
 
+With sequence moves (counted one move each: the `moves` metric) a move from pile to pile
+may carry the built run on its card, as many cards as `rules.capacity` allows; the whole
+of a pile never goes to an empty one. The bound then counts runs, not cards, that must
+step aside (heuristic.blocked_runs). Searched without them (the `cards` metric), every
+move is one card, as in a variant without them.
+
 A step is the chosen move followed by the moves home it allows, each written without
 pile or cell numbers as (card, onto) with onto a card, EMPTY, HOME or CELL; a move's
 source is found by its card (the pile it tops, its reserve slot, its cell, or its
@@ -27,7 +33,9 @@ Order matters only for which of several optimal lines comes out, and the kernel 
 steps move by move, so it is part of the contract: sources are pile tops (pile order),
 reserve cards, cell cards (both by ascending card), then foundation tops (ascending
 suit); each source's targets are the piles whose tops take it (by ascending top card),
-the first empty pile, the first free cell, then home. Settling pops candidates from the
+the first empty pile, the first free cell, then home; then the sequence moves: per pile
+(pile order), per run from two cards up, the piles whose tops take its base card (by
+ascending top card), then the first empty pile. Settling pops candidates from the
 end of a work list; a card going home pushes its successor in suit (for builds
 regardless of suit: the four cards of the next rank, by ascending suit, which hold its
 successor) and then the card it uncovered. The opening settles from every free card:
@@ -36,11 +44,11 @@ pile tops, then reserve slots, then cells, each in their order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache, partial
 from typing import NamedTuple
 
-from solver.beleaguered.heuristic import Pile, blocked_cards, extra_moves_bound
+from solver.beleaguered.heuristic import Pile, blocked_cards, blocked_runs, extra_moves_bound
 from solver.beleaguered.position import Position
 from solver.beleaguered.rules import CELL as CELL_KIND
 from solver.beleaguered.rules import FOUNDATION, TABLEAU, Location, Move
@@ -80,10 +88,13 @@ class _Rules(NamedTuple):
     #   the whole table when every card may
     returns: bool  # whether foundation tops are sources
     cells: int  # how many free cells
+    sequences: bool  # whether a built run moves from pile to pile as one move
+    through_piles: bool  # whether empty piles carry a run's cards (any card fills them)
+    takes: tuple[frozenset[int], ...]  # per card: the cards that may go onto it
 
 
 @lru_cache(maxsize=64)
-def _rules(variant: Variant) -> _Rules:
+def _rules(variant: Variant, sequences: bool) -> _Rules:
     by_suit = variant.build in (Build.SAME_SUIT_UP_OR_DOWN, Build.SAME_SUIT_DOWN)
     onto: list[tuple[int, ...]] = []
     needs: list[tuple[int, ...] | None] = []
@@ -112,8 +123,11 @@ def _rules(variant: Variant) -> _Rules:
             after_home.append(tuple((rank + 1) * 4 + s for s in range(4)))
     fills = tuple(variant.empty is Fill.ANY or (variant.empty is Fill.KINGS and card >> 2 == _KING)
                   for card in range(52))
+    takes = tuple(frozenset(card for card in range(52) if below in onto[card])
+                  for below in range(52))
     return _Rules(tuple(onto), fills, tuple(after_home), None if by_suit else tuple(needs),
-                  variant.worrying_back and not by_suit, variant.cells)
+                  variant.worrying_back and not by_suit, variant.cells, sequences,
+                  variant.empty is Fill.ANY, takes)
 
 
 def _other_suits(build: Build, suit: int) -> tuple[int, ...]:
@@ -128,12 +142,16 @@ def _other_suits(build: Build, suit: int) -> tuple[int, ...]:
 class FortressProblem:
     """Implements solver.search.Problem for one starting position, under its variant."""
 
-    def __init__(self, position: Position, thorough: bool = True) -> None:
+    def __init__(self, position: Position, thorough: bool = True,
+                 sequences: bool = False) -> None:
         """`thorough` picks the stronger bound, worth its cost when proving optimality;
-        a search for any verdict does better with the cheap one."""
+        a search for any verdict does better with the cheap one. `sequences`: built runs
+        move as one move (only where the variant has sequence moves)."""
         self.position = position
-        self._rules = _rules(position.variant)
-        self._extra_moves = extra_moves_bound if thorough else blocked_cards
+        self._rules = _rules(position.variant, sequences)
+        self._extra_moves: Callable[[tuple[Pile, ...]], int] = (
+            partial(blocked_runs, takes=self._rules.takes) if sequences
+            else extra_moves_bound if thorough else blocked_cards)
         self._slot = {card.index: slot for slot, card in enumerate(position.reserve) if card}
         in_cells = [card.index for card in position.cells if card]
         piles = tuple(tuple(card.index for card in pile) for pile in position.tableau)
@@ -164,13 +182,13 @@ class FortressProblem:
                 move = (card, piles[target][-1] if piles[target] else EMPTY)
             else:
                 move = (card, HOME if target == _TO_HOME else CELL)
-            uncovers = source >= 0 and len(piles[source]) > 1
+            uncovers = source >= 0 and bool(child.piles[source])
             if target == _TO_HOME:  # its going home may free more, as in `_settle`
                 work = list(self._rules.after_home[card])
                 if uncovers:
-                    work.append(piles[source][-2])
+                    work.append(child.piles[source][-1])
             elif uncovers:
-                work = [piles[source][-2]]
+                work = [child.piles[source][-1]]
             else:
                 yield (move,), child, 1  # nothing was uncovered, so nothing can go home
                 continue
@@ -210,6 +228,30 @@ class FortressProblem:
             if (needs is not None and source != _FROM_HOME and card >> 2 == home[card & 3]
                     and not _safe(needs[card], card >> 2, home)):
                 yield card, source, _TO_HOME
+        if rules.sequences:
+            yield from self._sequence_moves(state, top_pile, empty)
+
+    def _sequence_moves(self, state: State, top_pile: dict[int, int],
+                        empty: int | None) -> Iterator[Triple]:
+        """The moves of two or more cards from pile to pile: as many as the empty cells
+        and piles carry (rules.capacity), the target pile aside."""
+        rules = self._rules
+        carried = rules.cells - state.cells.bit_count() + 1
+        empty_piles = sum(not pile for pile in state.piles)
+        to_pile = carried << empty_piles if rules.through_piles else carried
+        to_empty = carried << max(empty_piles - 1, 0) if rules.through_piles else carried
+        for i, pile in enumerate(state.piles):
+            for depth in range(2, min(len(pile), to_pile) + 1):
+                base = pile[-depth]
+                if pile[-depth + 1] not in rules.takes[base]:
+                    break
+                for top in rules.onto[base]:
+                    target = top_pile.get(top)
+                    if target is not None and target != i:
+                        yield base, i, target
+                if (empty is not None and rules.fills[base] and depth < len(pile)
+                        and depth <= to_empty):
+                    yield base, i, empty
 
     def _settle(self, state: State, candidates: Iterable[int]) -> tuple[State, Step]:
         """Send home every card that can safely go, starting from `candidates` (cards
@@ -254,6 +296,7 @@ class FortressProblem:
         in_reserve = set(self._slot)
         moves = []
         for card, onto in (m for step in (self.opening, *steps) for m in step):
+            run = [card]
             if card in in_reserve:
                 in_reserve.discard(card)
                 source = Location(RESERVE_KIND, self._slot[card])
@@ -262,12 +305,12 @@ class FortressProblem:
                 cells[cell] = None
                 source = Location(CELL_KIND, cell)
             else:
-                pile = next((i for i, cards in enumerate(piles) if cards and cards[-1] == card),
-                            None)
+                pile = next((i for i, cards in enumerate(piles) if card in cards), None)
                 if pile is None:
                     source = Location(FOUNDATION)  # a card coming back
                 else:
-                    piles[pile].pop()
+                    run = piles[pile][piles[pile].index(card):]
+                    del piles[pile][-len(run):]
                     source = Location(TABLEAU, pile)
             if onto == HOME:
                 target = Location(FOUNDATION)
@@ -278,7 +321,7 @@ class FortressProblem:
             else:
                 pile = next(i for i, cards in enumerate(piles)
                             if (cards[-1] == onto if cards else onto == EMPTY))
-                piles[pile].append(card)
+                piles[pile] += run
                 target = Location(TABLEAU, pile)
             moves.append(Move(Card.from_index(card), source, target))
         return moves
@@ -299,8 +342,10 @@ def _apply(state: State, triple: Triple) -> State:
     card, source, target = triple
     piles = list(state.piles)
     if source >= 0 and target >= 0:  # the most common move first
-        piles[source] = piles[source][:-1]
-        piles[target] = piles[target] + (card,)
+        pile = piles[source]
+        at = len(pile) - 1 if pile[-1] == card else pile.index(card)  # a run from `at`
+        piles[source] = pile[:at]
+        piles[target] = piles[target] + pile[at:]
         return State(tuple(piles), state.reserve, state.cells, state.home)
     reserve, cells, home = state.reserve, state.cells, state.home
     if source >= 0:

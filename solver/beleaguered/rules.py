@@ -3,7 +3,11 @@
 This module is the plain reading of the rules, kept simple so it can be trusted:
 every solution is replayed through it, and the exhaustive reference search uses it.
 What differs between variants (how piles build, what fills an empty pile, free cells,
-worrying back) is read from the position's variant, never from its name.
+worrying back, sequence moves) is read from the position's variant, never from its name.
+
+A move names one card. Where the variant allows sequence moves, a move from a pile to a
+pile may name a card below the pile's top: that card and the built run on it move
+together, as one move (`7H tableau:2 tableau:5` moves 7H and every card above it).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.beleaguered.position import SUITS, Position
-from solver.beleaguered.variant import Build, Fill, Variant
+from solver.beleaguered.variant import Build, Fill, SequenceMoves, Variant
 from solver.cards import Card, Rank
 from solver.errors import IllegalMove, InvalidInput
 
@@ -51,7 +55,8 @@ _STEP = re.compile(r"^\s*\d+\.\s")  # "  12. ", a step's number as `solve` print
 
 @dataclass(frozen=True)
 class Move:
-    """One card from one place to another; `str()` reads like `7H tableau:2 foundation`."""
+    """One card from one place to another, with the run on it when it is not its pile's
+    top (a sequence move); `str()` reads like `7H tableau:2 foundation`."""
 
     card: Card
     source: Location
@@ -115,6 +120,27 @@ def accepts(pile: Sequence[Card], card: Card, variant: Variant) -> bool:
     return variant.empty is Fill.ANY or (variant.empty is Fill.KINGS and card.rank == Rank.KING)
 
 
+def is_built(run: Sequence[Card], variant: Variant) -> bool:
+    """Whether each card of `run` (bottom to top) builds on the one below it."""
+    return all(builds_on(variant.build, card, below)
+               for below, card in zip(run, run[1:], strict=False))
+
+
+def capacity(position: Position, to_empty: bool) -> int:
+    """How many cards one move from pile to pile may carry: one without sequence moves;
+    with them, as many as the empty cells and empty piles could carry one card at a time,
+    (empty cells + 1) x 2^(empty piles), an empty target pile not counted; where only
+    kings (or nothing) may fill an empty pile, it cannot hold the run's other cards, so
+    empty cells + 1."""
+    if position.variant.sequence_moves is SequenceMoves.NONE:
+        return 1
+    carried = 1 + sum(card is None for card in position.cells)
+    if position.variant.empty is not Fill.ANY:
+        return carried
+    empty = sum(not pile for pile in position.tableau) - to_empty
+    return carried << max(empty, 0)
+
+
 def can_go_home(position: Position, card: Card) -> bool:
     return position.foundation_top(card.suit) == card.rank - 1
 
@@ -151,6 +177,22 @@ def legal_moves(position: Position) -> list[Move]:
                 moves.append(Move(card, source, Location(TABLEAU, i)))
         if free_cell is not None and source.kind in (TABLEAU, RESERVE):
             moves.append(Move(card, source, free_cell))
+    return moves + _sequence_moves(position)
+
+
+def _sequence_moves(position: Position) -> list[Move]:
+    """The moves of two or more cards, from pile to pile."""
+    if position.variant.sequence_moves is SequenceMoves.NONE:
+        return []
+    moves = []
+    for i, pile in enumerate(position.tableau):
+        for depth in range(2, len(pile) + 1):
+            if not is_built(pile[-depth:], position.variant):
+                break
+            for j, other in enumerate(position.tableau):
+                if (j != i and accepts(other, pile[-depth], position.variant)
+                        and depth <= capacity(position, not other)):
+                    moves.append(Move(pile[-depth], Location(TABLEAU, i), Location(TABLEAU, j)))
     return moves
 
 
@@ -161,13 +203,15 @@ def apply(position: Position, move: Move) -> Position:
     reserve = list(position.reserve)
     cells = list(position.cells)
     foundations = list(position.foundations)
+    run: tuple[Card, ...] = (card,)
     if source.kind == TABLEAU:
         if (source.index is None or not 0 <= source.index < len(tableau)
                 or not tableau[source.index]):
             raise IllegalMove(f"{move}: {source} has no card")
-        if tableau[source.index][-1] != card:
-            raise IllegalMove(f"{move}: {card} is not the top of {source}")
-        tableau[source.index] = tableau[source.index][:-1]
+        pile = tableau[source.index]
+        if pile[-1] != card:
+            run = _run(position, move, pile)
+        tableau[source.index] = pile[:-len(run)]
     elif source.kind in (RESERVE, CELL):
         held = reserve if source.kind == RESERVE else cells
         if source.index is None or not 0 <= source.index < len(held) or held[source.index] != card:
@@ -189,7 +233,10 @@ def apply(position: Position, move: Move) -> Position:
             raise IllegalMove(f"{move}: {target} is not another tableau pile")
         if not accepts(tableau[target.index], card, position.variant):
             raise IllegalMove(f"{move}: {target} does not accept {card}")
-        tableau[target.index] = tableau[target.index] + (card,)
+        if len(run) > capacity(position, not tableau[target.index]):
+            raise IllegalMove(f"{move}: a run of {len(run)} cards, but the empty cells and "
+                              f"piles carry {capacity(position, not tableau[target.index])}")
+        tableau[target.index] = tableau[target.index] + run
     elif target.kind == CELL:
         if target.index is None or not 0 <= target.index < len(cells):
             raise IllegalMove(f"{move}: {position.variant.name} has no {target}")
@@ -202,6 +249,24 @@ def apply(position: Position, move: Move) -> Position:
         raise IllegalMove(f"{move}: nothing may be put into the reserve")
     return position.after_move(tuple(tableau), tuple(reserve),
                                tuple(foundations), tuple(cells))  # type: ignore[arg-type]
+
+
+def _run(position: Position, move: Move, pile: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The cards a move of `move.card`, below its pile's top, carries; IllegalMove unless
+    the variant has sequence moves, the card is in the pile, the cards on it are built
+    on it, and the move goes to a pile."""
+    if position.variant.sequence_moves is SequenceMoves.NONE:
+        raise IllegalMove(f"{move}: {move.card} is not the top of {move.source}")
+    if move.card not in pile:
+        raise IllegalMove(f"{move}: {move.card} is not in {move.source}")
+    run = pile[pile.index(move.card):]
+    if move.target.kind != TABLEAU:
+        raise IllegalMove(f"{move}: {move.card} is not the top of {move.source} (a run "
+                          "moves only to another pile)")
+    if not is_built(run, position.variant):
+        raise IllegalMove(f"{move}: the {len(run)} cards from {move.card} up are not a "
+                          "built run")
+    return run
 
 
 def replay(position: Position, moves: Iterable[Move]) -> Position:

@@ -10,7 +10,15 @@ from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
-from solver.beleaguered.variant import MAX_CELLS, MAX_PILES, MAX_RESERVE, Build, Fill, Numbering
+from solver.beleaguered.variant import (
+    MAX_CELLS,
+    MAX_PILES,
+    MAX_RESERVE,
+    Build,
+    Fill,
+    Numbering,
+    SequenceMoves,
+)
 from solver.errors import InvalidInput
 from solver.reading import Schema, faults
 
@@ -20,7 +28,8 @@ Name = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$",
 
 class RulesFile(Schema):
     """One variant's rules. Cards are dealt row by row, one to each pile still short of
-    its count, then the reserve slots, then `cells_dealt` free cells."""
+    its count, then the reserve slots, then `cells_dealt` free cells (those of
+    `cells_dealt_to`, by default the first)."""
 
     model_config = ConfigDict(title="Variant")
 
@@ -38,6 +47,10 @@ class RulesFile(Schema):
                                 description="free cells: one card each, any card enters")] = 0
     cells_dealt: Annotated[int, Field(ge=0, le=MAX_CELLS,
                                       description="cells that get the deal's last cards")] = 0
+    cells_dealt_to: Annotated[tuple[Annotated[int, Field(ge=0, lt=MAX_CELLS)], ...] | None,
+                              Field(max_length=MAX_CELLS,
+                                    description="the cells (0-based) the deal fills, in "
+                                                "order; omitted: the first cells_dealt")] = None
     aces_first: bool = Field(False, description="the aces go to the foundations before "
                                                 "the deal")
     citadel_deal: bool = Field(False, description="a dealt card that fits its foundation "
@@ -46,6 +59,11 @@ class RulesFile(Schema):
     empty: Fill = Fill.ANY
     worrying_back: bool = Field(False, description="a foundation's top card may come back "
                                                    "to the tableau")
+    sequence_moves: SequenceMoves = Field(
+        SequenceMoves.NONE, description="none: every move moves one card; by-free-cells: a "
+        "built run moves to another pile as one move, as many cards as the free cells and "
+        "empty piles could carry one at a time ((empty cells + 1) x 2^(empty piles), the "
+        "target aside; empty cells + 1 where empty piles take kings only)")
     numbering: Numbering = Numbering.PYSOL
 
     @model_validator(mode="after")
@@ -53,6 +71,12 @@ class RulesFile(Schema):
         if self.cells_dealt > self.cells:
             raise ValueError(f"cells_dealt is {self.cells_dealt}, but there are only "
                              f"{self.cells} cells")
+        if self.cells_dealt_to is not None and (
+                len(self.cells_dealt_to) != self.cells_dealt
+                or len(set(self.cells_dealt_to)) != len(self.cells_dealt_to)
+                or any(cell >= self.cells for cell in self.cells_dealt_to)):
+            raise ValueError(f"cells_dealt_to must name {self.cells_dealt} different cells "
+                             f"of 0..{self.cells - 1}")
         dealt = sum(self.piles) + self.reserve + self.cells_dealt + 4 * self.aces_first
         if dealt != 52:
             raise ValueError(f"the deal places {dealt} cards, not 52 (piles + reserve + "
@@ -63,10 +87,12 @@ class RulesFile(Schema):
 def checked(data: dict[str, Any], source: str) -> dict[str, Any]:
     """The rules of a rules file's TOML `data`, every omitted one filled in, or
     InvalidInput naming every fault in one line."""
-    if isinstance(data.get("piles"), list):  # TOML has arrays, the schema tuples
-        data["piles"] = tuple(data["piles"])
-    for key in ("build", "empty", "numbering"):
-        enum = {"build": Build, "empty": Fill, "numbering": Numbering}[key]
+    for key in ("piles", "cells_dealt_to"):  # TOML has arrays, the schema tuples
+        if isinstance(data.get(key), list):
+            data[key] = tuple(data[key])
+    enums = {"build": Build, "empty": Fill, "numbering": Numbering,
+             "sequence_moves": SequenceMoves}
+    for key, enum in enums.items():
         if isinstance(data.get(key), str) and data[key] in set(enum):
             data[key] = enum(data[key])
     try:

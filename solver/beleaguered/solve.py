@@ -4,6 +4,13 @@ Every solution is replayed through the plain rules before it is returned, so a b
 the fast search can never hand out a line that does not win. An optimal search that runs
 out of budget still answers: with the best line a quick search finds in the budget's
 last quarter, `optimal: false`, and the lower bound the optimal search proved.
+
+Where a variant has sequence moves, lengths have two measures: `moves`, a built run
+moved as one move counting one (what its players and other programs count), and
+`cards`, every card moved counting one. The metric asked for says which one an optimal
+search minimises and which one `lower_bound` bounds: `moves` searches with sequence
+moves, `cards` with single-card moves only. Every line also reports its length written
+out in single cards (solver/beleaguered/sequences.py).
 """
 
 from __future__ import annotations
@@ -14,6 +21,8 @@ from typing import Any
 
 from solver.beleaguered.position import Position
 from solver.beleaguered.rules import Move, replay
+from solver.beleaguered.sequences import single_card_length, written_out
+from solver.beleaguered.variant import SequenceMoves
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 
 # The engines, imported by the first search (a command that deals or draws needs none;
@@ -39,17 +48,37 @@ class Engine(StrEnum):
     PYTHON = "python"
 
 
+class Metric(StrEnum):
+    """What a line's length counts: moves (a sequence move is one) or single cards."""
+
+    MOVES = "moves"
+    CARDS = "cards"
+
+
 @dataclass(frozen=True)
 class Solution:
     status: Status
     optimal: bool
     moves: tuple[Move, ...]
     stats: SearchStats
-    lower_bound: int | None = None  # proven: no winning line is shorter (None: unsolvable)
+    lower_bound: int | None = None  # proven, in `metric`: no winning line is shorter
+    metric: Metric = Metric.MOVES
+    single_card_moves: int | None = None  # the line written out in single cards
+    single_cards: bool = False  # whether `moves` is written out so
 
     @property
     def length(self) -> int | None:
-        return len(self.moves) if self.status is Status.SOLVED else None
+        """The line's length in moves, a sequence move counting one."""
+        if self.status is not Status.SOLVED:
+            return None
+        return self.single_card_moves if self.single_cards else len(self.moves)
+
+    def written_out(self, start: Position) -> Solution:
+        """This solution with its line in single-card moves, from `start`."""
+        if self.single_cards or self.status is not Status.SOLVED:
+            return self
+        line = written_out(start, self.moves)
+        return replace(self, moves=line, single_cards=True, single_card_moves=len(line))
 
     @classmethod
     def unknown(cls, seconds: float) -> Solution:
@@ -64,6 +93,9 @@ class Solution:
             "moves": [move.to_json() for move in self.moves],
             "stats": {"nodes": self.stats.nodes, "seconds": round(self.stats.seconds, 6),
                       "table_entries": self.stats.table_entries},
+            "metric": self.metric.value,
+            "single_card_moves": self.single_card_moves,
+            "single_cards": self.single_cards,
         }
 
 
@@ -110,17 +142,19 @@ def solve(
     algorithm: Algorithm = Algorithm.ASTAR,
     budget: Budget = DEFAULT_BUDGET,
     engine: Engine = Engine.NATIVE,
+    metric: Metric = Metric.MOVES,
 ) -> Solution:
     """`any` ignores `algorithm`: it always takes the greedy route to a verdict. An
     optimal search has three quarters of the budget's time and nodes; if it runs out, the
     greedy search has the rest, and its line is answered with `optimal: false`."""
-    mode, engine = Mode(mode), Engine(engine)
+    mode, engine, metric = Mode(mode), Engine(engine), Metric(metric)
     if mode is Mode.ANY:
-        return _search(position, mode, Algorithm(algorithm), budget, engine)
-    proving = _search(position, mode, Algorithm(algorithm), _share(budget, 0.75), engine)
+        return _search(position, mode, Algorithm(algorithm), budget, engine, metric)
+    proving = _search(position, mode, Algorithm(algorithm), _share(budget, 0.75), engine,
+                      metric)
     if proving.status is not Status.UNKNOWN:
         return proving
-    quick = _search(position, Mode.ANY, Algorithm.ASTAR, _share(budget, 0.25), engine)
+    quick = _search(position, Mode.ANY, Algorithm.ASTAR, _share(budget, 0.25), engine, metric)
     stats = SearchStats(proving.stats.nodes + quick.stats.nodes,
                         proving.stats.seconds + quick.stats.seconds,
                         max(proving.stats.table_entries, quick.stats.table_entries))
@@ -139,18 +173,20 @@ def _share(budget: Budget, part: float) -> Budget:
 
 
 def _search(position: Position, mode: Mode, algorithm: Algorithm, budget: Budget,
-            engine: Engine) -> Solution:
+            engine: Engine, metric: Metric) -> Solution:
     from solver.beleaguered import heuristic, native
     from solver.beleaguered.problem import FortressProblem
     from solver.search import astar, greedy, idastar
     from solver.search.gc_pause import paused_gc
 
     kind = _SEARCHES[mode, algorithm]
+    sequences = (metric is Metric.MOVES
+                 and position.variant.sequence_moves is not SequenceMoves.NONE)
     if engine is Engine.NATIVE:
-        status, moves, stats, lower = native.search(position, kind, budget)
+        status, moves, stats, lower = native.search(position, kind, budget, sequences)
     else:
         python_search = {"greedy": greedy, "astar": astar, "idastar": idastar}[kind]
-        problem = FortressProblem(position, thorough=mode is Mode.OPTIMAL)
+        problem = FortressProblem(position, thorough=mode is Mode.OPTIMAL, sequences=sequences)
         with paused_gc():
             try:
                 result = python_search(problem, budget)
@@ -160,19 +196,20 @@ def _search(position: Position, mode: Mode, algorithm: Algorithm, budget: Budget
         status, stats = result.status, result.stats
         moves = tuple(problem.to_moves(result.steps)) if status is Status.SOLVED else ()
     if status is Status.UNSOLVABLE:
-        return Solution(status, False, (), stats)
+        return Solution(status, False, (), stats, metric=metric)
     if status is not Status.SOLVED:
-        return Solution(status, False, (), stats, lower)
+        return Solution(status, False, (), stats, lower, metric)
     if not replay(position, moves).is_won:
         raise AssertionError(f"search returned a line that does not win from {position}")
     optimal = mode is Mode.OPTIMAL
-    return Solution(status, optimal, moves, stats, len(moves) if optimal else lower)
+    return Solution(status, optimal, moves, stats, len(moves) if optimal else lower, metric,
+                    single_card_length(position, moves) if sequences else len(moves))
 
 
 def hint(position: Position, budget: Budget = DEFAULT_BUDGET,
-         engine: Engine = Engine.NATIVE) -> Hint:
+         engine: Engine = Engine.NATIVE, metric: Metric = Metric.MOVES) -> Hint:
     """The first move of an optimal solution and how many moves that solution has."""
-    return hint_from(solve(position, Mode.OPTIMAL, Algorithm.ASTAR, budget, engine))
+    return hint_from(solve(position, Mode.OPTIMAL, Algorithm.ASTAR, budget, engine, metric))
 
 
 def hint_from(solution: Solution) -> Hint:

@@ -5,7 +5,7 @@ A variant is data: each shipped one is a TOML file in `variants/`, and a user's 
 this loader and the search's rule switches names a variant. The rules cover the deal
 (piles, open reserve, free cells, aces first, the Citadel deal, which shuffle numbers
 the deals) and the play (how the tableau builds, what fills an empty pile, whether
-foundation cards may come back). Every move moves one card.
+foundation cards may come back, whether a built run moves as one move).
 """
 
 from __future__ import annotations
@@ -43,6 +43,15 @@ class Fill(StrEnum):
     NONE = "none"
 
 
+class SequenceMoves(StrEnum):
+    """Whether a built run on a pile's top moves to another pile as one move: never, or
+    as FreeCell players move it, as many cards as the free cells and empty piles could
+    carry one at a time (rules.capacity)."""
+
+    NONE = "none"
+    BY_FREE_CELLS = "by-free-cells"
+
+
 class Numbering(StrEnum):
     """Which shuffle deal N is: the FreeCell shuffle (Beleaguered Fortress's own
     numbering) or PySolFC's game number N."""
@@ -56,7 +65,7 @@ class Variant:
     """One variant's rules, as its rules file says them (solver/beleaguered/rules_file.py
     is that file's schema, with what each field means). Cards are dealt row by row, one
     to each pile still short of its count, then the reserve slots, then `cells_dealt`
-    free cells."""
+    free cells (`cells_dealt_to`: which ones, by default the first)."""
 
     name: str
     title: str
@@ -65,15 +74,22 @@ class Variant:
     reserve: int = 0
     cells: int = 0
     cells_dealt: int = 0
+    cells_dealt_to: tuple[int, ...] | None = None
     aces_first: bool = False
     citadel_deal: bool = False
     build: Build
     empty: Fill = Fill.ANY
     worrying_back: bool = False
+    sequence_moves: SequenceMoves = SequenceMoves.NONE
     numbering: Numbering = Numbering.PYSOL
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def dealt_cells(self) -> tuple[int, ...]:
+        """The free cells the deal fills, in dealing order."""
+        return self.cells_dealt_to or tuple(range(self.cells_dealt))
 
     def to_json(self) -> dict[str, Any]:
         """The rules as a rules file holds them (its TOML read as JSON)."""
@@ -84,8 +100,11 @@ class Variant:
         """The variant of rules already checked (the rules file's schema, or `to_json`)."""
         return cls(**{**data, "piles": tuple(data["piles"]), "build": Build(data["build"]),
                       **{key: kind(data[key]) for key, kind in (("empty", Fill),
-                                                              ("numbering", Numbering))
-                         if key in data}})
+                                                              ("numbering", Numbering),
+                                                              ("sequence_moves", SequenceMoves))
+                         if key in data},
+                      **({"cells_dealt_to": tuple(data["cells_dealt_to"])}
+                         if data.get("cells_dealt_to") is not None else {})})
 
 
 def _plain(value: Any) -> Any:
@@ -130,7 +149,8 @@ def _shipped() -> dict[str, Variant]:
 
 # the order `variants` lists them: the seed game, then its parents and their siblings
 SHIPPED_ORDER = ("beleaguered-fortress", "fortress", "bastion", "beleaguered-castle",
-                 "streets-and-alleys", "citadel")
+                 "streets-and-alleys", "citadel", "freecell", "bakers-game", "eight-off",
+                 "seahaven-towers", "forecell")
 _added: dict[str, Variant] = {}
 
 

@@ -23,9 +23,10 @@ from solver.errors import InvalidInput
 from tests.support.castle_one_cell import CASTLE_ONE_CELL
 
 
-def test_the_six_shipped_variants_validate_in_their_order() -> None:
-    assert tuple(v.name for v in variants())[:6] == SHIPPED_ORDER
-    for variant in variants()[:6]:
+def test_the_shipped_variants_validate_in_their_order() -> None:
+    shipped = variants()[:len(SHIPPED_ORDER)]
+    assert tuple(v.name for v in shipped) == SHIPPED_ORDER
+    for variant in shipped:
         assert find_variant(variant.name) is variant
         assert variant.source and variant.title
         position = deal(1, variant)

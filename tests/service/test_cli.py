@@ -34,7 +34,7 @@ CARD = re.compile(r"[A2-9TJQK][CDHS]")
 SOURCE = re.compile(r"tableau:[0-7]|reserve:(?:[0-9]|1[01])")
 TARGET = re.compile(r"tableau:[0-7]|foundation")
 NUMBERED = re.compile(r"^\s*(\d+)\. (\S+) (\S+) -> (\S+)$")
-BATCH_KEYS = {"deal", "status", "optimal", "length", "nodes", "seconds"}
+BATCH_KEYS = {"deal", "status", "optimal", "length", "single_card_moves", "nodes", "seconds"}
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -49,7 +49,11 @@ def assert_move_shape(move: object) -> None:
 
 
 def assert_solution_shape(data: dict) -> None:
-    assert set(data) == {"status", "optimal", "length", "lower_bound", "moves", "stats"}
+    assert set(data) == {"status", "optimal", "length", "lower_bound", "moves", "stats",
+                         "metric", "single_card_moves", "single_cards"}
+    assert data["metric"] in {"moves", "cards"}
+    # without sequence moves a line's moves are single cards
+    assert data["single_card_moves"] == data["length"]
     assert data["status"] in {"solved", "unsolvable", "unknown"}
     assert isinstance(data["optimal"], bool)
     assert data["length"] is None or (
@@ -468,7 +472,7 @@ def test_batch_writes_and_resumes(capsys, tmp_path):
     records = batch_records(first_text)
     assert len(first_text.splitlines()) == 20
     for record in records:  # each line of the file says what it is a result of
-        assert set(record) == BATCH_KEYS | {"game", "variant", "mode", "budget"}
+        assert set(record) == BATCH_KEYS | {"game", "variant", "mode", "metric", "budget"}
         assert (record["game"], record["variant"], record["mode"]) == (
             "beleaguered-fortress", "beleaguered-fortress", "any")
         assert record["budget"] == {"seconds": 30, "nodes": None, "table_entries": 5_000_000}

@@ -55,7 +55,8 @@ OWN = parse_rules(CASTLE_ONE_CELL, "castle-one-cell.toml")
 
 # a deal of each variant that is won, solved optimally and graded in well under a second
 DEALS = {"beleaguered-fortress": 2, "fortress": 3, "bastion": 3, "beleaguered-castle": 2,
-         "streets-and-alleys": 17, "citadel": 3, "castle-one-cell": 3}
+         "streets-and-alleys": 17, "citadel": 3, "freecell": 2, "bakers-game": 1,
+         "eight-off": 1, "seahaven-towers": 1, "forecell": 2, "castle-one-cell": 3}
 
 
 def test_every_shipped_variant_and_the_rules_files_has_its_deal_here():
