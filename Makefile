@@ -10,7 +10,7 @@ GAMES ?= 1000
 
 KERNEL_TESTS := tests/beleaguered/test_native.py tests/beleaguered/test_optimality.py
 
-.PHONY: run test test-timing test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale bench-hostile bench-family bench-history
+.PHONY: run test test-timing test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale bench-hostile bench-family bench-freecell bench-history
 
 # pip builds the compiled kernel (solver/beleaguered/_kernel.cpp) in place.
 $(RUNTIME): pyproject.toml setup.py solver/beleaguered/_kernel.cpp
@@ -132,6 +132,15 @@ bench-family: $(INSTALLED)
 	@command -v fc-solve >/dev/null 2>&1 || apt-get install -y freecell-solver-bin \
 		|| echo "bench-family: could not install freecell-solver-bin (fc-solve)" >&2
 	$(PY) -m bench.bench_family --deals $(DEALS)
+
+# The FreeCell family beside Freecell Solver's default preset for each game (one core each,
+# 10 s a deal; FreeCell deals 1-1000, the others 1-300), fc-solve installed as above;
+# with the share proven optimal (--optimal); FREECELL_ARGS for other settings.
+FREECELL_ARGS ?= --optimal
+bench-freecell: $(INSTALLED)
+	@command -v fc-solve >/dev/null 2>&1 || apt-get install -y freecell-solver-bin \
+		|| echo "bench-freecell: could not install freecell-solver-bin (fc-solve)" >&2
+	$(PY) -m bench.bench_freecell $(FREECELL_ARGS)
 
 # Beleaguered Fortress with today's kernel beside the kernel of HISTORY_COMMIT, built from
 # git: the family's rules must not slow the seed game (any mode, then optimal).

@@ -186,20 +186,20 @@ def compare_fc(records: Sequence[Record]) -> Record:
         "both_decided": decided, "agree": decided - len(disagree),
         "disagreements": disagree, "below_proven_optimum": below,
         "seconds_ours": ours_seconds, "seconds_fc": fc_seconds,
-        "time_ratio_fc_over_ours": _ratio(fc_seconds, ours_seconds),
+        "time_ratio_fc_over_ours": ratio(fc_seconds, ours_seconds),
         "both_solved": len(both),
         "length_fc_median": median(f for _, f in both),
         "length_ours_any_median": median(a for a, _ in both),
-        "length_ratio_fc_over_any": _ratio(median(f for _, f in both),
+        "length_ratio_fc_over_any": ratio(median(f for _, f in both),
                                            median(a for a, _ in both)),
-        "length_ratio_fc_over_optimal": _ratio(median(f for _, f in proven),
+        "length_ratio_fc_over_optimal": ratio(median(f for _, f in proven),
                                                median(o for o, _ in proven)),
         "cards_checked": sum(f["same_cards"] is not None for f in fc),
         "cards_differ": [r["deal"] for r in records if r["fc"]["same_cards"] is False],
     }
 
 
-def _ratio(top: float | None, bottom: float | None) -> float | None:
+def ratio(top: float | None, bottom: float | None) -> float | None:
     return top / bottom if top is not None and bottom else None
 
 
@@ -320,7 +320,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.seconds = 2.0 if args.quick else 10.0
     deals: range = args.deals
     seconds: float = args.seconds
-    chosen: tuple[Variant, ...] = variants() if args.variants is None else args.variants
+    castle = tuple(rules for rules in variants() if rules.sequence_moves == "none")
+    chosen: tuple[Variant, ...] = castle if args.variants is None else args.variants
     if seconds <= 0 or args.chunk <= 0 or (args.fortress_share or 1) <= 0:
         parser.error("--seconds, --chunk and --fortress-share must be positive")
 

@@ -1,15 +1,18 @@
 """Freecell Solver (`fc-solve`, Debian package freecell-solver-bin) as a yardstick for the
-down-building variants: our position as its board text, one run of it under a timeout,
-and its verdict and solution length in single-card moves.
+down-building variants and the FreeCell family: our position as its board text, one run
+of it under a timeout, and its verdict and solution.
 
-fc-solve plays a sequence of k cards as one move where its rules allow (a "supermove"
-through empty piles and free cells), while our lengths count single cards; so its
-solution is played through our rules, each sequence move expanded into the single-card
-moves of the standard recursive supermove: the length is then a count of legal moves,
-and a solution that broke our rules or did not win would raise. Forcing atomic moves
-instead (`-to 01ABCDE`) would make each printed move one card, but it changes the
-search so much (solutions of thousands of moves, other deals timing out) that it would
-no longer be fc-solve's figure.
+fc-solve plays a run of k cards as one move where its rules allow (a "supermove"
+through empty piles and free cells). Its solution is played through our rules, each
+printed move kept as one of our moves (a k-card move from pile to pile as our sequence
+move of the k-th card from the top) and written out in single-card moves by
+solver.beleaguered.sequences, the recursive supermove our own lines are written out
+with: the lengths are then counts of legal moves both ways, and a solution that broke
+our rules or did not win would raise. Where the variant has sequence moves (the FreeCell
+family) the printed line must replay as it stands too. Forcing atomic moves instead
+(`-to 01ABCDE`) would make each printed move one card, but it changes the search so much
+(solutions of thousands of moves, other deals timing out) that it would no longer be
+fc-solve's figure.
 
 The board goes in as fc-solve's `-p -t` text (columns bottom to top, `T` for ten), so
 that what it is given is our deal, not one it makes itself; `pysol_layout` gives the
@@ -30,9 +33,11 @@ from functools import cache
 from typing import Any
 
 from solver.beleaguered.position import Position
-from solver.beleaguered.rules import CELL, FOUNDATION, TABLEAU, Location, Move, apply
+from solver.beleaguered.rules import CELL, FOUNDATION, TABLEAU, Location, Move, replay
+from solver.beleaguered.sequences import single_cards
+from solver.beleaguered.variant import SequenceMoves
 from solver.budget import Status
-from solver.cards import Rank
+from solver.cards import Card, Rank
 from solver.errors import IllegalMove
 
 EXECUTABLE = "fc-solve"
@@ -40,6 +45,10 @@ EXECUTABLE = "fc-solve"
 GAMES = {"beleaguered-castle": "beleaguered_castle",
          "streets-and-alleys": "streets_and_alleys",
          "citadel": "citadel"}
+# The FreeCell family, which `make bench-freecell` compares: the same for its variants.
+FREECELL_GAMES = {"freecell": "freecell", "bakers-game": "bakers_game",
+                  "eight-off": "eight_off", "seahaven-towers": "seahaven_towers",
+                  "forecell": "forecell"}
 # fc-solve writes foundations in the order H C D S; ours are C D H S.
 FOUNDATION_SUITS = (("H", 2), ("C", 0), ("D", 1), ("S", 3))
 PYSOL_CARDS_LAST_LCG_DEAL = 31999  # pysol-cards deals 32000 on by the LCG, PySolFC does not
@@ -65,9 +74,10 @@ def board_text(position: Position) -> str:
 
 def command(game: str, piles: int, cells: int, executable: str = EXECUTABLE,
             atomic: bool = False) -> list[str]:
-    """fc-solve's preset for the game, with its own search settings; the pile and cell
-    counts said again (the board names only what it holds); -m prints the moves alone
-    (`single_card_moves` replays them, so the states of -sam are not needed); -sel says
+    """fc-solve's preset for the game (how piles build, what fills an empty one, runs as
+    long as the free cells and empty piles allow), with its own search settings; the
+    pile and cell counts said again (the board names only what it holds); -m prints the
+    moves alone (`read_line` replays them, so the states of -sam are not needed); -sel says
     "Iterations count exceeded." where a limit, not the search space, ran out.
     `atomic`: single-card moves only (`-to 01ABCDE`), the move set its docs give for a
     board it wrongly calls unsolvable."""
@@ -77,11 +87,24 @@ def command(game: str, piles: int, cells: int, executable: str = EXECUTABLE,
 
 
 @dataclass(frozen=True)
+class Line:
+    """A solution fc-solve printed, read through our rules both ways."""
+
+    printed: tuple[Move, ...]       # one per move it printed, a run as one sequence move
+    single_cards: tuple[Move, ...]  # the same written out in single-card moves
+
+
+@dataclass(frozen=True)
 class Run:
     status: Status       # SOLVED, UNSOLVABLE (its move set exhausted), UNKNOWN
-    moves: tuple[Move, ...] | None  # its solution in single-card moves, when SOLVED
+    line: Line | None    # its solution, when SOLVED
     seconds: float            # wall clock, process start included; the timeout when killed
     timed_out: bool
+
+    @property
+    def moves(self) -> tuple[Move, ...] | None:
+        """Its solution in single-card moves, when SOLVED."""
+        return None if self.line is None else self.line.single_cards
 
 
 def run(position: Position, game: str, timeout: float, executable: str = EXECUTABLE,
@@ -100,114 +123,77 @@ def run(position: Position, game: str, timeout: float, executable: str = EXECUTA
         process.communicate()
         return Run(Status.UNKNOWN, None, timeout, True)
     seconds = time.perf_counter() - started
-    status, moves = parse_output(out, position)
+    status, line = parse_output(out, position)
     if status is None:
         raise RuntimeError(f"fc-solve gave no verdict (exit {process.returncode}): "
                            f"{err.strip()[-300:] or out.strip()[-300:]}")
-    return Run(status, moves, seconds, False)
+    return Run(status, line, seconds, False)
 
 
+# "1 cards" is how it prints a single card moved from pile to pile
 _MOVE = re.compile(r"Move (a card|\d+ cards) from (stack|freecell) (\d+) to "
                    r"(?:the (foundations)|(stack|freecell) (\d+))$")
 
 
-def parse_output(out: str, position: Position) -> tuple[Status | None, tuple[Move, ...] | None]:
+def parse_output(out: str, position: Position) -> tuple[Status | None, Line | None]:
     """The verdict of a run (`command`) from `position` and, when solved, its
-    solution as single-card moves; (None, None) when the output holds no verdict."""
+    solution (`read_line`); (None, None) when the output holds no verdict."""
     if "Iterations count exceeded." in out:
         return Status.UNKNOWN, None
     if "I could not solve this game." in out:
         return Status.UNSOLVABLE, None
     if "This game is solveable." not in out:
         return None, None
-    return Status.SOLVED, single_card_moves(out, position)
+    return Status.SOLVED, read_line(out, position)
 
 
-def single_card_moves(out: str, position: Position) -> tuple[Move, ...]:
-    """fc-solve's printed solution played through our rules (solver.beleaguered.rules),
-    each sequence move expanded into the single-card moves of the recursive supermove;
-    IllegalMove if a move breaks our rules, ValueError if the line does not win."""
-    moves: list[Move] = []
-    for line in out.splitlines():
-        if not line.startswith("Move"):
+def read_line(out: str, position: Position) -> Line:
+    """fc-solve's printed solution played through our rules (solver.beleaguered.rules):
+    each printed move written out in single cards and replayed; where the variant has
+    sequence moves, the printed line replayed as it stands as well. IllegalMove if a
+    move breaks our rules, ValueError if the line does not win or a move is not
+    understood."""
+    start = position
+    printed: list[Move] = []
+    written: list[Move] = []
+    for text in out.splitlines():
+        if not text.startswith("Move"):
             continue
-        found = _MOVE.match(line)
+        found = _MOVE.match(text)
         if found is None:
-            raise ValueError(f"fc-solve move not understood: {line!r}")
+            raise ValueError(f"fc-solve move not understood: {text!r}")
         what, kind, index, home, target_kind, target = found.groups()
         count = 1 if what == "a card" else int(what.split()[0])
         source = Location(TABLEAU if kind == "stack" else CELL, int(index))
         to = (Location(FOUNDATION) if home
               else Location(TABLEAU if target_kind == "stack" else CELL, int(target)))
-        if count == 1:
-            position = _play(position, source, to, moves)
-        elif source.kind == TABLEAU and to.kind == TABLEAU:
-            empty = [k for k, pile in enumerate(position.tableau) if not pile
-                     and k != int(target)]
-            position = _supermove(position, count, source, to, empty, moves)
-        else:
-            raise ValueError(f"fc-solve moves {count} cards other than pile to pile: {line!r}")
+        if count > 1 and (source.kind, to.kind) != (TABLEAU, TABLEAU):
+            raise ValueError(f"fc-solve moves {count} cards other than pile to pile: {text!r}")
+        move = Move(_card(position, source, count), source, to)
+        step = single_cards(position, move)
+        position = replay(position, step)
+        printed.append(move)
+        written += step
     if not position.is_won:
         raise ValueError("fc-solve's solution does not win")
-    return tuple(moves)
+    if (start.variant.sequence_moves is not SequenceMoves.NONE
+            and not replay(start, printed).is_won):
+        raise ValueError("fc-solve's solution as printed does not win")
+    return Line(tuple(printed), tuple(written))
 
 
-def _play(position: Position, source: Location, target: Location,
-          moves: list[Move]) -> Position:
-    """The top card of `source` to `target`, by our rules."""
+def _card(position: Position, source: Location, count: int) -> Card:
+    """The card a move of `count` cards from `source` names: the bottom one of the run."""
     k = source.index or 0
     if source.kind == TABLEAU:
-        card = position.tableau[k][-1] if position.tableau[k] else None
+        pile = position.tableau[k] if k < len(position.tableau) else ()
+        if len(pile) >= count:
+            return pile[-count]
     else:
-        card = position.cells[k]
-    if card is None:
-        raise IllegalMove(f"fc-solve moves a card from {source}, which has none")
-    moves.append(Move(card, source, target))
-    return apply(position, moves[-1])
-
-
-def _supermove(position: Position, count: int, source: Location, target: Location,
-               empty: list[int], moves: list[Move]) -> Position:
-    """`count` cards from pile `source` to pile `target`, one at a time: through the free
-    cells when they hold all but one, else parking the top part on an empty pile."""
-    cells = [Location(CELL, k) for k, card in enumerate(position.cells) if card is None]
-    supermove(count, len(cells), len(empty))  # refuses a move too big for the room
-    if count <= len(cells) + 1:
-        parked = cells[:count - 1]
-        for cell in parked:
-            position = _play(position, source, cell, moves)
-        position = _play(position, source, target, moves)
-        for cell in reversed(parked):
-            position = _play(position, cell, target, moves)
-        return position
-    top = _split(count, len(cells), len(empty))
-    park, rest = Location(TABLEAU, empty[0]), empty[1:]
-    position = _supermove(position, top, source, park, rest, moves)
-    position = _supermove(position, count - top, source, target, rest, moves)
-    return _supermove(position, top, park, target, rest, moves)
-
-
-def _split(count: int, cells: int, empty: int) -> int:
-    """How many of `count` cards the cheapest supermove parks on its first empty pile."""
-    half = (cells + 1) << (empty - 1)  # what one pile fewer can move
-    return min(range(max(1, count - half), min(half, count - 1) + 1),
-               key=lambda top: 2 * supermove(top, cells, empty - 1)
-               + supermove(count - top, cells, empty - 1))
-
-
-@cache
-def supermove(count: int, cells: int, empty: int) -> int:
-    """Fewest single-card moves of the recursive supermove of `count` cards with `cells`
-    free cells and `empty` empty piles (the target aside): up to cells+1 cards go through
-    the cells; more park their top part on an empty pile, move the rest with one pile
-    fewer, then bring the parked part over, again with one fewer."""
-    if count <= cells + 1:
-        return 2 * count - 1
-    if count > (cells + 1) << empty:
-        raise ValueError(f"{count} cards cannot move with {cells} free cells and "
-                         f"{empty} empty piles")
-    top = _split(count, cells, empty)
-    return 2 * supermove(top, cells, empty - 1) + supermove(count - top, cells, empty - 1)
+        card = position.cells[k] if k < len(position.cells) else None
+        if card is not None:
+            return card
+    raise IllegalMove(f"fc-solve moves {count} card(s) from {source}, which has fewer")
 
 
 Layout = tuple[tuple[int, ...], tuple[tuple[str, ...], ...], tuple[str, ...]]
@@ -215,7 +201,9 @@ Layout = tuple[tuple[int, ...], tuple[tuple[str, ...], ...], tuple[str, ...]]
 
 def parse_board(text: str) -> Layout:
     """A board text as (foundation ranks C D H S, columns, cells), for comparing two
-    boards: absent foundations are 0, an empty cell is '-', '10' reads as 'T'."""
+    boards: absent foundations are 0, an empty cell is '-' and empty cells after the
+    last card are dropped (pysol-cards writes none, or only up to the last card it
+    dealt), '10' reads as 'T'."""
     ranks = {rank_text(r): r for r in range(14)}
     foundations = [0, 0, 0, 0]
     columns: list[tuple[str, ...]] = []
@@ -226,7 +214,7 @@ def parse_board(text: str) -> Layout:
                 suit, _, rank = item.partition("-")
                 foundations["CDHS".index(suit)] = ranks[rank]
         elif line.startswith(("Freecells:", "FC:")):
-            cells = tuple(line.split(":", 1)[1].split())
+            cells = tuple(" ".join(line.split(":", 1)[1].split()).rstrip(" -").split())
         elif line.strip():
             columns.append(tuple(c.replace("10", "T") for c in line.lstrip(":").split()))
     return (tuple(foundations), tuple(columns), cells)

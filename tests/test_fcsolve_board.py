@@ -1,18 +1,23 @@
-"""bench/fcsolve.py, the bridge to Freecell Solver that `make bench-family` compares
-against: our positions as its board text, its output read as a verdict and a length in
-single-card moves, and our deals the same cards as pysol-cards'. Everything but the last
-test runs without fc-solve installed; that one runs it on a position won in six moves.
+"""bench/fcsolve.py, the bridge to Freecell Solver that `make bench-family` and `make
+bench-freecell` compare against: our positions as its board text, its output read as a
+verdict and a line replayed by our rules (as printed and in single-card moves), and our
+deals the same cards as pysol-cards' (and FreeCell's as Microsoft's). The tests marked
+so run fc-solve itself: on a Beleaguered Castle position won in six moves, a FreeCell
+endgame whose first move carries two cards, and an Eight Off deal under the wrong preset.
 """
 
 from __future__ import annotations
 
 import shutil
+import subprocess
 
 import pytest
 
 from bench import fcsolve
 from solver.beleaguered.deals import deal
 from solver.beleaguered.position import Position
+from solver.beleaguered.rules import TABLEAU, replay
+from solver.beleaguered.sequences import supermove
 from solver.beleaguered.variant import find_variant
 from solver.budget import Status
 from solver.cards import Card
@@ -57,23 +62,54 @@ def test_board_text_reads_back_as_the_same_layout():
     assert cells == ()
 
 
-@pytest.mark.parametrize("name", sorted(fcsolve.GAMES))
+ALL_GAMES = {**fcsolve.GAMES, **fcsolve.FREECELL_GAMES}
+needs_fc_solve = pytest.mark.skipif(shutil.which(fcsolve.EXECUTABLE) is None,
+                                    reason="fc-solve not installed")
+
+
+@pytest.mark.parametrize("name", sorted(ALL_GAMES))
 def test_our_deals_are_pysol_cards_deals(name):
     pytest.importorskip("pysol_cards")
     rules = find_variant(name)
     for number in (1, 2, 617, 31999):
-        assert fcsolve.same_cards(deal(number, rules), fcsolve.GAMES[name], number)
-    assert fcsolve.same_cards(deal(32000, rules), fcsolve.GAMES[name], 32000) is None
+        assert fcsolve.same_cards(deal(number, rules), ALL_GAMES[name], number)
+    assert fcsolve.same_cards(deal(32000, rules), ALL_GAMES[name], 32000) is None
+
+
+def test_cells_dealt_to_some_cells_keep_their_places_in_the_board_text():
+    """Eight Off deals to every other cell, Seahaven Towers to the middle two; fc-solve's
+    move numbers name cells by place, so the dashes must stay where the deal left them."""
+    assert fcsolve.board_text(deal(1, find_variant("eight-off"))).splitlines()[1] == (
+        "Freecells: 6S - 9C - 2H - 6H -")
+    seahaven = fcsolve.board_text(deal(1, find_variant("seahaven-towers"))).splitlines()
+    assert seahaven[1] == "Freecells: - 2H 6H -"
+    assert len(seahaven) == 12  # foundations, cells, ten piles
+
+
+def test_empty_cells_after_the_last_card_read_as_absent():
+    assert fcsolve.parse_board("Freecells: - - - -\n: KS\n") == ((0, 0, 0, 0), (("KS",),), ())
+    assert fcsolve.parse_board("Freecells: - 2H 6H -\n")[2] == ("-", "2H", "6H")
+
+
+@pytest.mark.skipif(shutil.which("make-microsoft-freecell-board") is None,
+                    reason="make-microsoft-freecell-board not installed")
+@pytest.mark.parametrize("number", [1, 617, 11982, 31999])
+def test_our_freecell_deals_are_microsofts(number):
+    theirs = subprocess.run(["make-microsoft-freecell-board", str(number)],
+                            capture_output=True, text=True, check=True).stdout
+    ours = fcsolve.board_text(deal(number, find_variant("freecell")))
+    assert fcsolve.parse_board(ours) == fcsolve.parse_board(theirs)
 
 
 def test_supermoves_count_the_single_card_moves_of_the_recursion():
-    assert fcsolve.supermove(1, 0, 0) == 1
-    assert fcsolve.supermove(2, 0, 1) == 3    # park, move, unpark
-    assert fcsolve.supermove(3, 0, 2) == 5    # two parked on two empty piles
-    assert fcsolve.supermove(4, 0, 2) == 9    # 2 parked via the other pile, twice over
-    assert fcsolve.supermove(3, 2, 0) == 5    # through two cells
+    """fc-solve's runs are written out by solver.beleaguered.sequences, these counts."""
+    assert supermove(1, 0, 0) == 1
+    assert supermove(2, 0, 1) == 3    # park, move, unpark
+    assert supermove(3, 0, 2) == 5    # two parked on two empty piles
+    assert supermove(4, 0, 2) == 9    # 2 parked via the other pile, twice over
+    assert supermove(3, 2, 0) == 5    # through two cells
     with pytest.raises(ValueError):
-        fcsolve.supermove(3, 0, 1)
+        supermove(3, 0, 1)
 
 
 def clubs_to_come() -> Position:
@@ -112,9 +148,14 @@ This scan generated 5 states.
 
 
 def test_output_reads_as_a_verdict_and_single_card_moves_that_win():
-    status, moves = fcsolve.parse_output(SOLVED, clubs_to_come())
-    assert status is Status.SOLVED
+    status, line = fcsolve.parse_output(SOLVED, clubs_to_come())
+    assert status is Status.SOLVED and line is not None
+    # as printed, the run is named by its bottom card
+    assert [str(m) for m in line.printed[:2]] == ["JC tableau:0 tableau:1",
+                                                  "TC tableau:1 foundation"]
+    assert len(line.printed) == 5
     # the two cards go one at a time, the top one parked on the first empty pile
+    moves = line.single_cards
     assert [str(m) for m in moves[:3]] == ["TC tableau:0 tableau:2", "JC tableau:0 tableau:1",
                                            "TC tableau:2 tableau:1"]
     assert len(moves) == 7
@@ -131,8 +172,55 @@ def test_a_solution_that_breaks_our_rules_is_refused():
                              clubs_to_come())
 
 
-@pytest.mark.skipif(shutil.which(fcsolve.EXECUTABLE) is None, reason="fc-solve not installed")
+@needs_fc_solve
 def test_fc_solve_wins_the_endgame_in_six_moves():
     result = fcsolve.run(endgame(), "beleaguered_castle", timeout=30)
     assert (result.status, result.timed_out) == (Status.SOLVED, False)
     assert result.moves is not None and len(result.moves) == 6
+
+
+def freecell_endgame() -> Position:
+    """FreeCell late in deal 49 as fc-solve plays it: the cells full, one pile empty, so
+    that TH 9C can go onto JC as one move of two cards (9C parked on the empty pile)."""
+    piles = [cards("KC"), cards("KD QC JH TC 9H 8C"), cards("QH AC QS TH 9C"),
+             cards("KS QD JC"), cards("3C"), (), cards("7C"), cards("4C")]
+    return Position(tuple(piles), (), (0, 11, 8, 11), cells=cards("6C 5C KH 2C"),
+                    variant=find_variant("freecell"))
+
+
+def test_board_text_of_a_freecell_position_lists_its_cells():
+    assert fcsolve.board_text(freecell_endgame()).splitlines()[:2] == [
+        "Foundations: H-8 C-0 D-J S-J", "Freecells: 6C 5C KH 2C"]
+
+
+@needs_fc_solve
+def test_fc_solve_runs_replay_as_sequence_moves_and_as_single_cards():
+    start = freecell_endgame()
+    result = fcsolve.run(start, "freecell", timeout=30)
+    assert (result.status, result.timed_out) == (Status.SOLVED, False)
+    line = result.line
+    assert line is not None and line.single_cards == result.moves
+    assert str(line.printed[0]) == "TH tableau:2 tableau:3"  # "Move 2 cards"
+    assert [str(m) for m in line.single_cards[:3]] == [
+        "9C tableau:2 tableau:5", "TH tableau:2 tableau:3", "9C tableau:5 tableau:3"]
+    assert len(line.single_cards) > len(line.printed)
+    assert replay(start, line.printed).is_won  # our sequence moves, one each
+    position = start
+    for move in line.single_cards:  # each a top card
+        if move.source.kind == TABLEAU:
+            assert position.tableau[move.source.index][-1] == move.card
+        position = replay(position, [move])
+    assert position.is_won
+
+
+@needs_fc_solve
+def test_a_line_by_another_games_rules_is_refused():
+    """Eight Off under fc-solve's FreeCell preset: it builds by colour and fills empty
+    piles with any card, which our Eight Off refuses; its own preset is why `command`
+    names the game."""
+    position = deal(2, find_variant("eight-off"))
+    wrong = subprocess.run(fcsolve.command("freecell", 8, 8), input=fcsolve.board_text(position),
+                           capture_output=True, text=True, check=True).stdout
+    with pytest.raises(IllegalMove):
+        fcsolve.parse_output(wrong, position)
+    assert fcsolve.run(position, "eight_off", timeout=30).status is Status.SOLVED
