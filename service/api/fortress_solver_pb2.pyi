@@ -994,14 +994,18 @@ class GameInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., modes: _Optional[_Iterable[str]] = ..., algorithms: _Optional[_Iterable[str]] = ..., max_deal: _Optional[int] = ..., variants: _Optional[_Iterable[_Union[VariantInfo, _Mapping]]] = ...) -> None: ...
 
 class VariantInfo(_message.Message):
-    __slots__ = ("name", "title", "max_deal")
+    __slots__ = ("name", "title", "max_deal", "empty", "sequence_moves")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     MAX_DEAL_FIELD_NUMBER: _ClassVar[int]
+    EMPTY_FIELD_NUMBER: _ClassVar[int]
+    SEQUENCE_MOVES_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     max_deal: int
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., max_deal: _Optional[int] = ...) -> None: ...
+    empty: str
+    sequence_moves: str
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., max_deal: _Optional[int] = ..., empty: _Optional[str] = ..., sequence_moves: _Optional[str] = ...) -> None: ...
 
 class Limits(_message.Message):
     __slots__ = ("workers", "queue", "max_seconds", "max_nodes", "max_table_entries", "cache_entries", "max_worlds", "max_batch", "max_calls_per_address", "max_workers_per_client")

@@ -84,7 +84,9 @@ class Handler:
         return pb.GameInfo(name=self.game.name, modes=[m.value for m in Mode],
                            algorithms=[a.value for a in Algorithm], max_deal=LARGEST_DEAL,
                            variants=[pb.VariantInfo(name=v.name, title=v.title,
-                                                    max_deal=MAX_DEALS[v.numbering])
+                                                    max_deal=MAX_DEALS[v.numbering],
+                                                    empty=v.empty.value,
+                                                    sequence_moves=v.sequence_moves.value)
                                      for v in variants()])
 
     def source(self, position: Position) -> pb.PositionSource:

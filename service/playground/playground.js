@@ -4,11 +4,13 @@
  * each in the game selector. The page has boards of its own for four of them (BOARDS,
  * keyed by the game's name):
  * Beleaguered Fortress: a deal or a pasted position, played by clicking a card and then a
- * pile, a free cell or the foundations, the card's targets coloured by whether their move
- * still wins; Hint, and Solve with Previous / Next / Play along the optimal line. Its
- * family's variants (Fortress, Bastion, Beleaguered Castle, ...) are dealt from the variant
- * selector and drawn from their positions: as many piles as they have, the free cells
- * where they have them, the reserve only where they have one. Fortress Fight
+ * pile, a free cell or the foundations (or by dragging the card there), the card's targets
+ * coloured by whether their move still wins; Hint, and Solve with Previous / Next / Play
+ * along the optimal line. Its family's variants (Fortress, Bastion, FreeCell, ...) are
+ * dealt from the variant selector and drawn from their positions: as many piles as they
+ * have, the free cells where they have them, the reserve only where they have one, a "K"
+ * on an empty pile only a king may fill; where a variant moves built runs, a card below
+ * its pile's top moves with the run on it, as one move. Fortress Fight
  * Kingdom and Farbduell: a game against the greedy bot from a seed (or a pasted position),
  * the person is seat 0 (or the seat to move) and sees only what that seat sees; each
  * Fortress Fight Kingdom card with its name, cost and effect from the server's card
@@ -47,19 +49,9 @@ const TOKEN_KEY = "fortress-solver-token";
 const BUDGET = {seconds: 10};
 const PLAY_INTERVAL_MS = 400;
 
-// Beleaguered Fortress's family: the variant a position without a "variant" key is of, and
-// the variants the server ships, in its order (`fortress-solver variants`). GameInfo lists
-// no variants yet: the selector offers these, unless the server's GameInfo names its own
-// under `variants` (as names, or as {name, title}), which it then offers instead.
+// Beleaguered Fortress's family: the variant a position without a "variant" key is of. The
+// selector offers the variants the server's GameInfo lists, in its order.
 const DEFAULT_VARIANT = "beleaguered-fortress";
-const VARIANTS = [
-  {name: "beleaguered-fortress", title: "Beleaguered Fortress"},
-  {name: "fortress", title: "Fortress"},
-  {name: "bastion", title: "Bastion"},
-  {name: "beleaguered-castle", title: "Beleaguered Castle"},
-  {name: "streets-and-alleys", title: "Streets and Alleys"},
-  {name: "citadel", title: "Citadel"},
-];
 
 const STRONGHOLD_EXAMPLE = `{"game": "stronghold", "mode": "1v3", "turn": 2,               // A1 to move
  "units": [{"id": "u4", "owner": "A1", "might": 4},                    // in base, ready
@@ -135,6 +127,7 @@ const state = {
   games: null,        // GetServerInfo's games: name -> GameInfo, in the server's order
   game: null,         // the name of the game on show (a key of state.games)
   seeds: {},          // the last deal or seed typed, per game
+  variants: new Map(),  // Beleaguered Fortress's family: name -> VariantInfo (its rules)
   view: null,         // the last PlayResponse; null before the game has loaded
   history: [],        // the views before it, for Previous
   solution: null,     // {moves: [move text], start: history length when solved}
@@ -291,15 +284,14 @@ function reset(view) {
   stopPlaying();
 }
 
-// The variant selector's options: the server's, where its GameInfo lists them, else
-// VARIANTS; the variant chosen stays chosen if the server has it.
+// The variant selector's options: the variants the server's GameInfo lists (its shipped
+// ones and its rules files'), else Beleaguered Fortress alone; the variant chosen stays
+// chosen if the server has it.
 function fillVariants(listed) {
-  const named = (listed || []).map((v) => (typeof v === "string" ? {name: v} : v))
-    .filter((v) => v && typeof v.name === "string" && v.name);
-  const known = new Map(VARIANTS.map((v) => [v.name, v.title]));
-  const variants = named.length
-    ? named.map((v) => ({name: v.name, title: v.title || known.get(v.name) || v.name}))
-    : VARIANTS;
+  const named = (listed || []).filter((v) => v.name);
+  state.variants = new Map(named.map((v) => [v.name, v]));
+  const variants = named.length ? named.map((v) => ({name: v.name, title: v.title || v.name}))
+    : [{name: DEFAULT_VARIANT, title: BOARDS[DEFAULT_VARIANT].label}];
   const chosen = $("variant").value;
   $("variant").replaceChildren(...variants.map((v) =>
     el("option", {value: v.name, text: v.title})));
@@ -550,29 +542,82 @@ function onBoardClick(event) {
   info.click?.(event);
 }
 
-// Beleaguered Fortress: a card, then where it goes.
+// Beleaguered Fortress: a card, then where it goes. A card below its pile's top takes the
+// run on it along (a sequence move, where the variant has them); a click on the selected
+// card's own place picks the card clicked instead.
 function onCardClick(event) {
   const card = event.target.closest("[data-card]");
   const target = event.target.closest("[data-target]");
   const selected = state.selected;
-  const same = card && selected && card.dataset.card === selected.card;
-  if (selected && target && !same) {
-    const move = `${selected.card} ${selected.place} ${target.dataset.target}`;
-    run((current) => playMove(move, current)).then((ok) => {
-      if (!ok && state.selected === selected) {  // refused: the reason stays on show
-        state.selected = null;
-        render();
-      }
-    });
-  } else if (card && !same) {
-    state.selected = {card: card.dataset.card, place: card.dataset.place};
-    showError("");
-    gradeMoves();
+  if (selected && target && target.dataset.target !== selected.place) {
+    playSelected(target.dataset.target);
+  } else if (card && card.dataset.card !== selected?.card) {
+    select(card);
     render();
   } else if (selected) {
     state.selected = null;
     render();
   }
+}
+
+// A card picked, by a click or a drag: its moves are graded, an old refusal goes.
+function select(card) {
+  state.selected = {card: card.dataset.card, place: card.dataset.place};
+  showError("");
+  gradeMoves();
+}
+
+// The selected card, with the run on it, to `target` as one move.
+function playSelected(target) {
+  const selected = state.selected;
+  const move = `${selected.card} ${selected.place} ${target}`;
+  run((current) => playMove(move, current)).then((ok) => {
+    if (!ok && state.selected === selected) {  // refused: the reason stays on show
+      state.selected = null;
+      render();
+    }
+  });
+}
+
+// Beleaguered Fortress by drag and drop: a card with a legal move (markBeleaguered makes
+// it draggable) is picked up as a click picks it, and dropped on its target as a click
+// there plays it.
+function onCardDragStart(event) {
+  // a drag of selected text starts at a text node
+  const card = event.target.closest?.('[data-card][draggable="true"]');
+  if (!card) return;
+  if (state.busy) {
+    event.preventDefault();
+    return;
+  }
+  event.dataTransfer.effectAllowed = "move";
+  event.dataTransfer.setData("text/plain", `${card.dataset.card} ${card.dataset.place}`);
+  const carried = runOf(card);
+  if (carried.length > 1) dragImage(event, carried);
+  select(card);
+  setTimeout(render);  // once the browser has its picture of what is dragged
+}
+
+function onCardDragOver(event) {
+  if (state.selected && event.target.closest("[data-target]")) event.preventDefault();
+}
+
+function onCardDrop(event) {
+  const target = event.target.closest("[data-target]");
+  if (!state.selected || !target) return;
+  event.preventDefault();
+  if (target.dataset.target !== state.selected.place) playSelected(target.dataset.target);
+}
+
+// A dragged run under the pointer as on its pile: its cards fanned, the base card held
+// where the pointer took it.
+function dragImage(event, carried) {
+  const image = el("div", {class: "drag-image", "aria-hidden": "true",
+                           style: {"--cards": String(carried.length)}},
+  carried.map((card, i) => cardFace(card.dataset.card, {style: {"--i": String(i)}})));
+  carried[0].closest(".tableau").append(image);  // its cards as large as the piles'
+  event.dataTransfer.setDragImage(image, event.offsetX, event.offsetY);
+  setTimeout(() => image.remove());
 }
 
 // ------------------------------------------------------------------ hints and solutions
@@ -900,40 +945,59 @@ function renderBeleaguered(board) {
       position.cells ? cellsEl(position.cells) : null,
       foundationsEl(position.foundations)),
     legendEl(),
-    tableauEl(position.tableau),
+    tableauEl(position.tableau, kingsOnly(position)),
     el("details", {class: "picture"}, el("summary", {text: "as text"}),
       el("pre", {text: state.view.picture})));
   markBeleaguered(board);
 }
 
+// The empty piles that take only a king (as in Eight Off), by the variant's rules as the
+// server's GameInfo sends them.
+function kingsOnly(position) {
+  const rules = state.variants.get(position.variant || DEFAULT_VARIANT);
+  if (rules?.empty !== "kings") return new Set();
+  return new Set(position.tableau.flatMap((pile, i) => (pile.length === 0 ? [i] : [])));
+}
+
 // Eight piles as ever; more sit closer (ten fit beside the side panel), and more than ten
-// on narrower cards.
-function tableauEl(piles) {
+// on narrower cards. `kings`: the empty piles that take only a king.
+function tableauEl(piles, kings) {
   const count = piles.length;
   const cls = count === 8 ? "tableau" : `tableau piles${count > 8 ? " wide" : ""}${
     count > 10 ? " many" : ""}`;
   return el("div", {class: cls, "data-piles": String(count),
                     style: count === 8 ? null : {"--piles": String(Math.max(count, 1))}},
-  piles.map(pileEl));
+  piles.map((cards, i) => pileEl(cards, i, kings.has(i))));
 }
 
-function cardEl(card, place) {
+// A card's face, named as a person reads it ("10 of clubs").
+function cardFace(card, attrs = {}) {
   const rank = card[0] === "T" ? "10" : card[0];
   const suit = card[1];
-  return el("div", {
-    class: `card ${suit === "H" || suit === "D" ? "red" : "black"}`,
-    "data-card": card, "data-place": place, role: "button", tabindex: "0",
-    title: `${card} (${place})`, "aria-label": `${rank} of ${SUIT_NAMES[suit]}`},
+  return el("div", {class: `card ${suit === "H" || suit === "D" ? "red" : "black"}`,
+                    "aria-label": `${rank} of ${SUIT_NAMES[suit]}`, ...attrs},
   el("span", {class: "corner"}, el("b", {text: rank}), SUITS[suit]),
   el("span", {class: "pip", text: SUITS[suit]}));
 }
 
-function pileEl(cards, index) {
+function cardEl(card, place) {
+  return cardFace(card, {"data-card": card, "data-place": place, role: "button", tabindex: "0",
+                         title: `${card} (${place})`});
+}
+
+const KINGS_ONLY = "only a king may fill this pile";
+
+function pileEl(cards, index, kings) {
   const place = `tableau:${index}`;
   const pile = el("div", {class: "pile", "data-target": place,
                           style: {"--cards": String(Math.max(cards.length, 1))}},
   el("span", {class: "label", text: String(index)}));
-  if (cards.length === 0) pile.append(el("div", {class: "slot", tabindex: "0", text: "empty"}));
+  if (cards.length === 0) {
+    pile.append(kings
+      ? el("div", {class: "slot kings", tabindex: "0", "data-testid": "kings-only",
+                   title: KINGS_ONLY, "aria-label": KINGS_ONLY, text: "K"})
+      : el("div", {class: "slot", tabindex: "0", text: "empty"}));
+  }
   cards.forEach((card, i) => {
     const node = cardEl(card, place);
     node.style.setProperty("--i", String(i));  // its place in the fan (CSS: --fan)
@@ -975,20 +1039,27 @@ function foundationsEl(foundations) {
   })));
 }
 
-// The selected card and where it may go, each target graded once the server has; the
-// hinted card and its target.
+// The cards that may move (draggable); the selected card, the run it carries and where
+// it may go, each target graded once the server has; the hinted card (or run) and its
+// target.
 function markBeleaguered(board) {
   const cardNode = (card) => board.querySelector(`[data-card="${card}"]`);
   const targetNode = (target, card) => (target === "foundation"
     ? board.querySelector(`.home[data-suit="${card[1]}"]`)
     : board.querySelector(`[data-target="${target}"]`));
+  const legal = state.view.legalMoves || [];
+  for (const move of legal) cardNode(move.split(" ")[0])?.setAttribute("draggable", "true");
   const selected = state.selected;
-  if (selected) {
-    cardNode(selected.card)?.classList.add("selected");
+  const picked = selected && cardNode(selected.card);
+  if (picked) {
+    picked.classList.add("selected");
     const prefix = `${selected.card} ${selected.place} `;
+    const moves = legal.filter((move) => move.startsWith(prefix));
+    // only a legal sequence move carries the cards on it
+    if (moves.length) runOf(picked).slice(1).forEach((node) => node.classList.add("carried"));
     const graded = currentGrading()?.moves;
-    for (const move of state.view.legalMoves || []) {
-      const node = move.startsWith(prefix) && targetNode(move.slice(prefix.length), selected.card);
+    for (const move of moves) {
+      const node = targetNode(move.slice(prefix.length), selected.card);
       if (!node) continue;
       node.classList.add("legal-target");
       if (graded?.has(move)) gradeTarget(node, move, graded.get(move));
@@ -996,9 +1067,17 @@ function markBeleaguered(board) {
   }
   const move = state.hint && state.hint.move;
   if (move) {
-    cardNode(move.card)?.classList.add("hinted");
+    const hinted = cardNode(move.card);
+    if (hinted) runOf(hinted).forEach((node) => node.classList.add("hinted"));
     targetNode(move.target, move.card)?.classList.add("hint-target");
   }
+}
+
+// A tableau card and the cards on it, up to its pile's top; any other card alone.
+function runOf(card) {
+  if (!card.dataset.place.startsWith("tableau:")) return [card];
+  const cards = [...card.parentElement.querySelectorAll("[data-card]")];
+  return cards.slice(cards.indexOf(card));
 }
 
 function currentGrading() {
@@ -1509,9 +1588,11 @@ function init() {
     if (button && !button.disabled && state.view) ask(button.dataset.question);
   });
   $("board").addEventListener("click", onBoardClick);
+  $("board").addEventListener("dragstart", onCardDragStart);
+  $("board").addEventListener("dragover", onCardDragOver);
+  $("board").addEventListener("drop", onCardDrop);
   document.addEventListener("keydown", onKey);
   $("token-form").hidden = !sessionStorage.getItem(TOKEN_KEY);
-  fillVariants(null);
   loadGames();
 }
 

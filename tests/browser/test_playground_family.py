@@ -1,9 +1,9 @@
 """The playground's Beleaguered Fortress board for the family's variants, in headless
-Chromium against a real server: the variant selector deals a variant, whose board has as
-many piles as it has (ten fit), its free cells with their cards and no reserve where it
-has none; a hint is played to and from the cells by clicks; a pasted position with a
-"variant" key is drawn as that variant; and an answer not proven optimal reads "wins in
-at most N (at least M)".
+Chromium against a real server: the variant selector lists the server's variants and
+deals one, whose board has as many piles as it has (ten fit, and eight cells at 360 px),
+its free cells with their cards and no reserve where it has none; a hint is played to
+and from the cells by clicks; a pasted position with a "variant" key is drawn as that
+variant; and an answer not proven optimal reads "wins in at most N (at least M)".
 
 The expected layouts and hints come from the library (solver.beleaguered).
 Skipped, with the reason in the run's summary, without /usr/bin/chromium or playwright.
@@ -21,7 +21,7 @@ from solver.beleaguered.game import moves, play
 from solver.beleaguered.solve import hint
 from solver.beleaguered.variant import find_variant, variants
 from solver.budget import Budget
-from tests.browser.server import SKIP_REASON
+from tests.browser.server import SKIP_REASON, call
 
 if SKIP_REASON:
     pytest.skip(SKIP_REASON, allow_module_level=True)
@@ -58,14 +58,20 @@ def deal_variant(page, variant: str, number: int) -> None:
     expect(status(page)).to_have_text("playing: 0 moves made")
 
 
-def test_the_variant_selector_lists_the_family(tab):
+def test_the_variant_selector_lists_the_family(tab, server_url):
+    """The server's variants (GetServerInfo), in its order: the library's, FreeCell's
+    family among them."""
     page = tab.page
     expect(page.get_by_test_id("variant")).to_be_visible()
     expect(page.get_by_test_id("variant")).to_have_value("beleaguered-fortress")
-    names = page.get_by_test_id("variant").locator("option").evaluate_all(
-        "os => os.map(o => o.value)")
-    assert names[:6] == ["beleaguered-fortress", "fortress", "bastion", "beleaguered-castle",
-                         "streets-and-alleys", "citadel"]
+    games = call(server_url, "GetServerInfo", {})["games"]
+    served = next(game for game in games if game["name"] == "beleaguered-fortress")["variants"]
+    options = page.get_by_test_id("variant").locator("option")
+    names = options.evaluate_all("os => os.map(o => o.value)")
+    assert names == [variant["name"] for variant in served]
+    assert options.all_inner_texts() == [variant["title"] for variant in served]
+    assert names == [variant.name for variant in variants()]
+    assert {"freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell"} <= set(names)
     # Beleaguered Fortress's own board: eight piles, the reserve, no free cells
     expect(page.locator(".tableau .pile")).to_have_count(8)
     expect(page.locator(".tableau")).to_have_class("tableau")
@@ -207,15 +213,17 @@ OUTSIDE = """(selector) => {
 }"""
 
 
-def test_ten_piles_and_the_stronghold_grid_fit_360_px(tab):
+def test_ten_piles_eight_cells_and_the_stronghold_grid_fit_360_px(tab):
     page = tab.page
     page.set_viewport_size({"width": 360, "height": 800})
     ten = [variant.name for variant in variants() if len(variant.piles) == 10]
-    assert ten == ["fortress", "bastion"]
-    for name in ten:
+    assert ten == ["fortress", "bastion", "seahaven-towers"]
+    most_cells = max(variants(), key=lambda variant: variant.cells)
+    assert (most_cells.name, most_cells.cells) == ("eight-off", 8)
+    for name in [*ten, most_cells.name]:
         deal_variant(page, name, 3)
-        expect(page.locator(".tableau .pile")).to_have_count(10)
-        assert page.evaluate(OUTSIDE, ".tableau .pile, .tableau [data-card]") == {
+        expect(page.locator(".tableau .pile")).to_have_count(len(find_variant(name).piles))
+        assert page.evaluate(OUTSIDE, ".tableau .pile, .tableau [data-card], .cells .cell") == {
             "scroll": 0, "out": []}, name
     page.get_by_test_id("game").select_option("stronghold")
     expect(page.get_by_test_id("grid").locator("td")).to_have_count(9)
