@@ -405,8 +405,79 @@ int blocked_runs(const Board& b, const Rules& r) {
     return runs;
 }
 
+// blocked_runs plus a greedy matching of pairs of runs not counted there, in two piles,
+// holding cards that wait for each other (extra_moves_bound's pairs, a run standing for
+// its cards): one of the two runs must step aside, in a move of its own
+// (heuristic.run_moves_bound, in its order).
+int run_moves_bound(const Board& b, const Rules& r, const uint8_t order[MAX_PILES]) {
+    struct Free {
+        uint8_t card, run;
+        uint64_t waits_for;
+    };
+    Free free[MAX_PILES][CARDS];
+    int n_free[MAX_PILES];
+    uint64_t free_mask[MAX_PILES];
+    int busy = 0, runs = 0;
+    for (int k = 0; k < b.piles; ++k) {
+        int pile = order[k], n = b.length(pile);
+        const uint8_t* cards = b.cards + b.start[pile];
+        int lowest[4] = {NONE_BELOW, NONE_BELOW, NONE_BELOW, NONE_BELOW};
+        uint64_t above_lowest = 0;
+        uint8_t run_of[CARDS];
+        bool counted[CARDS], blocked[CARDS];
+        uint64_t waits_for[CARDS];
+        int run = 0;
+        counted[0] = false;
+        for (int at = 0; at < n; ++at) {
+            int card = cards[at], suit = suit_of(card);
+            if (at && !r.builds_on(card, cards[at - 1])) counted[++run] = false;
+            run_of[at] = static_cast<uint8_t>(run);
+            blocked[at] = lowest[suit] < card;
+            if (blocked[at]) {
+                runs += !counted[run];
+                counted[run] = true;
+                continue;
+            }
+            waits_for[at] = above_lowest & ~TABLES.suit[suit];
+            lowest[suit] = card;
+            above_lowest = (above_lowest & ~TABLES.suit[suit]) | TABLES.higher[card];
+        }
+        if (n < 2) continue;
+        n_free[busy] = 0;
+        free_mask[busy] = 0;
+        for (int at = 0; at < n; ++at) {
+            if (blocked[at] || counted[run_of[at]]) continue;
+            free[busy][n_free[busy]++] = {cards[at], run_of[at], waits_for[at]};
+            free_mask[busy] |= bit(cards[at]);
+        }
+        ++busy;
+    }
+    uint64_t matched[MAX_PILES] = {};  // per busy pile, a bit per run matched
+    int pairs = 0;
+    for (int i = 0; i < busy; ++i) {
+        for (int j = i + 1; j < busy; ++j) {
+            for (int a = 0; a < n_free[i]; ++a) {
+                const Free& x = free[i][a];
+                if ((matched[i] >> x.run & 1) || !(x.waits_for & free_mask[j])) continue;
+                for (int c = 0; c < n_free[j]; ++c) {
+                    const Free& y = free[j][c];
+                    if (!(matched[j] >> y.run & 1) && (x.waits_for >> y.card & 1) &&
+                        (y.waits_for >> x.card & 1)) {
+                        matched[i] |= uint64_t{1} << x.run;
+                        matched[j] |= uint64_t{1} << y.run;
+                        ++pairs;
+                        break;  // x's run is matched now
+                    }
+                }
+            }
+        }
+    }
+    return runs + pairs;
+}
+
 inline int heuristic(const Board& b, const Rules& r, const uint8_t order[MAX_PILES], bool thorough) {
-    if (r.sequences) return CARDS - b.cards_home() + blocked_runs(b, r);
+    if (r.sequences)
+        return CARDS - b.cards_home() + (thorough ? run_moves_bound(b, r, order) : blocked_runs(b, r));
     return CARDS - b.cards_home() + (thorough ? extra_moves_bound(b, order) : blocked_cards(b));
 }
 

@@ -66,20 +66,50 @@ def blocked_runs(piles: tuple[Pile, ...], takes: tuple[frozenset[int], ...]) -> 
     return sum(_blocked_runs(pile, takes) for pile in piles)
 
 
-@lru_cache(maxsize=1 << 18)
 def _blocked_runs(pile: Pile, takes: tuple[frozenset[int], ...]) -> int:
+    return _run_profile(pile, takes)[0]
+
+
+@lru_cache(maxsize=1 << 18)
+def _run_profile(pile: Pile, takes: tuple[frozenset[int], ...]
+                 ) -> tuple[int, tuple[tuple[int, tuple[int, ...], int], ...]]:
+    """(the built runs holding a blocked card, and the cards of the other runs that are
+    not blocked, each with the lowest card per suit beneath it and its run's number)."""
     lowest = [_NONE, _NONE, _NONE, _NONE]
-    runs = 0
-    counted = False
+    counted: list[bool] = []
+    unblocked = []
     for at, card in enumerate(pile):
-        if at and card not in takes[pile[at - 1]]:
-            counted = False  # a new run starts
+        if not at or card not in takes[pile[at - 1]]:
+            counted.append(False)  # a new run starts
         if lowest[card & 3] < card:
-            runs += not counted
-            counted = True
+            counted[-1] = True
         else:
+            unblocked.append((card, tuple(lowest), len(counted) - 1))
             lowest[card & 3] = card
-    return runs
+    return sum(counted), tuple(free for free in unblocked if not counted[free[2]])
+
+
+@lru_cache(maxsize=1 << 16)
+def run_moves_bound(piles: tuple[Pile, ...], takes: tuple[frozenset[int], ...]) -> int:
+    """The stronger bound's extra moves with sequence moves: `blocked_runs`, plus a
+    matching of pairs of runs not counted there, in two piles, holding cards that wait
+    for each other (as `extra_moves_bound` pairs cards): one of the two runs must step
+    aside, in a move off its pile of its own. Piles in sorted order, as there."""
+    profiles = [_run_profile(pile, takes) for pile in piles]
+    busy = [(k, profile) for k, (pile, profile) in enumerate(zip(piles, profiles, strict=True))
+            if len(pile) > 1]
+    matched: set[tuple[int, int]] = set()  # (pile, run)
+    for i, (first, one) in enumerate(busy):
+        for second, other in busy[i + 1:]:
+            for x, below_x, run_x in one[1]:
+                if (first, run_x) in matched:
+                    continue
+                for y, below_y, run_y in other[1]:
+                    if ((second, run_y) not in matched and (x ^ y) & 3
+                            and below_x[y & 3] < y and below_y[x & 3] < x):
+                        matched.update(((first, run_x), (second, run_y)))
+                        break
+    return sum(profile[0] for profile in profiles) + len(matched) // 2
 
 
 def blocked_cards(piles: tuple[Pile, ...]) -> int:
@@ -112,6 +142,7 @@ def forget() -> None:
     """Empty the caches: they serve one search, and a long-lived process (a server's
     worker) should not hold them between searches."""
     _profile.cache_clear()
-    _blocked_runs.cache_clear()
+    _run_profile.cache_clear()
+    run_moves_bound.cache_clear()
     _waiting_pairs.cache_clear()
     extra_moves_bound.cache_clear()

@@ -48,7 +48,13 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache, partial
 from typing import NamedTuple
 
-from solver.beleaguered.heuristic import Pile, blocked_cards, blocked_runs, extra_moves_bound
+from solver.beleaguered.heuristic import (
+    Pile,
+    blocked_cards,
+    blocked_runs,
+    extra_moves_bound,
+    run_moves_bound,
+)
 from solver.beleaguered.position import Position
 from solver.beleaguered.rules import CELL as CELL_KIND
 from solver.beleaguered.rules import FOUNDATION, TABLEAU, Location, Move
@@ -150,7 +156,8 @@ class FortressProblem:
         self.position = position
         self._rules = _rules(position.variant, sequences)
         self._extra_moves: Callable[[tuple[Pile, ...]], int] = (
-            partial(blocked_runs, takes=self._rules.takes) if sequences
+            partial(run_moves_bound if thorough else blocked_runs, takes=self._rules.takes)
+            if sequences
             else extra_moves_bound if thorough else blocked_cards)
         self._slot = {card.index: slot for slot, card in enumerate(position.reserve) if card}
         in_cells = [card.index for card in position.cells if card]

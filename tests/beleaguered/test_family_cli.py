@@ -76,7 +76,9 @@ def test_variants_lists_the_shipped_ones_a_line_each(capsys):
     for line, name in zip(lines, SHIPPED_ORDER, strict=True):
         rules = find_variant(name)
         assert f" {rules.title}: {len(rules.piles)} piles " in line
-        assert line.endswith(f"; builds {rules.build}; from {rules.source}")
+        assert f"; builds {rules.build}" in line and line.endswith(f"; from {rules.source}")
+        assert ("; a built run moves as one move;" in line) == (rules.sequence_moves != "none")
+        assert ("; only kings fill an empty pile;" in line) == (rules.empty == "kings")
     assert ": 8 piles of 5, 12 reserve slots, no free cells;" in lines[0]
     assert ": 10 piles (6 6 5 5 5 5 5 5 5 5), no reserve, no free cells;" in lines[1]
     assert ": 10 piles of 5, no reserve, 2 free cells;" in lines[2]
