@@ -121,7 +121,7 @@ def _assert_same_position(got: Position, expected: Position) -> None:
 # --- deals ------------------------------------------------------------------------------
 
 # below 32000: from 32000 on, PySolFC's numbers are its Mersenne Twister deals
-# (docs/family-deals.md), which neither pysol-cards nor Microsoft's FreeCell deals
+# (docs/family-deals.md), which pysol-cards does not deal (FreeCell's stay Microsoft's)
 DEAL_NUMBERS = [*range(1, 51), 617, 1941, 11982, 24_000, 31_999]
 
 
@@ -166,7 +166,8 @@ MICROSOFT_BOARD = shutil.which("make-microsoft-freecell-board")
                     "package freecell-solver-bin) is not installed")
 def test_freecell_deals_are_microsofts() -> None:
     freecell = find_variant("freecell")
-    for number in (1, 2, 3, 164, 617, 1941, 11982, 24_000, 31_465, 31_999):
+    for number in (1, 2, 3, 164, 617, 1941, 11982, 24_000, 31_465, 31_999, 32_000, 1_000_000,
+                   2**31 - 1):
         board = subprocess.run([str(MICROSOFT_BOARD), "-t", str(number)], capture_output=True,
                                text=True, check=True, timeout=30).stdout
         columns = [line.split() for line in board.splitlines() if line.strip()]
