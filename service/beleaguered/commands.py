@@ -39,6 +39,7 @@ from solver.beleaguered import (
     Engine,
     Hint,
     Mode,
+    Move,
     Position,
     Solution,
     apply,
@@ -48,6 +49,7 @@ from solver.beleaguered import (
 )
 from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEAL, check_deals
 from solver.beleaguered.drawing import picture
+from solver.beleaguered.sequences import single_cards
 from solver.beleaguered.solve import Metric
 from solver.beleaguered.variant import (
     DEFAULT,
@@ -494,11 +496,13 @@ def _deal(args: argparse.Namespace) -> None:
         print(f"{_deal_name(args.number, variant)}\n{picture(position)}")
 
 
-def _print_solution(name: str, solution: Solution, as_json: bool,
-                    steps_from: Position | None = None) -> None:
-    """The verdict and the moves; from `steps_from` (`--steps`), the board after each move
-    too (in the JSON, `steps`: the position after each move)."""
-    boards = [] if steps_from is None else _after_each(steps_from, solution)
+def _print_solution(name: str, solution: Solution, as_json: bool, start: Position,
+                    steps: bool = False) -> None:
+    """The verdict and the moves, a sequence move with the cards it carries; with `steps`
+    (`--steps`), the board at the start and after each move too (in the JSON, `steps`:
+    the position after each move)."""
+    boards = _after_each(start, solution)
+    steps_from = start if steps else None
     if as_json:
         _print_json(solution.to_json() | ({} if steps_from is None else
                                           {"steps": [board.to_json() for board in boards]}))
@@ -507,9 +511,12 @@ def _print_solution(name: str, solution: Solution, as_json: bool,
     print(f"{name}: {_verdict(solution)} ({stats.nodes} nodes, {stats.seconds:.2f} s)")
     if steps_from is not None:
         print(picture(steps_from))
+    before = [start, *boards]
     for number, move in enumerate(solution.moves, 1):
-        print(f"{number:4}. {move.card} {move.source} -> {move.target}")
-        if boards:
+        carried = len(single_cards(before[number - 1], move))
+        run = "" if carried == 1 else f" ({_run_size(before[number - 1], move)} cards)"
+        print(f"{number:4}. {move.card} {move.source} -> {move.target}{run}")
+        if steps:
             print(picture(boards[number - 1]))
 
 
@@ -519,21 +526,29 @@ def _verdict(solution: Solution) -> str:
     verdict = solution.status.value
     if solution.length is None:
         return verdict
-    length = solution.length
-    cards = solution.single_card_moves
-    if cards is not None and cards != length:  # a line with sequence moves
-        counted = (f"{length} moves ({cards} single-card moves)"
-                   if solution.metric is Metric.MOVES else f"{cards} single-card moves "
-                   f"({length} moves)")
+    length, cards = solution.length, solution.single_card_moves
+    unit = _UNITS[solution.metric]
+    if solution.metric is Metric.CARDS:
+        counted = f"{cards} {unit}"
+    elif cards is not None and cards != length:  # a line with sequence moves
+        counted = f"{length} moves ({cards} single-card moves)"
     else:
         counted = f"{length} moves"
-    unit = "moves" if solution.metric is Metric.MOVES else "single-card moves"
     if solution.optimal:
         return f"{verdict}, optimal, {counted}"
     if solution.lower_bound is None:
         return f"{verdict}, not proven optimal, {counted}"
     return (f"{verdict}, {counted}, not proven optimal: at least "
             f"{solution.lower_bound} {unit}")
+
+
+_UNITS = {Metric.MOVES: "moves", Metric.CARDS: "single-card moves"}
+
+
+def _run_size(position: Position, move: Move) -> int:
+    """How many cards a sequence move carries: its card and those on it."""
+    pile = position.tableau[move.source.index or 0]
+    return len(pile) - pile.index(move.card)
 
 
 def _after_each(position: Position, solution: Solution) -> list[Position]:
@@ -545,22 +560,22 @@ def _after_each(position: Position, solution: Solution) -> list[Position]:
 
 
 def _print_hint(name: str, advice: Hint, as_json: bool,
-                graded: tuple[Graded, ...] | None = None) -> None:
+                graded: tuple[Graded, ...] | None = None, metric: Metric = Metric.MOVES) -> None:
     if as_json:
         _print_json(advice.to_json() | ({} if graded is None else
                                         {"all_moves": [g.to_json() for g in graded]}))
         return
-    _print_hint_line(name, advice)
+    _print_hint_line(name, advice, metric)
     for g in graded or ():
         verdict = f"wins in {g.moves_left}" if g.moves_left is not None else g.outcome.value
         print(f"  {g.move.card} {g.move.source} -> {g.move.target}: {verdict}")
 
 
-def _print_hint_line(name: str, advice: Hint) -> None:
+def _print_hint_line(name: str, advice: Hint, metric: Metric) -> None:
     if advice.move is not None:
         move = advice.move
         if advice.optimal:
-            left = f"{advice.moves_left} moves left"
+            left = f"{advice.moves_left} {_UNITS[metric]} left"
         else:  # the best line found in the budget, its optimality not proven
             bound = "" if advice.at_least is None else f" (at least {advice.at_least})"
             left = f"wins in at most {advice.moves_left}{bound}"
@@ -577,7 +592,7 @@ def _solve(args: argparse.Namespace) -> None:
                      Engine(args.engine), Metric(args.metric))
     if args.single_cards:
         solution = solution.written_out(position)
-    _print_solution(name, solution, args.json, position if args.steps else None)
+    _print_solution(name, solution, args.json, position, args.steps)
 
 
 def _hint(args: argparse.Namespace) -> None:
@@ -588,7 +603,7 @@ def _hint(args: argparse.Namespace) -> None:
     advice = hint(position, budget, engine, metric)
     graded = grade_moves(position, budget, engine, metric).with_hint(advice).moves \
         if args.all_moves else None
-    _print_hint(name, advice, args.json, graded)
+    _print_hint(name, advice, args.json, graded, Metric(args.metric))
 
 
 def _remote_source(args: argparse.Namespace) -> tuple[str, Position | None, Any]:
@@ -609,8 +624,9 @@ def _solve_remote(args: argparse.Namespace, client: Client) -> None:
     name, position, source = _remote_source(args)
     request = convert.solve_request(source, Mode(args.mode), Algorithm(args.algorithm),
                                     budget_of(args), Metric(args.metric), args.single_cards)
-    start = (position or deal(args.deal)) if args.steps else None
-    _print_solution(name, convert.solution_from_proto(client.solve(request)), args.json, start)
+    start = position or deal(args.deal)
+    _print_solution(name, convert.solution_from_proto(client.solve(request)), args.json, start,
+                    args.steps)
 
 
 def _hint_remote(args: argparse.Namespace, client: Client) -> None:
@@ -622,7 +638,8 @@ def _hint_remote(args: argparse.Namespace, client: Client) -> None:
     response = client.hint(request)
     graded = tuple(convert.graded_from_proto(g) for g in response.all_moves) \
         if args.all_moves else None
-    _print_hint(name, convert.hint_from_proto(response), args.json, graded)
+    _print_hint(name, convert.hint_from_proto(response), args.json, graded,
+                Metric(args.metric))
 
 
 def _run_batch(args: argparse.Namespace, solve_many: Any, variant: Variant | None) -> None:

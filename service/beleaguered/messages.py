@@ -153,7 +153,9 @@ def solution_from_proto(message: pb.SolveResponse) -> Solution:
                     message.lower_bound if message.HasField("lower_bound") else None,
                     metric_from_proto(message.metric),
                     message.single_card_moves if message.HasField("single_card_moves")
-                    else None, message.single_cards)
+                    else None, message.single_cards,
+                    message.length if message.single_cards and message.HasField("length")
+                    else None)
 
 
 def hint_from_proto(message: pb.HintResponse) -> Hint:

@@ -65,20 +65,23 @@ class Solution:
     metric: Metric = Metric.MOVES
     single_card_moves: int | None = None  # the line written out in single cards
     single_cards: bool = False  # whether `moves` is written out so
+    written_from: int | None = None  # when it is: the line's length before, in moves
 
     @property
     def length(self) -> int | None:
-        """The line's length in moves, a sequence move counting one."""
+        """The line's length in moves, a sequence move counting one (written out in
+        single cards or not)."""
         if self.status is not Status.SOLVED:
             return None
-        return self.single_card_moves if self.single_cards else len(self.moves)
+        return self.written_from if self.single_cards else len(self.moves)
 
     def written_out(self, start: Position) -> Solution:
         """This solution with its line in single-card moves, from `start`."""
         if self.single_cards or self.status is not Status.SOLVED:
             return self
         line = written_out(start, self.moves)
-        return replace(self, moves=line, single_cards=True, single_card_moves=len(line))
+        return replace(self, moves=line, single_cards=True, single_card_moves=len(line),
+                       written_from=len(self.moves))
 
     @classmethod
     def unknown(cls, seconds: float) -> Solution:
