@@ -8,7 +8,8 @@ INSTALLED := $(VENV)/.installed-dev
 DEALS ?= 1-1000
 GAMES ?= 1000
 
-KERNEL_TESTS := tests/beleaguered/test_native.py tests/beleaguered/test_optimality.py
+KERNEL_TESTS := tests/beleaguered/test_native.py tests/beleaguered/test_optimality.py \
+	tests/beleaguered/test_freecell_family.py
 
 .PHONY: run test test-timing test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale bench-hostile bench-family bench-freecell bench-history
 
@@ -142,9 +143,10 @@ bench-freecell: $(INSTALLED)
 		|| echo "bench-freecell: could not install freecell-solver-bin (fc-solve)" >&2
 	$(PY) -m bench.bench_freecell $(FREECELL_ARGS)
 
-# Beleaguered Fortress with today's kernel beside the kernel of HISTORY_COMMIT, built from
-# git: the family's rules must not slow the seed game (any mode, then optimal).
-HISTORY_COMMIT ?= 0195506
+# Beleaguered Fortress and the castle family with today's kernel beside the kernel of
+# HISTORY_COMMIT, built from git, deals $(DEALS), 10 s a search: no variant slower than
+# 1.1x, no verdict or optimal length changed (any mode, then optimal).
+HISTORY_COMMIT ?= a8e7954
 bench-history: $(INSTALLED)
 	$(PY) -m bench.bench_kernel_history --commit $(HISTORY_COMMIT) --deals $(DEALS) --mode any
 	$(PY) -m bench.bench_kernel_history --commit $(HISTORY_COMMIT) --deals $(DEALS) --mode optimal

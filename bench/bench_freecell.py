@@ -192,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     from service.arguments import add_progress
     from service.beleaguered.commands import deal_range
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--deals", type=deal_range, metavar="A-B",
                         help=f"deal numbers of every variant (default: FreeCell "
                              f"{DEFAULT_DEALS['freecell']}, the others {OTHER_DEALS})")
