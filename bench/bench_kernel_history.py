@@ -1,40 +1,61 @@
-"""The compiled kernel today beside itself as it was at an earlier commit, on Beleaguered
-Fortress: the family's rules switches must not slow the seed game down.
+"""make bench-history: the compiled kernel today beside itself as it was at an earlier
+commit, on Beleaguered Fortress and the castle family: a rule added for one game must
+slow none of them, nor change a verdict or an optimal length.
 
 The old kernel's source is taken from git (`git show COMMIT:solver/beleaguered/_kernel.cpp`)
 and built into a scratch folder with the same flags as setup.py; both kernels then search
 the same deals in one process, one deal at a time, the kernel that goes first alternating
-from deal to deal so that machine noise falls on both. Each search's own clock (the
-kernel's `seconds`) is compared, and so are the verdicts and, in optimal mode, the lengths.
+from deal to deal so that machine noise falls on both, each with the same budget. Each
+search's own clock (the kernel's `seconds`) is compared, and so are the verdicts and, in
+optimal mode, the lengths. A deal that either search ran out on is unknown for both: it
+is counted, and kept out of the times and the verdicts. Both kernels move single cards.
 
-    .venv/bin/python -m bench.bench_kernel_history --commit 0195506 --deals 1-1000
-        [--mode any|optimal] [--rounds 3]
+The old kernel must be the family's, which takes the variant's rules as a tuple (a8e7954
+reads five of today's six); its docstring says how many it reads.
+
+    .venv/bin/python -m bench.bench_kernel_history [--commit a8e7954] [--deals 1-1000]
+        [--variants a,b] [--mode any|optimal] [--seconds 10] [--table-entries 5000000]
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import re
+import shlex
 import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING
 
+from bench.bench_family import num, ratio, render, variant_list
 from solver.beleaguered import _kernel, native
 from solver.beleaguered.deals import deal
-from solver.beleaguered.variant import beleaguered_fortress
+from solver.beleaguered.variant import Variant, variants
 
+if TYPE_CHECKING:
+    from tqdm import tqdm
+
+ROOT = Path(__file__).resolve().parents[1]
 _STATUS = ("solved", "unsolvable", "unknown")
+Search = tuple[str, int | None, float]  # verdict, length (optimal mode), the kernel's seconds
+HEADER = ["variant", "deals", "ran out old/new", "med ms old", "med ms new", "med new/old",
+          "total s old", "total s new", "total new/old", "differ"]
+
+
+def git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True,
+                          text=True).stdout.strip()
 
 
 def build_old_kernel(commit: str, folder: Path) -> ModuleType:
     """The kernel of `commit`, compiled into `folder` and loaded under its own name."""
-    source = subprocess.run(["git", "show", f"{commit}:solver/beleaguered/_kernel.cpp"],
-                            check=True, capture_output=True, text=True).stdout
-    (folder / "_kernel.cpp").write_text(source)
+    (folder / "_kernel.cpp").write_text(git("show", f"{commit}:solver/beleaguered/_kernel.cpp"))
     (folder / "setup.py").write_text(
         "from pybind11.setup_helpers import Pybind11Extension\n"
         "from setuptools import setup\n"
@@ -50,54 +71,116 @@ def build_old_kernel(commit: str, folder: Path) -> ModuleType:
     return module
 
 
-def run(old: ModuleType, numbers: range, kind: str) -> dict[str, Any]:
-    rules = native.rules_of(beleaguered_fortress())
-    times: dict[str, list[float]] = {"old": [], "new": []}
-    differ = []
+def rules_width(old: ModuleType) -> int | None:
+    """How many of today's rules the old kernel reads, as its solve's docstring lists
+    them ("rules: (piles, cells, build, fill, worrying back)"); None before the family's
+    kernel, whose solve took no rules."""
+    found = re.search(r"rules: \(([^)]*)\)", old.solve.__doc__ or "")
+    return None if found is None else found.group(1).count(",") + 1
+
+
+def run_variant(old: ModuleType, width: int, rules: Variant, numbers: range, kind: str,
+                seconds: float, entries: int, bar: tqdm[int]) -> list[dict[str, Search]]:
+    """Both kernels on each deal, the first alternating, with the same budget."""
+    today = native.rules_of(rules)
+    kernels = {"old": (old, today[:width]), "new": (_kernel, today)}
+    records = []
     for number in numbers:
-        position = deal(number)
+        position = deal(number, rules)
         piles = [[card.index for card in pile] for pile in position.tableau]
         slots = [-1 if card is None else card.index for card in position.reserve]
-        home = list(position.foundations)
-        answers = {}
-        order = ("old", "new") if number % 2 else ("new", "old")
-        for which in order:
-            if which == "old":
-                got = old.solve(piles, slots, home, kind, 0.0, 0, 0, None)
-            else:
-                got = _kernel.solve(piles, slots, [], home, rules, kind, 0.0, 0, 0, None)
-            times[which].append(got[4])
-            answers[which] = (_STATUS[got[0]], len(got[1]) if kind != "greedy" else None)
-        if answers["old"] != answers["new"]:
-            differ.append((number, answers))
-    return {"times": times, "differ": differ}
+        cells = [-1 if card is None else card.index for card in position.cells]
+        record = {}
+        for which in ("old", "new") if number % 2 else ("new", "old"):
+            kernel, read = kernels[which]
+            got = kernel.solve(piles, slots, cells, list(position.foundations), read, kind,
+                               seconds, 0, entries, None)
+            length = len(got[1]) if got[0] == 0 and kind != "greedy" else None
+            record[which] = (_STATUS[got[0]], length, got[4])
+            bar.update()
+        records.append(record)
+    return records
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--commit", default="0195506")
-    parser.add_argument("--deals", default="1-1000", metavar="A-B")
+def summary_row(name: str, numbers: range, records: Sequence[dict[str, Search]]) -> list[str]:
+    """Times of the deals both decided; the deals either ran out on, counted apart."""
+    decided = [r for r in records if "unknown" not in (r["old"][0], r["new"][0])]
+    out = [sum(r[which][0] == "unknown" for r in records) for which in ("old", "new")]
+    old, new = ([r[which][2] for r in decided] for which in ("old", "new"))
+    medians = [statistics.median(times) * 1000 if times else None for times in (old, new)]
+    totals = sum(old), sum(new)
+    return [name, str(len(records)), f"{out[0]}/{out[1]}", num(medians[0], 2),
+            num(medians[1], 2), num(ratio(medians[1], medians[0]), 3), num(totals[0], 3),
+            num(totals[1], 3), num(ratio(totals[1], totals[0]), 3),
+            str(len(differing(numbers, records)))]
+
+
+def differing(numbers: range, records: Sequence[dict[str, Search]]) -> list[str]:
+    """The deals both decided where the verdict or the length changed."""
+    return [f"{number} (old {said(r['old'])}, new {said(r['new'])})"
+            for number, r in zip(numbers, records, strict=True)
+            if "unknown" not in (r["old"][0], r["new"][0]) and r["old"][:2] != r["new"][:2]]
+
+
+def said(search: Search) -> str:
+    return search[0] if search[1] is None else f"{search[0]} in {search[1]}"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    from service.arguments import add_progress, progress_bar
+    from service.beleaguered.commands import deal_range
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--commit", default="a8e7954", help="the old kernel's (default a8e7954)")
+    parser.add_argument("--deals", type=deal_range, default="1-1000", metavar="A-B",
+                        help="deal numbers of every variant (default 1-1000)")
+    parser.add_argument("--variants", type=variant_list, metavar="A,B",
+                        help="variants to run (default the six without sequence moves)")
     parser.add_argument("--mode", choices=("any", "optimal"), default="any")
-    parser.add_argument("--rounds", type=int, default=3, help="passes over the deals")
-    args = parser.parse_args()
-    first, last = map(int, args.deals.split("-"))
+    parser.add_argument("--seconds", type=float, default=10.0,
+                        help="each search's budget (default 10)")
+    parser.add_argument("--table-entries", type=int, default=5_000_000, metavar="N",
+                        help="each search's table cap (default 5,000,000)")
+    add_progress(parser)
+    args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.table_entries <= 0:
+        parser.error("--seconds and --table-entries must be positive")
+    chosen = args.variants or tuple(rules for rules in variants()
+                                    if rules.sequence_moves == "none")
     kind = "greedy" if args.mode == "any" else "astar"
+    commit = git("rev-parse", "--short", f"{args.commit}^{{commit}}")
+
+    started = datetime.now().astimezone()
+    rows, listed = [], []
     with tempfile.TemporaryDirectory() as scratch:
-        old = build_old_kernel(args.commit, Path(scratch))
-        totals: dict[str, list[float]] = {"old": [], "new": []}
-        for round_ in range(args.rounds):
-            result = run(old, range(first, last + 1), kind)
-            for which in totals:
-                totals[which].append(sum(result["times"][which]))
-            print(f"round {round_ + 1}: kernel of {args.commit} {totals['old'][-1]:.3f} s, "
-                  f"today's {totals['new'][-1]:.3f} s, ratio "
-                  f"{totals['new'][-1] / totals['old'][-1]:.3f}; verdicts"
-                  f"{' and lengths' if kind != 'greedy' else ''} differ on "
-                  f"{len(result['differ'])} deals {result['differ'][:5]}")
-    old_median, new_median = statistics.median(totals["old"]), statistics.median(totals["new"])
-    print(f"{args.mode} mode, Beleaguered Fortress deals {args.deals}, {args.rounds} rounds: "
-          f"median total {old_median:.3f} s (kernel of {args.commit}) vs {new_median:.3f} s "
-          f"(today's): ratio {new_median / old_median:.3f}")
+        old = build_old_kernel(commit, Path(scratch))
+        width = rules_width(old)
+        if width is None:
+            sys.exit(f"bench-history: the kernel of {commit} takes no rules; this bench reads "
+                     "the family's kernel (a8e7954 and later)")
+        with progress_bar(total=2 * len(args.deals) * len(chosen), unit="search",
+                          forced=args.progress) as bar:
+            for rules in chosen:
+                bar.set_description(rules.name)
+                records = run_variant(old, width, rules, args.deals, kind, args.seconds,
+                                      args.table_entries, bar)
+                rows.append(summary_row(rules.name, args.deals, records))
+                if found := differing(args.deals, records):
+                    listed.append(f"  {rules.name}: {', '.join(found)}")
+
+    command_line = shlex.join(["python", "-m", "bench.bench_kernel_history",
+                               *(sys.argv[1:] if argv is None else argv)])
+    print(f"{started:%Y-%m-%d %H:%M %Z}: {command_line}")
+    print(f"the kernel of {commit} (old) beside today's, {git('rev-parse', '--short', 'HEAD')} "
+          f"as built (new); {args.mode} mode ({kind}), {args.seconds:g} s and "
+          f"{args.table_entries:,} table entries a search, one at a time, the first kernel "
+          f"alternating by deal\n")
+    print(render(f"deals {args.deals.start}-{args.deals.stop - 1}", HEADER, rows))
+    print("times: each search's own clock, over the deals both kernels decided; a deal "
+          "either ran out on is kept out;\ndiffer: deals both decided with another verdict"
+          + (" or length" if kind != "greedy" else ""))
+    print("\n".join(listed) or "  verdicts" + (" and lengths" if kind != "greedy" else "")
+          + " differ on no deal")
 
 
 if __name__ == "__main__":
