@@ -31,21 +31,22 @@ def census_deal(number: int, budget: Budget, engine: Engine = Engine.NATIVE,
     Beleaguered Fortress's (`variant` None, or it): `length` is null unless proven optimal
     (a win whose optimal search ran out of budget is `"optimal": false`). Another
     variant's: `length` is the shortest line either search found, `optimal` whether it is
-    proven so, and `lower_bound` the best lower bound either proved (the length when
-    optimal; null when unwinnable)."""
+    proven so, `lower_bound` the best lower bound either proved (the length when optimal;
+    null when unwinnable), all in moves, and `single_card_moves` that line written out in
+    single cards."""
     if variant is None or variant.name == DEFAULT:
         return _fortress_deal(number, budget, engine)
     position = deal(number, variant)
     verdict = solve(position, Mode.ANY, Algorithm.ASTAR, budget, engine)
     nodes, seconds = verdict.stats.nodes, verdict.stats.seconds
     length, optimal = verdict.length, verdict.status is Status.SOLVED and verdict.optimal
-    bound = verdict.lower_bound
+    bound, cards = verdict.lower_bound, verdict.single_card_moves
     if verdict.status is Status.SOLVED and not optimal:
         best = solve(position, Mode.OPTIMAL, Algorithm.ASTAR, budget, engine)
         nodes, seconds = nodes + best.stats.nodes, seconds + best.stats.seconds
         if best.status is Status.SOLVED and best.length is not None and (
                 length is None or best.length <= length):
-            length, optimal = best.length, best.optimal
+            length, optimal, cards = best.length, best.optimal, best.single_card_moves
         bound = _larger(bound, best.lower_bound)
     if verdict.status is Status.UNSOLVABLE:
         bound = None
@@ -54,8 +55,8 @@ def census_deal(number: int, budget: Budget, engine: Engine = Engine.NATIVE,
     elif bound is not None and length is not None:
         bound = min(bound, length)
     return {"deal": number, "status": verdict.status.value, "length": length,
-            "optimal": optimal, "lower_bound": bound, "nodes": nodes,
-            "seconds": round(seconds, 6)}
+            "optimal": optimal, "lower_bound": bound, "single_card_moves": cards,
+            "nodes": nodes, "seconds": round(seconds, 6)}
 
 
 def _fortress_deal(number: int, budget: Budget, engine: Engine) -> dict[str, Any]:
@@ -80,8 +81,8 @@ def records(path: Path) -> dict[int, dict[str, Any]]:
     written may be read: a last line without its newline is not read); lines of other
     settings than the first's, but for the budget, are refused. A deal's lines written
     twice (a deal redone by --retry-unknown, two runs appending to one file) are merged:
-    a proven verdict over `unknown`, the shortest line, the proof of its optimality, the
-    largest lower bound."""
+    a proven verdict over `unknown`, the shortest line (with its single-card moves), the
+    proof of its optimality, the largest lower bound."""
     try:
         raw = path.read_bytes()
     except OSError as err:
@@ -117,8 +118,11 @@ def _merged(one: dict[str, Any], other: dict[str, Any], path: Path) -> dict[str,
               "seconds": round(one.get("seconds", 0.0) + other.get("seconds", 0.0), 6)}
     if "nodes" not in one and "nodes" not in other:
         del merged["nodes"], merged["seconds"]
-    lengths = [line["length"] for line in (one, other) if line.get("length") is not None]
-    merged["length"] = min(lengths, default=None)
+    lined = [line for line in (one, other) if line.get("length") is not None]
+    shortest = min(lined, key=lambda line: line["length"], default=None)
+    merged["length"] = None if shortest is None else shortest["length"]
+    if shortest is not None and "single_card_moves" in shortest:  # that line's
+        merged["single_card_moves"] = shortest["single_card_moves"]
     merged["optimal"] = any(line.get("optimal") and line.get("length") == merged["length"]
                             for line in (one, other))
     if "lower_bound" in one or "lower_bound" in other:
@@ -157,6 +161,8 @@ class CensusSummary:
     last: int
     gapped: int = 0                  # unmeasured deals with a line and a lower bound
     median_gap: float | None = None  # their median of line length - lower bound
+    single_cards: tuple[int, int] | None = None  # (winnable deals, their lines' single-card
+    #   moves summed), when every winnable deal's line says it
 
     @property
     def optimal(self) -> int:
@@ -190,7 +196,8 @@ class CensusSummary:
             first=min((line["deal"] for line in lines), default=0),
             last=max((line["deal"] for line in lines), default=0),
             gapped=len(gaps),
-            median_gap=statistics.median(gaps) if gaps else None)
+            median_gap=statistics.median(gaps) if gaps else None,
+            single_cards=_single_cards(lines))
 
     def interval(self) -> tuple[float, float]:
         """95 % interval of the winnable share among decided deals."""
@@ -206,7 +213,9 @@ class CensusSummary:
                 "median_gap": self.median_gap, "gapped": self.gapped,
                 "lengths": self.lengths,
                 "longest": [{"deal": d, "length": n} for d, n in self.longest],
-                "hardest": [{"deal": d, "nodes": n} for d, n in self.hardest]}
+                "hardest": [{"deal": d, "nodes": n} for d, n in self.hardest],
+                "single_card_moves": None if self.single_cards is None
+                else {"deals": self.single_cards[0], "sum": self.single_cards[1]}}
 
     def __str__(self) -> str:
         decided = self.winnable + self.unwinnable
@@ -221,6 +230,9 @@ class CensusSummary:
         if self.median_gap is not None:
             rows.append(f"median gap between the best line and the lower bound of the "
                         f"{self.gapped} others: {self.median_gap:g} moves")
+        if self.single_cards is not None:
+            rows.append(f"the best lines of the {self.single_cards[0]} winnable deals, written "
+                        f"out: {self.single_cards[1]:,} single-card moves in all")
         rows.append("optimal lengths:")
         widest = max(self.lengths.values(), default=1)
         for length, count in self.lengths.items():
@@ -231,6 +243,16 @@ class CensusSummary:
             rows.append("most searched: " + ", ".join(
                 f"deal {d} ({n:,} nodes)" for d, n in self.hardest))
         return "\n".join(rows)
+
+
+def _single_cards(lines: list[dict[str, Any]]) -> tuple[int, int] | None:
+    """(winnable deals, the single-card moves of their best lines summed), when each
+    winnable deal's line records them."""
+    won = [line.get("single_card_moves") for line in lines if line["status"] == "solved"]
+    counted = [cards for cards in won if isinstance(cards, int)]
+    if not won or len(counted) < len(won):
+        return None
+    return len(counted), sum(counted)
 
 
 def summary(path: Path) -> CensusSummary:

@@ -328,6 +328,18 @@ def test_the_summary_of_a_variant_census(tmp_path):
     text = str(found)
     assert "optimal length proven for 2 of 3 winnable deals" in text
     assert "median gap" in text and "most searched" not in text
+    assert found.single_cards is None and "single-card" not in text  # the lines say none
+
+
+def test_the_summary_sums_the_single_card_moves_of_the_best_lines(tmp_path):
+    lines = [{**line, "single_card_moves": None if line["length"] is None
+              else line["length"] + 10} for line in VARIANT_LINES]
+    found = census_service.summary(_write(tmp_path / "freecell.jsonl", lines,
+                                          variant="freecell"))
+    assert found.single_cards == (3, 61 + 10 + 74 + 10 + 72 + 10)  # each deal's last line
+    assert found.to_json()["single_card_moves"] == {"deals": 3, "sum": 237}
+    assert "the best lines of the 3 winnable deals, written out: 237 single-card moves" \
+        in str(found)
 
 
 def test_the_summary_of_beleaguered_fortress_census_is_as_before(tmp_path):
@@ -338,12 +350,16 @@ def test_the_summary_of_beleaguered_fortress_census_is_as_before(tmp_path):
 
 
 @pytest.mark.parametrize(("name", "number"), [("citadel", 3129), ("citadel", 9),
-                                              ("fortress", 2202), ("fortress", 1552)])
+                                              ("fortress", 2202), ("fortress", 1552),
+                                              ("freecell", 2), ("forecell", 1)])
 def test_census_deal_of_a_variant(name, number):
     variant = find_variant(name)
     line = census_service.census_deal(number, Budget(seconds=10), variant=variant)
     assert set(line) == {"deal", "status", "length", "optimal", "lower_bound", "nodes",
-                         "seconds"}
+                         "seconds", "single_card_moves"}
+    assert (line["single_card_moves"] is None) == (line["length"] is None)
+    if line["length"] is not None:  # in moves, a sequence move counting one
+        assert line["single_card_moves"] >= line["length"]
     entry = DealInfo(number, Status(line["status"]), line["length"], line["lower_bound"],
                      line["optimal"])
     best = solve(deal(number, variant), Mode.OPTIMAL, Algorithm.ASTAR, Budget(seconds=10))
