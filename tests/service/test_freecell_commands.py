@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from solver.beleaguered import Move, deal, replay
+from solver.beleaguered import Mode, Move, deal, replay, solve
 from solver.beleaguered.position import Position
 from solver.beleaguered.rules import TABLEAU, apply
 from solver.beleaguered.variant import find_variant
+from solver.budget import Budget
 from tests.support.batch_output import batch_records
 from tests.support.cli import run, run_json, timeless
 from tests.support.http import post
@@ -149,3 +150,17 @@ def test_http_solve_takes_the_metric_and_answers_single_cards():
         assert (body["length"], body["singleCardMoves"], len(body["moves"])) == (73, 81, 81)
         assert body["singleCards"] is True and body["metric"] == "METRIC_MOVES"
 
+
+
+def test_client_generate_sends_proven_deals_of_the_variant(capsys, server):
+    code, out, err = run(capsys, "client", "generate", "--server", server.address, "--count",
+                         "2", "--deals", "1-20", "--variant", "seahaven-towers", "--seconds",
+                         "10")
+    assert code == 0, err
+    rules = find_variant("seahaven-towers")
+    found = [json.loads(line) for line in out.splitlines()]
+    assert len(found) == 2
+    for each in found:
+        assert each["position"] == deal(each["deal"], rules).to_json()
+        alone = solve(deal(each["deal"], rules), Mode.OPTIMAL, budget=Budget(seconds=10))
+        assert alone.optimal and alone.length == each["length"]
