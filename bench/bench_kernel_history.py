@@ -8,7 +8,10 @@ the same deals in one process, one deal at a time, the kernel that goes first al
 from deal to deal so that machine noise falls on both, each with the same budget. Each
 search's own clock (the kernel's `seconds`) is compared, and so are the verdicts and, in
 optimal mode, the lengths. A deal that either search ran out on is unknown for both: it
-is counted, and kept out of the times and the verdicts. Both kernels move single cards.
+is counted, and kept out of the times and the verdicts. Both kernels move single cards,
+but in a variant with sequence moves when the old kernel has them too (so that
+`--commit 882fa17 --variants freecell --mode optimal` measures the bound of sequence
+moves before and after: the deals proven, those run out on, and the nodes a proof took).
 
 The old kernel must be the family's, which takes the variant's rules as a tuple (a8e7954
 reads five of today's six); its docstring says how many it reads.
@@ -43,9 +46,11 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parents[1]
 _STATUS = ("solved", "unsolvable", "unknown")
-Search = tuple[str, int | None, float]  # verdict, length (optimal mode), the kernel's seconds
+# verdict, length (optimal mode), the kernel's seconds, nodes
+Search = tuple[str, int | None, float, int]
 HEADER = ["variant", "deals", "ran out old/new", "med ms old", "med ms new", "med new/old",
-          "total s old", "total s new", "total new/old", "differ"]
+          "total s old", "total s new", "total new/old", "med nodes old", "med nodes new",
+          "differ"]
 
 
 def git(*args: str) -> str:
@@ -81,8 +86,9 @@ def rules_width(old: ModuleType) -> int | None:
 
 def run_variant(old: ModuleType, width: int, rules: Variant, numbers: range, kind: str,
                 seconds: float, entries: int, bar: tqdm[int]) -> list[dict[str, Search]]:
-    """Both kernels on each deal, the first alternating, with the same budget."""
-    today = native.rules_of(rules)
+    """Both kernels on each deal, the first alternating, with the same budget; a variant
+    with sequence moves searched with them when the old kernel has them too."""
+    today = native.rules_of(rules, width > 5 and rules.sequence_moves != "none")
     kernels = {"old": (old, today[:width]), "new": (_kernel, today)}
     records = []
     for number in numbers:
@@ -96,7 +102,7 @@ def run_variant(old: ModuleType, width: int, rules: Variant, numbers: range, kin
             got = kernel.solve(piles, slots, cells, list(position.foundations), read, kind,
                                seconds, 0, entries, None)
             length = len(got[1]) if got[0] == 0 and kind != "greedy" else None
-            record[which] = (_STATUS[got[0]], length, got[4])
+            record[which] = (_STATUS[got[0]], length, got[4], got[2])
             bar.update()
         records.append(record)
     return records
@@ -109,10 +115,12 @@ def summary_row(name: str, numbers: range, records: Sequence[dict[str, Search]])
     old, new = ([r[which][2] for r in decided] for which in ("old", "new"))
     medians = [statistics.median(times) * 1000 if times else None for times in (old, new)]
     totals = sum(old), sum(new)
-    return [name, str(len(records)), f"{out[0]}/{out[1]}", num(medians[0], 2),
-            num(medians[1], 2), num(ratio(medians[1], medians[0]), 3), num(totals[0], 3),
-            num(totals[1], 3), num(ratio(totals[1], totals[0]), 3),
-            str(len(differing(numbers, records)))]
+    nodes = [statistics.median(r[which][3] for r in decided) if decided else None
+             for which in ("old", "new")]
+    return [name, str(len(records)), f"{out[0]}/{out[1]}", num(medians[0], 3),
+            num(medians[1], 3), num(ratio(medians[1], medians[0]), 3), num(totals[0], 3),
+            num(totals[1], 3), num(ratio(totals[1], totals[0]), 3), num(nodes[0], 0),
+            num(nodes[1], 0), str(len(differing(numbers, records)))]
 
 
 def differing(numbers: range, records: Sequence[dict[str, Search]]) -> list[str]:
@@ -149,6 +157,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                                     if rules.sequence_moves == "none")
     kind = "greedy" if args.mode == "any" else "astar"
     commit = git("rev-parse", "--short", f"{args.commit}^{{commit}}")
+    head = git("rev-parse", "--short", "HEAD")
 
     started = datetime.now().astimezone()
     rows, listed = [], []
@@ -171,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     command_line = shlex.join(["python", "-m", "bench.bench_kernel_history",
                                *(sys.argv[1:] if argv is None else argv)])
     print(f"{started:%Y-%m-%d %H:%M %Z}: {command_line}")
-    print(f"the kernel of {commit} (old) beside today's, {git('rev-parse', '--short', 'HEAD')} "
+    print(f"the kernel of {commit} (old) beside today's, {head} "
           f"as built (new); {args.mode} mode ({kind}), {args.seconds:g} s and "
           f"{args.table_entries:,} table entries a search, one at a time, the first kernel "
           f"alternating by deal\n")
