@@ -50,6 +50,7 @@ def solve_timed(position: Position, mode: Mode, algorithm: Algorithm, seconds: f
     solution = solve(position, mode, algorithm, Budget(seconds=seconds))
     return {"status": solution.status.value, "length": solution.length,
             "optimal": solution.optimal, "lower_bound": solution.lower_bound,
+            "single_cards": solution.single_card_moves,
             "seconds": time.perf_counter() - started}
 
 

@@ -133,6 +133,9 @@ def summarise(records: Sequence[Record]) -> Record:
                for key in ("moves", "single_cards") for side in ("any", "fc")}
     optimal = [r for r in records if "optimal" in r]
     proven = [r for r in optimal if r["optimal"]["status"] == SOLVED and r["optimal"]["optimal"]]
+    best = [_best(r) for r in both if "optimal" in r]
+    medians |= {"moves_best": median(moves for moves, _ in best),
+                "single_cards_best": median(cards for _, cards in best)}
     seconds_ours, seconds_fc = sum(o["seconds"] for o in ours), sum(f["seconds"] for f in fc)
     return {
         "deals": len(records), "verdicts_ours": verdicts(ours), "verdicts_fc": verdicts(fc),
@@ -149,12 +152,23 @@ def summarise(records: Sequence[Record]) -> Record:
         "optimal_searched": len(optimal), "proven_optimal": len(proven),
         "proven_optimal_share": len(proven) / len(optimal) if optimal else None,
         "optimal_seconds": sum(r["optimal"]["seconds"] for r in optimal),
+        "moves_ratio_best_over_fc": ratio(medians["moves_best"], medians["moves_fc"]),
+        "single_cards_ratio_best_over_fc": ratio(medians["single_cards_best"],
+                                                 medians["single_cards_fc"]),
         "below_proven_optimum": [f"{r['deal']} (fc-solve {r['fc']['moves']} moves, proven "
                                  f"optimum {r['optimal']['length']})" for r in proven
                                  if r["fc"]["status"] == SOLVED
                                  and r["fc"]["moves"] < r["optimal"]["length"]],
         "cards_differ": [r["deal"] for r in records if r["fc"]["same_cards"] is False],
     }
+
+
+def _best(record: Record) -> tuple[int, int]:
+    """Our shorter line in moves, `any` mode's or `optimal` mode's, with its single cards."""
+    lines = [(record["any"]["moves"], record["any"]["single_cards"])]
+    if record["optimal"]["status"] == SOLVED:
+        lines.append((record["optimal"]["length"], record["optimal"]["single_cards"]))
+    return min(lines)
 
 
 VERDICT_HEADER = ["variant", "deals", "ours won/unw/unk", "fc won/unw/unk", "differ",
@@ -175,6 +189,16 @@ def length_row(name: str, s: Record) -> list[str]:
             num(s["moves_ratio_fc_over_ours"], 2), num(s["single_cards_any"], 1),
             num(s["single_cards_fc"], 1), num(s["single_cards_ratio_fc_over_ours"], 2),
             pct(s["proven_optimal_share"])]
+
+
+BEST_HEADER = ["variant", "moves best", "moves fc", "best/fc", "cards best", "cards fc",
+               "best/fc"]
+
+
+def best_row(name: str, s: Record) -> list[str]:
+    return [name, num(s["moves_best"], 1), num(s["moves_fc"], 1),
+            num(s["moves_ratio_best_over_fc"], 2), num(s["single_cards_best"], 1),
+            num(s["single_cards_fc"], 1), num(s["single_cards_ratio_best_over_fc"], 2)]
 
 
 def freecell_variants(text: str) -> tuple[Variant, ...]:
@@ -249,6 +273,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("moves: a run moved as one counts one (fc-solve's as printed); cards: written out "
           "in single-card moves;\nboth replayed by our rules; proven opt: share of our wins "
           "`optimal` mode proved in the budget (--optimal)")
+    if any(s["optimal_searched"] for s in summaries.values()):
+        print(render("with --optimal: our best line (any or optimal mode's, the shorter in "
+                     "moves) over fc-solve's, medians", BEST_HEADER,
+                     [best_row(name, s) for name, s in summaries.items()]))
     for name, s in summaries.items():
         for label, listed in (("verdicts differ", s["disagreements"]),
                               ("fc-solve below a proven optimum", s["below_proven_optimum"]),
