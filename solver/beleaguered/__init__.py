@@ -11,6 +11,7 @@ from solver.beleaguered.solve import (
     Algorithm,
     Engine,
     Hint,
+    Metric,
     Mode,
     Solution,
     hint,
@@ -19,6 +20,6 @@ from solver.beleaguered.solve import (
 )
 
 __all__ = [
-    "MAX_DEAL", "Algorithm", "Engine", "Hint", "Location", "Mode", "Move", "Position", "Solution",
-    "apply", "deal", "hint", "hint_from", "legal_moves", "replay", "solve",
+    "MAX_DEAL", "Algorithm", "Engine", "Hint", "Location", "Metric", "Mode", "Move", "Position",
+    "Solution", "apply", "deal", "hint", "hint_from", "legal_moves", "replay", "solve",
 ]
