@@ -27,18 +27,16 @@ from solver.beleaguered import (
     Mode,
     Move,
     Position,
-    apply,
-    legal_moves,
     replay,
     solve,
 )
 from solver.beleaguered.problem import FortressProblem
-from solver.beleaguered.rules import FOUNDATION
 from solver.beleaguered.variant import Variant, parse_rules, variants
 from solver.budget import Budget, Status
 from solver.cards import Card
 from solver.search import astar
 from tests.support.beleaguered_endgames import endgame, scattered
+from tests.support.plain_rules import PlainRules
 
 PLAIN_NODES = 6_000  # a case whose plain search needs more is left out, and counted
 PRUNED = Budget(nodes=100_000)
@@ -104,35 +102,6 @@ build = "{variant.build}"
 empty = "{variant.empty}"
 worrying_back = {str(variant.worrying_back).lower()}
 """)
-
-
-class PlainRules:
-    """Every legal move through the plain rules module, nothing pruned."""
-
-    def __init__(self, position: Position, pullbacks: bool = True) -> None:
-        self.position = position
-        self.pullbacks = pullbacks
-
-    def start(self) -> Position:
-        return self.position
-
-    def is_goal(self, position: Position) -> bool:
-        return position.is_won
-
-    def successors(self, position: Position):  # type: ignore[no-untyped-def]
-        for move in legal_moves(position):
-            if self.pullbacks or move.source.kind != FOUNDATION:
-                yield move, apply(position, move), 1
-
-    def heuristic(self, position: Position) -> int:
-        return position.cards_left()  # each card needs a move: admissible, prunes nothing
-
-    def key(self, position: Position) -> tuple:  # type: ignore[type-arg]
-        """Piles, reserve slots and cells are interchangeable; the cells' cards are the
-        ones neither in the piles, the reserve nor home."""
-        piles = tuple(sorted(tuple(card.index for card in pile) for pile in position.tableau))
-        reserve = frozenset(card.index for card in position.reserve if card is not None)
-        return piles, reserve, position.foundations
 
 
 def _cases(variant: Variant, narrow: bool) -> list[tuple[str, Position]]:

@@ -60,6 +60,7 @@ from solver.cards import FULL_DECK, Card, Rank
 from solver.errors import IllegalMove
 from solver.search import astar, breadth_first
 from tests.support.beleaguered_endgames import endgame, scattered
+from tests.support.plain_rules import PlainRules, canonical, walk
 
 FAMILY = ("freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell")
 VARIANTS = [find_variant(name) for name in FAMILY]
@@ -481,21 +482,7 @@ def _runs_over_low_cards(variant: Variant, cards_left: int, rng: random.Random) 
                     cells=tuple(cells), variant=variant)
 
 
-def _walk(position: Position, sequences: bool, rng: random.Random, steps: int) -> list[State]:
-    """The start state and a random line of the reference's own successors from it."""
-    problem = FortressProblem(position, sequences=sequences)
-    states = [problem.start()]
-    for _ in range(steps):
-        children = list(problem.successors(states[-1]))
-        if not children:
-            break
-        states.append(rng.choice(children)[1])
-    return states
 
-
-def _canonical(piles: tuple[tuple[int, ...], ...], reserve: int, cells: int,
-               home: tuple[int, ...]) -> tuple:  # type: ignore[type-arg]
-    return tuple(sorted(piles)), reserve, cells, tuple(home)
 
 
 def _check_kernel_state(position: Position, state: State, sequences: bool) -> int:
@@ -504,13 +491,13 @@ def _check_kernel_state(position: Position, state: State, sequences: bool) -> in
     args = ([list(pile) for pile in state.piles], state.reserve, list(state.home))
     rules = dict(cells=state.cells, rules=native.rules_of(position.variant, sequences))
     problem = FortressProblem(position, sequences=sequences)
-    expected = sorted((step, _canonical(*problem.key(child), child.home), cost)
+    expected = sorted((step, canonical(*problem.key(child), child.home), cost)
                       for step, child, cost in problem.successors(state))
     children = _kernel.successors(*args, **rules)
     for _, (piles, _, _, _), _ in children:
         bottoms = [pile[0] for pile in piles if pile]
         assert bottoms == sorted(bottoms), piles  # the kernel's piles come by bottom card
-    got = sorted((step, _canonical(*child), cost) for step, child, cost in children)
+    got = sorted((step, canonical(*child), cost) for step, child, cost in children)
     assert got == expected, (str(position), state, sequences)
     for thorough in (True, False):
         assert _kernel.bound(*args, thorough, **rules) == FortressProblem(
@@ -544,7 +531,7 @@ def test_kernel_successors_and_bounds_equal_the_python_reference(variant: Varian
     states = runs = 0
     for position in _kernel_positions(variant, rng):
         for sequences in (False, True):
-            for state in _walk(position, sequences, rng, 30):
+            for state in walk(position, rng, 30, sequences):
                 carrying = _check_kernel_state(position, state, sequences)
                 assert sequences or carrying == 0
                 states += 1
@@ -575,7 +562,7 @@ def _family_positions(draw: st.DrawFn) -> Position:
 def test_kernel_equals_the_reference_on_random_positions(position: Position, sequences: bool,
                                                          rng: random.Random,
                                                          steps: int) -> None:
-    for state in _walk(position, sequences, rng, steps):
+    for state in walk(position, rng, steps, sequences):
         _check_kernel_state(position, state, sequences)
 
 
@@ -583,33 +570,6 @@ def test_kernel_equals_the_reference_on_random_positions(position: Position, seq
 
 PLAIN = Budget(nodes=6_000)  # a case whose plain search needs more is left out, and counted
 SEARCH = Budget(nodes=200_000)
-
-
-class PlainRules:
-    """Every legal move through the plain rules module (sequence moves too, where the
-    variant has them), each costing one; nothing pruned."""
-
-    def __init__(self, position: Position) -> None:
-        self.position = position
-
-    def start(self) -> Position:
-        return self.position
-
-    def is_goal(self, position: Position) -> bool:
-        return position.is_won
-
-    def successors(self, position: Position):  # type: ignore[no-untyped-def]
-        for move in legal_moves(position):
-            yield move, apply(position, move), 1
-
-    def heuristic(self, position: Position) -> int:
-        return position.cards_left()  # each card goes home alone: admissible in both metrics
-
-    def key(self, position: Position) -> tuple:  # type: ignore[type-arg]
-        """Piles and cells are interchangeable; the cells hold what is neither in the piles
-        nor home."""
-        piles = tuple(sorted(tuple(card.index for card in pile) for pile in position.tableau))
-        return piles, position.foundations
 
 
 def _small_positions(variant: Variant) -> list[tuple[str, Position]]:

@@ -43,6 +43,7 @@ from solver.beleaguered.problem import FortressProblem, State
 from solver.beleaguered.variant import beleaguered_fortress, variants
 from solver.budget import Budget, Status
 from tests.support.beleaguered_endgames import endgame, scattered
+from tests.support.plain_rules import canonical, walk
 
 BF = native.rules_of(beleaguered_fortress())
 LONG = os.environ.get("FORTRESS_SOLVER_LONG") == "1"
@@ -161,34 +162,17 @@ def test_engines_agree_on_random_play(position: Position) -> None:
     _engines_agree(position)
 
 
-def _walk(position: Position, rng: random.Random, steps: int) -> list[State]:
-    """The start state and a random line of the search's own successors from it."""
-    problem = FortressProblem(position)
-    states = [problem.start()]
-    for _ in range(steps):
-        children = list(problem.successors(states[-1]))
-        if not children:
-            break
-        states.append(rng.choice(children)[1])
-    return states
-
-
-def _canonical(piles: tuple[tuple[int, ...], ...], reserve: int, cells: int,
-               home: tuple[int, ...]) -> tuple:
-    return tuple(sorted(piles)), reserve, cells, tuple(home)
-
-
 def _check_kernel_state(position: Position, state: State) -> None:
     args = ([list(pile) for pile in state.piles], state.reserve, list(state.home))
     rules = dict(cells=state.cells, rules=native.rules_of(position.variant))
     problem = FortressProblem(position)
-    expected = sorted((step, _canonical(*problem.key(child), child.home), cost)
+    expected = sorted((step, canonical(*problem.key(child), child.home), cost)
                       for step, child, cost in problem.successors(state))
     children = _kernel.successors(*args, **rules)
     for _, (piles, _, _, _), _ in children:
         bottoms = [pile[0] for pile in piles if pile]
         assert bottoms == sorted(bottoms), piles  # the kernel's piles come by bottom card
-    got = sorted((step, _canonical(*child), cost) for step, child, cost in children)
+    got = sorted((step, canonical(*child), cost) for step, child, cost in children)
     assert got == expected, (str(position), state)
     for thorough in (True, False):
         assert _kernel.bound(*args, thorough, **rules) == FortressProblem(
@@ -200,7 +184,7 @@ def _check_kernel_state(position: Position, state: State) -> None:
        st.integers(0, 40))
 def test_kernel_successors_and_bound_equal_the_python_problem(
         position: Position, rng: random.Random, steps: int) -> None:
-    for state in _walk(position, rng, steps):
+    for state in walk(position, rng, steps):
         _check_kernel_state(position, state)
 
 
@@ -210,7 +194,7 @@ def test_kernel_successors_cover_known_states() -> None:
     positions = [deal(2), deal(41), endgame(2, 0, rng), endgame(13, 3, rng)]
     positions += [scattered(k, rng) for k in (1, 2, 5, 20, 52)]
     for position in positions:
-        for state in _walk(position, rng, 30):
+        for state in walk(position, rng, 30):
             _check_kernel_state(position, state)
     assert _kernel.successors([[]] * 8, 0, [13] * 4) == []  # won: nothing left to move
     assert _kernel.bound([[]] * 8, 0, [13] * 4, True) == 0
@@ -452,7 +436,7 @@ def test_kernel_equals_the_python_problem_on_every_variant(variant) -> None:
     positions += [endgame(n, rng.choice((10, 14, 18)), rng, variant) for n in range(1, 13)]
     positions += [scattered(rng.choice((8, 12, 16)), rng, variant) for _ in range(8)]
     for position in positions:
-        for state in _walk(position, rng, 25):
+        for state in walk(position, rng, 25):
             _check_kernel_state(position, state)
     for position in positions[3:]:
         reference = solve(position, Mode.OPTIMAL, budget=PYTHON_BUDGET, engine=Engine.PYTHON)

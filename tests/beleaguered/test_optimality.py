@@ -23,42 +23,14 @@ from solver.beleaguered import (
     Engine,
     Mode,
     Position,
-    apply,
     deal,
-    legal_moves,
     replay,
     solve,
 )
 from solver.budget import Budget, Status
 from solver.search import astar, breadth_first
 from tests.support.beleaguered_endgames import endgame, scattered
-
-
-class PlainRules:
-    """Every legal move through the plain rules module; optionally no pull-backs."""
-
-    def __init__(self, position: Position, pullbacks: bool = True) -> None:
-        self.position = position
-        self.pullbacks = pullbacks
-
-    def start(self) -> Position:
-        return self.position
-
-    def is_goal(self, position: Position) -> bool:
-        return position.is_won
-
-    def successors(self, position: Position):
-        for move in legal_moves(position):
-            if self.pullbacks or move.source.kind != "foundation":
-                yield move, apply(position, move), 1
-
-    def heuristic(self, position: Position) -> int:
-        return position.cards_left()  # each card needs a move: admissible, prunes nothing
-
-    def key(self, position: Position) -> tuple:
-        """Piles and reserve slots are interchangeable: their order is not part of the key."""
-        reserve = frozenset(card for card in position.reserve if card is not None)
-        return tuple(sorted(position.tableau)), reserve, position.foundations
+from tests.support.plain_rules import PlainRules
 
 
 def _cases(cards_left: tuple[int, ...], scattered_cases: int) -> list[tuple[str, Position]]:
