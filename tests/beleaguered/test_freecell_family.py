@@ -41,11 +41,9 @@ from solver.beleaguered import (
     Mode,
     Move,
     Position,
-    _kernel,
     apply,
     deal,
     legal_moves,
-    native,
     replay,
 )
 from solver.beleaguered.position import SUITS
@@ -60,7 +58,7 @@ from solver.cards import FULL_DECK, Card, Rank
 from solver.errors import IllegalMove
 from solver.search import astar, breadth_first
 from tests.support.beleaguered_endgames import endgame, scattered
-from tests.support.plain_rules import PlainRules, canonical, walk
+from tests.support.plain_rules import PlainRules, check_kernel_state, walk
 
 FAMILY = ("freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell")
 VARIANTS = [find_variant(name) for name in FAMILY]
@@ -485,23 +483,10 @@ def _runs_over_low_cards(variant: Variant, cards_left: int, rng: random.Random) 
 
 
 
-def _check_kernel_state(position: Position, state: State, sequences: bool) -> int:
-    """The kernel's successors and bounds of `state` against the reference's; how many
-    of the successors carry a run."""
-    args = ([list(pile) for pile in state.piles], state.reserve, list(state.home))
-    rules = dict(cells=state.cells, rules=native.rules_of(position.variant, sequences))
-    problem = FortressProblem(position, sequences=sequences)
-    expected = sorted((step, canonical(*problem.key(child), child.home), cost)
-                      for step, child, cost in problem.successors(state))
-    children = _kernel.successors(*args, **rules)
-    for _, (piles, _, _, _), _ in children:
-        bottoms = [pile[0] for pile in piles if pile]
-        assert bottoms == sorted(bottoms), piles  # the kernel's piles come by bottom card
-    got = sorted((step, canonical(*child), cost) for step, child, cost in children)
-    assert got == expected, (str(position), state, sequences)
-    for thorough in (True, False):
-        assert _kernel.bound(*args, thorough, **rules) == FortressProblem(
-            position, thorough, sequences).heuristic(state), (str(position), state, thorough)
+def _carrying(position: Position, state: State, sequences: bool) -> int:
+    """Holds the kernel to the reference on `state`; how many of its successors carry a
+    run."""
+    children = check_kernel_state(position, state, sequences)
     return sum(1 for step, _, _ in children
                if step[0][1] not in (HOME, CELL_TARGET) and _run_length(state, step[0][0]) > 1)
 
@@ -532,7 +517,7 @@ def test_kernel_successors_and_bounds_equal_the_python_reference(variant: Varian
     for position in _kernel_positions(variant, rng):
         for sequences in (False, True):
             for state in walk(position, rng, 30, sequences):
-                carrying = _check_kernel_state(position, state, sequences)
+                carrying = _carrying(position, state, sequences)
                 assert sequences or carrying == 0
                 states += 1
                 runs += carrying
@@ -563,7 +548,7 @@ def test_kernel_equals_the_reference_on_random_positions(position: Position, seq
                                                          rng: random.Random,
                                                          steps: int) -> None:
     for state in walk(position, rng, steps, sequences):
-        _check_kernel_state(position, state, sequences)
+        check_kernel_state(position, state, sequences)
 
 
 # --- optimal lengths against the plain rules --------------------------------------------

@@ -39,11 +39,10 @@ from solver.beleaguered import (
     replay,
     solve,
 )
-from solver.beleaguered.problem import FortressProblem, State
 from solver.beleaguered.variant import beleaguered_fortress, variants
 from solver.budget import Budget, Status
 from tests.support.beleaguered_endgames import endgame, scattered
-from tests.support.plain_rules import canonical, walk
+from tests.support.plain_rules import check_kernel_state, walk
 
 BF = native.rules_of(beleaguered_fortress())
 LONG = os.environ.get("FORTRESS_SOLVER_LONG") == "1"
@@ -162,30 +161,13 @@ def test_engines_agree_on_random_play(position: Position) -> None:
     _engines_agree(position)
 
 
-def _check_kernel_state(position: Position, state: State) -> None:
-    args = ([list(pile) for pile in state.piles], state.reserve, list(state.home))
-    rules = dict(cells=state.cells, rules=native.rules_of(position.variant))
-    problem = FortressProblem(position)
-    expected = sorted((step, canonical(*problem.key(child), child.home), cost)
-                      for step, child, cost in problem.successors(state))
-    children = _kernel.successors(*args, **rules)
-    for _, (piles, _, _, _), _ in children:
-        bottoms = [pile[0] for pile in piles if pile]
-        assert bottoms == sorted(bottoms), piles  # the kernel's piles come by bottom card
-    got = sorted((step, canonical(*child), cost) for step, child, cost in children)
-    assert got == expected, (str(position), state)
-    for thorough in (True, False):
-        assert _kernel.bound(*args, thorough, **rules) == FortressProblem(
-            position, thorough).heuristic(state), (str(position), state, thorough)
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(played(), endgames(), scattereds()), st.randoms(use_true_random=False),
        st.integers(0, 40))
 def test_kernel_successors_and_bound_equal_the_python_problem(
         position: Position, rng: random.Random, steps: int) -> None:
     for state in walk(position, rng, steps):
-        _check_kernel_state(position, state)
+        check_kernel_state(position, state)
 
 
 def test_kernel_successors_cover_known_states() -> None:
@@ -195,7 +177,7 @@ def test_kernel_successors_cover_known_states() -> None:
     positions += [scattered(k, rng) for k in (1, 2, 5, 20, 52)]
     for position in positions:
         for state in walk(position, rng, 30):
-            _check_kernel_state(position, state)
+            check_kernel_state(position, state)
     assert _kernel.successors([[]] * 8, 0, [13] * 4) == []  # won: nothing left to move
     assert _kernel.bound([[]] * 8, 0, [13] * 4, True) == 0
 
@@ -437,7 +419,7 @@ def test_kernel_equals_the_python_problem_on_every_variant(variant) -> None:
     positions += [scattered(rng.choice((8, 12, 16)), rng, variant) for _ in range(8)]
     for position in positions:
         for state in walk(position, rng, 25):
-            _check_kernel_state(position, state)
+            check_kernel_state(position, state)
     for position in positions[3:]:
         reference = solve(position, Mode.OPTIMAL, budget=PYTHON_BUDGET, engine=Engine.PYTHON)
         if reference.status is Status.UNKNOWN or (reference.moves and not reference.optimal):

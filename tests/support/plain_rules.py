@@ -1,11 +1,13 @@
 """Independent oracles for the patience family's search: the plain rules as a search
-problem with nothing pruned, and random walks of the reference search's own states."""
+problem with nothing pruned, random walks of the reference search's own states, and the
+kernel held to the reference on one state."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
 
+from solver.beleaguered import _kernel, native
 from solver.beleaguered.position import Position
 from solver.beleaguered.problem import FortressProblem, State
 from solver.beleaguered.rules import FOUNDATION, Move, apply, legal_moves
@@ -59,3 +61,27 @@ def canonical(piles: tuple[tuple[int, ...], ...], reserve: int, cells: int,
               home: tuple[int, ...]) -> tuple:  # type: ignore[type-arg]
     """A state with its piles in one order, to compare the kernel's and the reference's."""
     return tuple(sorted(piles)), reserve, cells, tuple(home)
+
+
+Step = tuple[tuple[int, int], ...]
+
+
+def check_kernel_state(position: Position, state: State,
+                       sequences: bool = False) -> list[tuple[Step, object, int]]:
+    """Asserts the kernel's successors and bounds of `state` equal the reference's; the
+    kernel's successors."""
+    args = ([list(pile) for pile in state.piles], state.reserve, list(state.home))
+    rules = dict(cells=state.cells, rules=native.rules_of(position.variant, sequences))
+    problem = FortressProblem(position, sequences=sequences)
+    expected = sorted((step, canonical(*problem.key(child), child.home), cost)
+                      for step, child, cost in problem.successors(state))
+    children = _kernel.successors(*args, **rules)  # type: ignore[arg-type]
+    for _, (piles, _, _, _), _ in children:
+        bottoms = [pile[0] for pile in piles if pile]
+        assert bottoms == sorted(bottoms), piles  # the kernel's piles come by bottom card
+    got = sorted((step, canonical(*child), cost) for step, child, cost in children)
+    assert got == expected, (str(position), state, sequences)
+    for thorough in (True, False):
+        assert _kernel.bound(*args, thorough, **rules) == FortressProblem(  # type: ignore[arg-type]
+            position, thorough, sequences).heuristic(state), (str(position), state, thorough)
+    return children  # type: ignore[return-value]
