@@ -14,7 +14,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-from solver.budget import Budget
+from solver.budget import DEFAULT_MEMORY_MIB, Budget
 from solver.errors import InvalidInput
 from solver.json_text import MAX_BYTES
 
@@ -106,14 +106,20 @@ def positive(kind: type[N]) -> Callable[[str], N]:
 
 
 def add_budget(parser: argparse.ArgumentParser, seconds: float) -> None:
-    """--seconds, --nodes and --table-entries."""
+    """--seconds, --nodes, --table-entries and --memory."""
     parser.add_argument("--seconds", type=positive(float), default=seconds,
                         help="time budget in seconds")
     parser.add_argument("--nodes", type=positive(int),
                         help="node budget: the search nodes to stop after (no limit when "
                              "not given)")
-    parser.add_argument("--table-entries", type=positive(int), default=Budget().table_entries,
-                        help="transposition table cap")
+    parser.add_argument("--table-entries", type=positive(int),
+                        help="transposition table cap (no cap but --memory when not given)")
+    parser.add_argument("--memory", type=positive(int), default=DEFAULT_MEMORY_MIB,
+                        metavar="MIB",
+                        help="the MiB a search's tables may hold at their largest (an "
+                             "optimal search that fills them goes on within them, else "
+                             "answers unknown); against a server, at most its "
+                             "--memory-per-worker")
 
 
 SERVER = "127.0.0.1:50051"  # where `serve`, and so `make run`, listens by default
@@ -167,7 +173,8 @@ def progress_bar(iterable: Iterable[Any] | None = None, *, total: int, unit: str
 
 
 def budget_of(args: argparse.Namespace) -> Budget:
-    return Budget(seconds=args.seconds, nodes=args.nodes, table_entries=args.table_entries)
+    return Budget(seconds=args.seconds, nodes=args.nodes, table_entries=args.table_entries,
+                  memory_mib=args.memory)
 
 
 def seconds_of(args: argparse.Namespace) -> Budget:

@@ -32,6 +32,7 @@ from service.frontends import (
     read_any,
     words_of,
 )
+from solver.budget import DEFAULT_MEMORY_MIB
 from solver.errors import InvalidInput, OtherGame
 from solver.games import Game, each_game, find_game, games
 
@@ -188,6 +189,12 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
                        help="search processes (default: one per core, here %(default)s)")
     serve.add_argument("--queue", type=positive(int), default=16,
                        help="calls that may wait for a worker")
+    serve.add_argument("--memory-per-worker", type=positive(int), default=DEFAULT_MEMORY_MIB,
+                       metavar="MIB",
+                       help="the MiB one search's tables may hold (a worker runs one search "
+                            "at a time): the cap on a request's Budget.memory_mib, and its "
+                            "value when the request gives none; each process's own memory "
+                            "comes on top (docs/operations.md)")
     serve.add_argument("--max-request-bytes", type=positive(int), default=1 << 20,
                        metavar="N", help="larger requests are refused (RESOURCE_EXHAUSTED, "
                                          "over HTTP 413, saying so)")
@@ -390,6 +397,8 @@ def _schema(args: argparse.Namespace) -> None:
 
 
 def _serve(args: argparse.Namespace) -> None:
+    from dataclasses import replace
+
     from service.server import CannotServe, ServerConfig, serve  # grpc only for serve
     from service.tls import ServerTls
 
@@ -403,6 +412,8 @@ def _serve(args: argparse.Namespace) -> None:
     try:
         serve(ServerConfig(host=args.host, port=args.port, workers=args.workers,
                            queue=args.queue, http_port=args.http_port,
+                           limits=replace(ServerConfig.limits,
+                                          memory_mib=args.memory_per_worker),
                            metrics_port=args.metrics_port,
                            cors_origins=tuple(args.cors_origin), grace_seconds=args.grace,
                            max_request_bytes=args.max_request_bytes, tls=tls,

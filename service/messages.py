@@ -32,16 +32,18 @@ def at_most(items: Sized, most: int, *path: int | str) -> None:
 
 def stats_to_proto(stats: SearchStats) -> pb.SearchStats:
     return pb.SearchStats(nodes=stats.nodes, seconds=stats.seconds,
-                          table_entries=stats.table_entries)
+                          table_entries=stats.table_entries, table_bytes=stats.table_bytes)
 
 
 def stats_from_proto(message: pb.SearchStats) -> SearchStats:
-    return SearchStats(message.nodes, message.seconds, message.table_entries)
+    return SearchStats(message.nodes, message.seconds, message.table_entries,
+                       message.table_bytes)
 
 
 def budget_to_proto(budget: Budget) -> pb.Budget:
     return pb.Budget(seconds=budget.seconds or 0, nodes=budget.nodes or 0,
-                     table_entries=budget.table_entries or 0)
+                     table_entries=budget.table_entries or 0,
+                     memory_mib=budget.memory_mib or 0)
 
 
 def budget_from_proto(message: pb.Budget, limits: Budget) -> Budget:
@@ -52,6 +54,7 @@ def budget_from_proto(message: pb.Budget, limits: Budget) -> Budget:
         seconds=_capped(message.seconds, limits.seconds),
         nodes=_capped(message.nodes, limits.nodes),
         table_entries=_capped(message.table_entries, limits.table_entries),
+        memory_mib=_capped(message.memory_mib, limits.memory_mib),
     )
 
 

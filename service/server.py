@@ -58,7 +58,7 @@ class ServerConfig:
     workers: int = os.cpu_count() or 1
     queue: int = 16  # calls that may wait for a worker
     cache_entries: int = 200_000
-    limits: Budget = Budget(seconds=60.0, nodes=None, table_entries=5_000_000)
+    limits: Budget = Budget(seconds=60.0, nodes=None)  # memory: serve --memory-per-worker
     grace_seconds: float = 30.0  # for the calls in flight, after SIGTERM or SIGINT
     max_request_bytes: int = 1 << 20  # larger requests are refused, saying so
     max_position_bytes: int = 64 << 10  # the same for a request about one position

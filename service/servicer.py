@@ -144,7 +144,8 @@ class SolverServicer(pb_grpc.SolverServicer):
                     cache_entries=self.settings.cache_entries, max_worlds=MAX_WORLDS,
                     max_batch=self.max_batch,
                     max_calls_per_address=self.addresses.max_calls,
-                    max_workers_per_client=self.pool.max_per_owner),
+                    max_workers_per_client=self.pool.max_per_owner,
+                    memory_per_worker_mib=self.limits.memory_mib or 0),
             )
 
     def SolveBatch(self, request: pb.SolveBatchRequest,

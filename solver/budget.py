@@ -7,6 +7,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+# A search's tables at their largest, by default: room for some 5 million positions in
+# the compiled kernel, and what a worker of the shipped Kubernetes manifest may hold.
+DEFAULT_MEMORY_MIB = 512
+# About what a table entry of the Python searches takes (a position's key, a tuple of
+# tuples, and what the table maps it to): their memory budget is a cap in entries.
+PYTHON_ENTRY_BYTES = 1024
+
 
 class Status(StrEnum):
     SOLVED = "solved"
@@ -20,18 +27,33 @@ class Budget:
 
     `stop` is asked about as often as the clock (every 256 nodes): a caller whose
     client went away says so, and the search ends with UNKNOWN within milliseconds.
+    `memory_mib` bounds what the search's tables hold at their largest (the process's
+    own few tens of MiB apart): an operator sets it so that workers fit their machine.
     """
 
     seconds: float | None = 60.0
     nodes: int | None = None
-    table_entries: int | None = 5_000_000
+    table_entries: int | None = None
     stop: Callable[[], bool] | None = field(default=None, compare=False, repr=False)
+    memory_mib: int | None = DEFAULT_MEMORY_MIB
 
     def __post_init__(self) -> None:
-        for name in ("seconds", "nodes", "table_entries"):
+        for name in ("seconds", "nodes", "table_entries", "memory_mib"):
             value = getattr(self, name)
             if value is not None and value <= 0:
                 raise ValueError(f"budget {name} must be positive, got {value}")
+
+    @property
+    def memory_bytes(self) -> int | None:
+        return None if self.memory_mib is None else self.memory_mib << 20
+
+    def table_cap(self, entry_bytes: int) -> int | None:
+        """The entries a table of entries of about `entry_bytes` may hold: at most
+        table_entries, and no more than memory_mib holds."""
+        caps = [cap for cap in (self.table_entries, None if self.memory_bytes is None
+                                else max(1, self.memory_bytes // entry_bytes))
+                if cap is not None]
+        return min(caps, default=None)
 
 
 DEFAULT_BUDGET = Budget()
@@ -42,6 +64,7 @@ class SearchStats:
     nodes: int
     seconds: float
     table_entries: int
+    table_bytes: int = 0  # the search's tables at their largest, where it measures them
 
 
 class BudgetExhausted(Exception):
@@ -60,7 +83,7 @@ class Meter:
         self._deadline = None if budget.seconds is None else self.started + budget.seconds
         self._max_nodes = budget.nodes
         self._stop = budget.stop
-        self.table_cap = budget.table_entries
+        self.table_cap = budget.table_cap(PYTHON_ENTRY_BYTES)
 
     def tick(self) -> None:
         if self._max_nodes is not None and self.nodes >= self._max_nodes:

@@ -448,14 +448,16 @@ class StrongholdConsoled(_message.Message):
     def __init__(self, battlefield: _Optional[str] = ..., round: _Optional[int] = ...) -> None: ...
 
 class Budget(_message.Message):
-    __slots__ = ("seconds", "nodes", "table_entries")
+    __slots__ = ("seconds", "nodes", "table_entries", "memory_mib")
     SECONDS_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
     TABLE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_MIB_FIELD_NUMBER: _ClassVar[int]
     seconds: float
     nodes: int
     table_entries: int
-    def __init__(self, seconds: _Optional[float] = ..., nodes: _Optional[int] = ..., table_entries: _Optional[int] = ...) -> None: ...
+    memory_mib: int
+    def __init__(self, seconds: _Optional[float] = ..., nodes: _Optional[int] = ..., table_entries: _Optional[int] = ..., memory_mib: _Optional[int] = ...) -> None: ...
 
 class Move(_message.Message):
     __slots__ = ("card", "source", "target")
@@ -488,14 +490,16 @@ class FarbduellStep(_message.Message):
     def __init__(self, player: _Optional[int] = ..., action: _Optional[str] = ..., card: _Optional[str] = ..., colour: _Optional[str] = ...) -> None: ...
 
 class SearchStats(_message.Message):
-    __slots__ = ("nodes", "seconds", "table_entries")
+    __slots__ = ("nodes", "seconds", "table_entries", "table_bytes")
     NODES_FIELD_NUMBER: _ClassVar[int]
     SECONDS_FIELD_NUMBER: _ClassVar[int]
     TABLE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    TABLE_BYTES_FIELD_NUMBER: _ClassVar[int]
     nodes: int
     seconds: float
     table_entries: int
-    def __init__(self, nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., table_entries: _Optional[int] = ...) -> None: ...
+    table_bytes: int
+    def __init__(self, nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., table_entries: _Optional[int] = ..., table_bytes: _Optional[int] = ...) -> None: ...
 
 class SolveRequest(_message.Message):
     __slots__ = ("position", "budget", "beleaguered", "ffkingdom", "farbduell", "stronghold", "question_options", "mode", "algorithm", "turns", "chain", "question", "defender", "max_turns", "method")
@@ -888,7 +892,7 @@ class BatchResult(_message.Message):
     def __init__(self, index: _Optional[int] = ..., deal: _Optional[int] = ..., result: _Optional[_Union[SolveResponse, _Mapping]] = ...) -> None: ...
 
 class GenerateDealsRequest(_message.Message):
-    __slots__ = ("count", "min_length", "max_length", "first_deal", "last_deal", "budget", "game", "variant")
+    __slots__ = ("count", "min_length", "max_length", "first_deal", "last_deal", "budget", "game", "variant", "max_seconds")
     COUNT_FIELD_NUMBER: _ClassVar[int]
     MIN_LENGTH_FIELD_NUMBER: _ClassVar[int]
     MAX_LENGTH_FIELD_NUMBER: _ClassVar[int]
@@ -897,6 +901,7 @@ class GenerateDealsRequest(_message.Message):
     BUDGET_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
+    MAX_SECONDS_FIELD_NUMBER: _ClassVar[int]
     count: int
     min_length: int
     max_length: int
@@ -905,7 +910,8 @@ class GenerateDealsRequest(_message.Message):
     budget: Budget
     game: str
     variant: str
-    def __init__(self, count: _Optional[int] = ..., min_length: _Optional[int] = ..., max_length: _Optional[int] = ..., first_deal: _Optional[int] = ..., last_deal: _Optional[int] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ...) -> None: ...
+    max_seconds: float
+    def __init__(self, count: _Optional[int] = ..., min_length: _Optional[int] = ..., max_length: _Optional[int] = ..., first_deal: _Optional[int] = ..., last_deal: _Optional[int] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., max_seconds: _Optional[float] = ...) -> None: ...
 
 class GeneratedDeal(_message.Message):
     __slots__ = ("deal", "position", "length", "moves")
@@ -1008,7 +1014,7 @@ class VariantInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., max_deal: _Optional[int] = ..., empty: _Optional[str] = ..., sequence_moves: _Optional[str] = ...) -> None: ...
 
 class Limits(_message.Message):
-    __slots__ = ("workers", "queue", "max_seconds", "max_nodes", "max_table_entries", "cache_entries", "max_worlds", "max_batch", "max_calls_per_address", "max_workers_per_client")
+    __slots__ = ("workers", "queue", "max_seconds", "max_nodes", "max_table_entries", "cache_entries", "max_worlds", "max_batch", "max_calls_per_address", "max_workers_per_client", "memory_per_worker_mib")
     WORKERS_FIELD_NUMBER: _ClassVar[int]
     QUEUE_FIELD_NUMBER: _ClassVar[int]
     MAX_SECONDS_FIELD_NUMBER: _ClassVar[int]
@@ -1019,6 +1025,7 @@ class Limits(_message.Message):
     MAX_BATCH_FIELD_NUMBER: _ClassVar[int]
     MAX_CALLS_PER_ADDRESS_FIELD_NUMBER: _ClassVar[int]
     MAX_WORKERS_PER_CLIENT_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_PER_WORKER_MIB_FIELD_NUMBER: _ClassVar[int]
     workers: int
     queue: int
     max_seconds: float
@@ -1029,4 +1036,5 @@ class Limits(_message.Message):
     max_batch: int
     max_calls_per_address: int
     max_workers_per_client: int
-    def __init__(self, workers: _Optional[int] = ..., queue: _Optional[int] = ..., max_seconds: _Optional[float] = ..., max_nodes: _Optional[int] = ..., max_table_entries: _Optional[int] = ..., cache_entries: _Optional[int] = ..., max_worlds: _Optional[int] = ..., max_batch: _Optional[int] = ..., max_calls_per_address: _Optional[int] = ..., max_workers_per_client: _Optional[int] = ...) -> None: ...
+    memory_per_worker_mib: int
+    def __init__(self, workers: _Optional[int] = ..., queue: _Optional[int] = ..., max_seconds: _Optional[float] = ..., max_nodes: _Optional[int] = ..., max_table_entries: _Optional[int] = ..., cache_entries: _Optional[int] = ..., max_worlds: _Optional[int] = ..., max_batch: _Optional[int] = ..., max_calls_per_address: _Optional[int] = ..., max_workers_per_client: _Optional[int] = ..., memory_per_worker_mib: _Optional[int] = ...) -> None: ...

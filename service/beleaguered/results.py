@@ -49,7 +49,8 @@ class Settings:
     def fields(self) -> dict[str, Any]:
         """The keys each line of the file carries."""
         budget = {"seconds": self.budget.seconds, "nodes": self.budget.nodes,
-                  "table_entries": self.budget.table_entries}
+                  "table_entries": self.budget.table_entries,
+                  "memory_mib": self.budget.memory_mib}
         own = {} if self.rules is None else {"rules": self.rules}
         return {"game": self.game, "variant": self.variant, **own, "mode": self.mode,
                 "metric": self.metric, "budget": budget}
@@ -63,7 +64,8 @@ class Settings:
         try:
             budget = line["budget"]
             found = cls(line["variant"], line["mode"],
-                        Budget(budget["seconds"], budget["nodes"], budget["table_entries"]),
+                        Budget(budget["seconds"], budget["nodes"], budget["table_entries"],
+                               memory_mib=budget.get("memory_mib")),
                         line.get("rules"), line["game"], line.get("metric", "moves"))
         except (KeyError, TypeError, ValueError):
             raise ValueError("its settings are not whole") from None
@@ -89,9 +91,11 @@ class Settings:
         words = [] if budget.seconds is None else [f"{budget.seconds:g} s"]
         if budget.nodes is not None:
             words.append(f"{budget.nodes:,} nodes")
-        if budget.table_entries != Budget().table_entries:
-            words.append("no table cap" if budget.table_entries is None
-                         else f"{budget.table_entries:,} table entries")
+        if budget.table_entries is not None:
+            words.append(f"{budget.table_entries:,} table entries")
+        if budget.memory_mib != Budget().memory_mib:
+            words.append("no memory cap" if budget.memory_mib is None
+                         else f"{budget.memory_mib:,} MiB")
         return f"{', '.join(words) or 'no limit'} a search"
 
 

@@ -18,7 +18,9 @@
 // Searches: greedy best-first (`any`; by g + 2h with free cells or building that ignores
 // suit), A* with an open list bucketed by f and then h, and IDA* with a transposition
 // table capped in entries whose full buckets evict the least useful entry. All three
-// check the budget every 1024 expansions and run without the GIL.
+// check the budget every 1024 expansions and run without the GIL. Memory is a budget:
+// best-first stops before its tables would pass it (optimal A* then goes on as IDA*,
+// from the bound it proved), and IDA*'s table is sized to fit it.
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -684,7 +686,10 @@ Triple locate(const Board& b, Move m) {
 
 // --- budget --------------------------------------------------------------------------
 
-struct Exhausted {};
+// Thrown when a budget runs out; `memory` when it was the memory.
+struct Exhausted {
+    bool memory = false;
+};
 
 using Clock = std::chrono::steady_clock;
 
@@ -692,16 +697,21 @@ struct Budget {
     double seconds;  // <= 0: no limit
     uint64_t nodes;  // 0: no limit
     uint64_t table_entries;  // 0: no limit
+    uint64_t memory;  // bytes the search's tables may hold at their peak; 0: no limit
     py::object stop;  // a callable, or None
 };
 
 class Meter {
 public:
-    explicit Meter(const Budget& budget)
-        : budget_(budget), started_(Clock::now()), last_stop_check_(started_),
-          last_signal_check_(started_) {}
+    // `spent_seconds` and `spent_nodes`: what a search this one continues has spent of
+    // the same budget.
+    explicit Meter(const Budget& budget, double spent_seconds = 0, uint64_t spent_nodes = 0)
+        : nodes(spent_nodes), budget_(budget),
+          started_(Clock::now() - std::chrono::duration_cast<Clock::duration>(
+                                      std::chrono::duration<double>(spent_seconds))),
+          last_stop_check_(Clock::now()), last_signal_check_(last_stop_check_) {}
 
-    uint64_t nodes = 0;
+    uint64_t nodes;
 
     void tick() {
         if (budget_.nodes && nodes >= budget_.nodes) throw Exhausted{};
@@ -747,6 +757,7 @@ struct Outcome {
     uint64_t table_bytes = 0;
     double seconds = 0;
     int lower = 0;  // a proven lower bound on the solution's cost (not counting the opening)
+    bool memory_full = false;  // whether the memory budget ran out
 };
 
 // --- greedy best-first and A* (search/astar.py) --------------------------------------
@@ -807,8 +818,17 @@ public:
         return blocks_.size() * BLOCK * sizeof(Node) + slots_.size() * sizeof(uint64_t);
     }
 
+    // The most bytes held while `more` nodes are added: their blocks, and the slots,
+    // old and new side by side while they double.
+    uint64_t bytes_adding(size_t more) const {
+        size_t nodes = count_ + more, slots = slots_.size();
+        while (2 * nodes > slots) slots *= 2;
+        uint64_t slot_bytes = (slots + (slots > slots_.size() ? slots / 2 : 0)) * sizeof(uint64_t);
+        return (nodes + BLOCK - 1) / BLOCK * BLOCK * sizeof(Node) + slot_bytes;
+    }
+
 private:
-    static constexpr int BLOCK_BITS = 14;
+    static constexpr int BLOCK_BITS = 12;
     static constexpr uint32_t BLOCK = 1u << BLOCK_BITS;
     static constexpr uint32_t BLOCK_MASK = BLOCK - 1;
 
@@ -840,7 +860,15 @@ private:
 class BucketQueue {
 public:
     bool empty() const { return size_ == 0; }
-    uint64_t bytes() const { return capacity_ * sizeof(uint32_t); }
+    uint64_t bytes() const {
+        return capacity_ * sizeof(uint32_t) + buckets_.size() * sizeof(buckets_[0]) + lists_;
+    }
+    // The most bytes held while `more` ids are pushed: a bucket that grows holds its old
+    // and new arrays at once, and no bucket is larger than the largest so far.
+    uint64_t bytes_adding(size_t more) const {
+        return bytes() + 2 * largest_ * sizeof(uint32_t) +
+               more * (8 * sizeof(uint32_t) + sizeof(std::vector<uint32_t>));
+    }
 
     void push(int priority, int h, uint32_t id) {
         if (priority >= static_cast<int>(buckets_.size())) {
@@ -848,10 +876,19 @@ public:
             lowest_h_.resize(priority + 1, 0);
         }
         auto& by_h = buckets_[priority];
-        if (h >= static_cast<int>(by_h.size())) by_h.resize(h + 1);
+        if (h >= static_cast<int>(by_h.size())) {
+            lists_ += (h + 1 - by_h.size()) * sizeof(by_h[0]);
+            by_h.resize(h + 1);
+        }
         auto& bucket = by_h[h];
-        if (bucket.size() == bucket.capacity()) capacity_ += std::max<size_t>(bucket.size(), 8);
-        bucket.push_back(id);
+        if (bucket.size() == bucket.capacity()) {
+            size_t before = bucket.capacity();
+            bucket.push_back(id);
+            capacity_ += bucket.capacity() - before;
+            largest_ = std::max(largest_, bucket.capacity());
+        } else {
+            bucket.push_back(id);
+        }
         ++size_;
         lowest_ = std::min(lowest_, priority);
         lowest_h_[priority] = std::min(lowest_h_[priority], h);
@@ -879,7 +916,9 @@ private:
     std::vector<int> lowest_h_;  // per priority, no h below it is queued
     int lowest_ = 0;
     size_t size_ = 0;
-    size_t capacity_ = 0;
+    size_t capacity_ = 0;  // ids the buckets have room for
+    size_t largest_ = 0;  // the most one bucket has room for
+    size_t lists_ = 0;  // bytes of the per-h lists
 };
 
 // Whether the piles' bottom cards are the same, so that the canonical order is too.
@@ -932,19 +971,24 @@ Outcome best_first(const Board& start, const Rules& rules, bool optimal, bool th
         out.status = status;
         out.nodes = meter.nodes;
         out.table_entries = seen.size();
-        out.table_bytes = seen.bytes() + frontier.bytes();
+        out.table_bytes = seen.bytes() + frontier.bytes() + children.size() * sizeof(Pending);
         out.seconds = meter.elapsed();
         return out;
     };
 
     canonical_order(start, order);
+    int h0 = heuristic(start, rules, order, thorough);
+    out.lower = h0;
+    if (budget.memory && seen.bytes_adding(1) + frontier.bytes_adding(1) +
+                                 children.size() * sizeof(Pending) > budget.memory) {
+        out.memory_full = true;  // not even room for the start
+        return finish(Status::UNKNOWN);
+    }
     bool added;
     Key root_key = pack(start, order);
     uint32_t root = seen.find_or_add(root_key, hash_key(root_key), added);
     seen[root].parent = NO_PARENT;
     seen[root].g = 0;
-    int h0 = heuristic(start, rules, order, thorough);
-    out.lower = h0;
     frontier.push(h0, h0, root);
     try {
         while (!frontier.empty()) {
@@ -965,6 +1009,9 @@ Outcome best_first(const Board& start, const Rules& rules, bool optimal, bool th
             }
             meter.tick();
             int n = moves_of(board, rules, moves);
+            if (budget.memory && seen.bytes_adding(n) + frontier.bytes_adding(n) +
+                                         children.size() * sizeof(Pending) > budget.memory)
+                throw Exhausted{true};
             uint8_t parent_order[MAX_PILES];
             canonical_order(board, parent_order);
             for (int m = 0; m < n; ++m) {  // first every child's key, fetching its slot
@@ -994,9 +1041,10 @@ Outcome best_first(const Board& start, const Rules& rules, bool optimal, bool th
                                       : rules.weight ? c.g + rules.weight * child_h : child_h,
                               child_h, child_id);
             }
-            if (budget.table_entries && seen.size() > budget.table_entries) throw Exhausted{};
+            if (budget.table_entries && seen.size() > budget.table_entries) throw Exhausted{true};
         }
-    } catch (const Exhausted&) {
+    } catch (const Exhausted& exhausted) {
+        out.memory_full = exhausted.memory;
         return finish(Status::UNKNOWN);
     }
     return finish(Status::UNSOLVABLE);
@@ -1141,11 +1189,28 @@ struct Child {
     uint8_t order[MAX_PILES];
 };
 
+// The entries a transposition table may hold within the budget: a table that doubles
+// holds its old entries beside the new ones, and the path's children need some room.
+uint64_t table_cap(const Budget& budget) {
+    constexpr uint64_t PATH_ROOM = 8 << 20;
+    uint64_t cap = budget.table_entries;
+    if (budget.memory) {
+        uint64_t room = budget.memory > 2 * PATH_ROOM ? budget.memory - PATH_ROOM : budget.memory / 2;
+        uint64_t fits = std::max<uint64_t>(1, room * 2 / (3 * sizeof(Entry)));
+        cap = cap ? std::min(cap, fits) : fits;
+    }
+    return cap;
+}
+
 class IdaStar {
 public:
-    IdaStar(const Board& start, const Rules& rules, const Budget& budget)
-        : start_(start), rules_(rules), budget_(budget), meter_(budget),
-          table_(budget.table_entries) {}
+    // `before`: a search of the same position and budget this one continues (A* that ran
+    // out of memory): its time and nodes are spent, its lower bound proven.
+    IdaStar(const Board& start, const Rules& rules, const Budget& budget,
+            const Outcome& before = Outcome{})
+        : start_(start), rules_(rules), budget_(budget),
+          meter_(budget, before.seconds, before.nodes), table_(table_cap(budget)),
+          known_lower_(before.lower) {}
 
     Outcome run() {
         Outcome out;
@@ -1153,8 +1218,8 @@ public:
         canonical_order(start_, order);
         Key key = pack(start_, order);
         int h = heuristic(start_, rules_, order, true);
-        bound_ = h;
-        out.lower = h;
+        bound_ = std::max(h, known_lower_);
+        out.lower = bound_;
         try {
             for (;;) {
                 ++iteration_;
@@ -1209,10 +1274,10 @@ private:
                      self ? self->work : 1);
         size_t depth = path_.size();
         if (depth >= levels_.size()) levels_.resize(depth + 1);
-        levels_[depth].resize(MAX_CHILDREN);
-        Child* children = levels_[depth].data();
         Triple moves[MAX_CHILDREN];
         int n = moves_of(board, rules_, moves);
+        if (levels_[depth].size() < static_cast<size_t>(n)) levels_[depth].resize(n);
+        Child* children = levels_[depth].data();
         uint8_t order[MAX_PILES];
         for (int m = 0; m < n; ++m) {  // first every child's key, fetching its table entry
             Board child = board;
@@ -1322,6 +1387,7 @@ private:
     std::vector<uint16_t> best_;
     int best_cost_ = -1;
     uint64_t unexpanded_ = 0;
+    int known_lower_;
 };
 
 // --- the Python interface ------------------------------------------------------------
@@ -1415,7 +1481,7 @@ uint64_t slot_mask(const std::vector<int>& slots, int most, int slot_of[CARDS]) 
 py::tuple solve(const Piles& piles, const std::vector<int>& reserve_slots,
                 const std::vector<int>& cell_slots, const Home& home, const RulesTuple& rules_tuple,
                 const std::string& kind, double seconds, uint64_t nodes, uint64_t table_entries,
-                py::object stop) {
+                uint64_t memory, py::object stop) {
     Rules rules = read_rules(rules_tuple);
     int slot_of[CARDS];
     uint64_t reserve = slot_mask(reserve_slots, 12, slot_of);
@@ -1429,12 +1495,21 @@ py::tuple solve(const Piles& piles, const std::vector<int>& reserve_slots,
         if (start.length(i)) free[n_free++] = start.top(i);
     for (uint64_t c = reserve | cells; c; c &= c - 1) free[n_free++] = __builtin_ctzll(c);
     int opening = settle(start, rules, free, n_free, &played);
-    Budget budget{seconds, nodes, table_entries, std::move(stop)};
+    Budget budget{seconds, nodes, table_entries, memory, std::move(stop)};
     Outcome out;
     {
         py::gil_scoped_release release;
-        if (kind == "idastar") out = IdaStar(start, rules, budget).run();
-        else out = best_first(start, rules, kind == "astar", kind == "astar", budget);
+        if (kind == "idastar") {
+            out = IdaStar(start, rules, budget).run();
+        } else {
+            out = best_first(start, rules, kind == "astar", kind == "astar", budget);
+            if (kind == "astar" && out.memory_full) {  // A*'s tables are given back by now
+                Outcome more = IdaStar(start, rules, budget, out).run();
+                more.table_bytes = std::max(more.table_bytes, out.table_bytes);
+                more.table_entries = std::max(more.table_entries, out.table_entries);
+                out = more;
+            }
+        }
         Board board = start;
         for (uint16_t code : out.moves) play(board, rules, locate(board, decode(code)), &played);
     }
@@ -1486,9 +1561,10 @@ PYBIND11_MODULE(_kernel, m) {
               "wraps it.";
     m.def("solve", &solve, py::arg("piles"), py::arg("reserve"), py::arg("cells"), py::arg("home"),
           py::arg("rules"), py::arg("kind"), py::arg("seconds"), py::arg("nodes"),
-          py::arg("table_entries"), py::arg("stop"),
+          py::arg("table_entries"), py::arg("memory"), py::arg("stop"),
           "Solve a position: (status, moves, nodes, table entries, seconds, table bytes, lower "
-          "bound); status 0 solved, 1 unsolvable, 2 unknown; a budget of 0 means no limit. "
+          "bound); status 0 solved, 1 unsolvable, 2 unknown; a budget of 0 means no limit; "
+          "memory in bytes. "
           "rules: (piles, cells, build, fill, worrying back, sequence moves).");
     m.def("successors", &successors, py::arg("piles"), py::arg("reserve"), py::arg("home"),
           py::arg("cells") = 0, py::arg("rules") = BELEAGUERED_FORTRESS,

@@ -35,15 +35,17 @@ def search(position: Position, kind: str, budget: Budget,
            sequences: bool = False) -> tuple[Status, tuple[Move, ...], SearchStats, int]:
     """`kind` is "greedy" (best-first), "astar" or "idastar" (both optimal); with the
     moves, a proven lower bound on the length of any winning line. `sequences`: a built
-    run moves from pile to pile as one move (the variant must allow it)."""
-    status, moves, nodes, entries, seconds, _, lower = _kernel.solve(
+    run moves from pile to pile as one move (the variant must allow it). The budget's
+    memory bounds the kernel's tables: "astar" whose tables fill it goes on as IDA*."""
+    status, moves, nodes, entries, seconds, table_bytes, lower = _kernel.solve(
         [[card.index for card in pile] for pile in position.tableau],
         [-1 if card is None else card.index for card in position.reserve],
         [-1 if card is None else card.index for card in position.cells],
         list(position.foundations), rules_of(position.variant, sequences), kind,
-        budget.seconds or 0.0, budget.nodes or 0, budget.table_entries or 0, budget.stop)
-    return (_STATUS[status], _numbered(position, moves), SearchStats(nodes, seconds, entries),
-            lower)
+        budget.seconds or 0.0, budget.nodes or 0, budget.table_entries or 0,
+        budget.memory_bytes or 0, budget.stop)
+    return (_STATUS[status], _numbered(position, moves),
+            SearchStats(nodes, seconds, entries, table_bytes), lower)
 
 
 def _numbered(position: Position, moves: list[tuple[int, int, int]]) -> tuple[Move, ...]:

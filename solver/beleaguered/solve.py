@@ -3,7 +3,8 @@
 Every solution is replayed through the plain rules before it is returned, so a bug in
 the fast search can never hand out a line that does not win. An optimal search that runs
 out of budget still answers: with the best line a quick search finds in the budget's
-last quarter, `optimal: false`, and the lower bound the optimal search proved.
+last quarter, `optimal: false`, and the lower bound the optimal search proved. The
+budget's memory is a bound on the tables of each search, one at a time.
 
 Where a variant has sequence moves, lengths have two measures: `moves`, a built run
 moved as one move counting one (what its players and other programs count), and
@@ -95,7 +96,8 @@ class Solution:
             "lower_bound": self.lower_bound,
             "moves": [move.to_json() for move in self.moves],
             "stats": {"nodes": self.stats.nodes, "seconds": round(self.stats.seconds, 6),
-                      "table_entries": self.stats.table_entries},
+                      "table_entries": self.stats.table_entries,
+                      "table_bytes": self.stats.table_bytes},
             "metric": self.metric.value,
             "single_card_moves": self.single_card_moves,
             "single_cards": self.single_cards,
@@ -160,7 +162,8 @@ def solve(
     quick = _search(position, Mode.ANY, Algorithm.ASTAR, _share(budget, 0.25), engine, metric)
     stats = SearchStats(proving.stats.nodes + quick.stats.nodes,
                         proving.stats.seconds + quick.stats.seconds,
-                        max(proving.stats.table_entries, quick.stats.table_entries))
+                        max(proving.stats.table_entries, quick.stats.table_entries),
+                        max(proving.stats.table_bytes, quick.stats.table_bytes))
     if quick.status is Status.UNKNOWN:
         return replace(proving, stats=stats)
     return replace(quick, stats=stats, optimal=False,

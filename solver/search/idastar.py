@@ -26,7 +26,7 @@ import math
 from collections import Counter
 from collections.abc import Hashable
 
-from solver.budget import Budget, BudgetExhausted, Meter, Status
+from solver.budget import PYTHON_ENTRY_BYTES, Budget, BudgetExhausted, Meter, Status
 from solver.search.problem import M, Problem, S, SearchResult
 from solver.search.table import BoundedTable
 
@@ -38,7 +38,7 @@ _Entry = tuple[float, int, int, tuple[_Child[M, S], ...]]
 
 def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
     meter = Meter(budget)
-    table: BoundedTable[_Entry[M, S]] = BoundedTable(budget.table_entries)
+    table: BoundedTable[_Entry[M, S]] = BoundedTable(budget.table_cap(PYTHON_ENTRY_BYTES))
     unexpanded: set[Hashable] = set()
     proving = True  # whether unsolvability can still be proven by closure
     path: list[M] = []

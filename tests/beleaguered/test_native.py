@@ -389,7 +389,7 @@ BAD = [_duplicate, _missing, _in_reserve_too, _seven_piles, _nine_piles, _card_5
 CALLS: dict[str, Callable[[list[list[int]], list[int], list[int]], object]] = {
     "successors": lambda p, s, h: _kernel.successors(p, _mask(s), h),
     "bound": lambda p, s, h: _kernel.bound(p, _mask(s), h, True),
-    "solve": lambda p, s, h: _kernel.solve(p, s, [], h, BF, "astar", 1.0, 0, 0, None),
+    "solve": lambda p, s, h: _kernel.solve(p, s, [], h, BF, "astar", 1.0, 0, 0, 0, None),
 }
 
 
@@ -404,9 +404,9 @@ def test_malformed_states_raise_value_error(spoil: Callable[..., Raw], call: str
 def test_malformed_solve_arguments_raise_value_error() -> None:
     piles, slots, home = _deal_raw()
     with pytest.raises(ValueError):
-        _kernel.solve(piles, slots, [], home, BF, "dfs", 1.0, 0, 0, None)
+        _kernel.solve(piles, slots, [], home, BF, "dfs", 1.0, 0, 0, 0, None)
     with pytest.raises(ValueError):  # thirteen reserve slots
-        _kernel.solve(piles, slots + [-1], [], home, BF, "astar", 1.0, 0, 0, None)
+        _kernel.solve(piles, slots + [-1], [], home, BF, "astar", 1.0, 0, 0, 0, None)
 
 
 @pytest.mark.parametrize("variant", variants(), ids=lambda v: v.name)

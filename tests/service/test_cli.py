@@ -62,7 +62,7 @@ def assert_solution_shape(data: dict) -> None:
     for move in data["moves"]:
         assert_move_shape(move)
     stats = data["stats"]
-    assert set(stats) == {"nodes", "seconds", "table_entries"}
+    assert set(stats) == {"nodes", "seconds", "table_entries", "table_bytes"}
     assert type(stats["nodes"]) is int and stats["nodes"] >= 0
     assert type(stats["seconds"]) is float and stats["seconds"] >= 0
     assert type(stats["table_entries"]) is int and stats["table_entries"] >= 0
@@ -475,7 +475,8 @@ def test_batch_writes_and_resumes(capsys, tmp_path):
         assert set(record) == BATCH_KEYS | {"game", "variant", "mode", "metric", "budget"}
         assert (record["game"], record["variant"], record["mode"]) == (
             "beleaguered-fortress", "beleaguered-fortress", "any")
-        assert record["budget"] == {"seconds": 30, "nodes": None, "table_entries": 5_000_000}
+        assert record["budget"] == {"seconds": 30, "nodes": None, "table_entries": None,
+                                    "memory_mib": 512}
         assert record["status"] in {"solved", "unsolvable", "unknown"}
         assert isinstance(record["optimal"], bool)
         assert type(record["nodes"]) is int

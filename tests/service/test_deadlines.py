@@ -212,7 +212,7 @@ def stub() -> Iterator[fortress_solver_pb2_grpc.SolverStub]:
     """A fresh server, its limits far above the deadlines: only a deadline ends a search.
     Its workers have searched no game but Beleaguered Fortress yet: a game's first call
     must not pay for importing it."""
-    limits = Budget(seconds=60.0, nodes=None, table_entries=5_000_000)
+    limits = Budget(seconds=60.0, nodes=None)
     with running_server(workers=2, queue=8, limits=limits) as server, connect(server) as client:
         yield client
 

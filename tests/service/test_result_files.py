@@ -48,7 +48,8 @@ def test_each_line_of_the_file_records_its_settings(tmp_path):
     for record in batch_records(out.read_text()):
         assert (record["game"], record["variant"], record["mode"]) == (
             "beleaguered-fortress", "citadel", "any")
-        assert record["budget"] == {"seconds": 30, "nodes": 5000, "table_entries": 5_000_000}
+        assert record["budget"] == {"seconds": 30, "nodes": 5000, "table_entries": None,
+                                    "memory_mib": 512}
         assert "rules" not in record  # a shipped variant is known by its name
     stdout = run("batch", "--deals", "1-2", "--jobs", "1")
     assert all("variant" not in record for record in batch_records(stdout.stdout))

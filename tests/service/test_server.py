@@ -240,7 +240,8 @@ def test_get_server_info(stub, solver_server):
     assert info.limits.queue == solver_server.config.queue == 8
     assert info.limits.max_seconds == 60.0
     assert info.limits.max_nodes == 0
-    assert info.limits.max_table_entries == 5_000_000
+    assert info.limits.max_table_entries == 0  # none: the memory caps the tables
+    assert info.limits.memory_per_worker_mib == 512
     assert info.limits.cache_entries == 100_000
     assert info.limits.max_calls_per_address == 2 + 8  # the workers and the queue
     assert info.limits.max_workers_per_client == 1  # all but one

@@ -1,0 +1,73 @@
+"""Memory as a budget: a search's tables stay under it, an optimal search that fills it
+goes on within it (A* as IDA*) to the same proven length, and one that cannot answers
+unknown with its lower bound. Budgets here are in nodes, never in time."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.beleaguered import Algorithm, Engine, Mode, deal, solve
+from solver.beleaguered.variant import find_variant
+from solver.budget import PYTHON_ENTRY_BYTES, Budget, Status
+
+MIB = 1 << 20
+CASTLE = find_variant("beleaguered-castle")
+ROOMY = Budget(seconds=None, nodes=3_000_000)
+
+
+@pytest.mark.parametrize("number", [4, 7])
+def test_an_optimal_search_that_fills_its_memory_proves_the_same_length_within_it(number):
+    position = deal(number, CASTLE)
+    roomy = solve(position, Mode.OPTIMAL, budget=ROOMY)
+    assert roomy.optimal and roomy.stats.table_bytes > 4 * MIB  # A* alone needs more
+    tight = solve(position, Mode.OPTIMAL, budget=Budget(seconds=None, nodes=3_000_000,
+                                                        memory_mib=2))
+    assert tight.status is Status.SOLVED and tight.optimal
+    assert tight.length == roomy.length == tight.lower_bound
+    assert 0 < tight.stats.table_bytes <= 2 * MIB
+
+
+def test_idastar_sizes_its_table_to_the_memory():
+    solution = solve(deal(7, CASTLE), Mode.OPTIMAL, Algorithm.IDASTAR,
+                     Budget(seconds=None, nodes=3_000_000, memory_mib=1))
+    assert solution.optimal and solution.length == 79
+    assert 0 < solution.stats.table_bytes <= MIB
+
+
+def test_any_mode_that_fills_its_memory_answers_unknown_within_it():
+    position = deal(77, find_variant("streets-and-alleys"))  # hard: no quick line
+    solution = solve(position, Mode.ANY, budget=Budget(seconds=None, nodes=2_000_000,
+                                                       memory_mib=1))
+    assert solution.status is Status.UNKNOWN and not solution.moves
+    assert 0 < solution.stats.table_bytes <= MIB
+    assert solution.stats.nodes < 2_000_000  # the memory ended it, not the nodes
+
+
+def test_an_optimal_search_out_of_memory_and_nodes_keeps_a_proven_lower_bound():
+    position = deal(17, CASTLE)  # 78 moves at the fewest (A* with room proves it)
+    assert solve(position, Mode.OPTIMAL, budget=ROOMY).length == 78
+    root = solve(position, Mode.OPTIMAL, budget=Budget(seconds=None, nodes=1))
+    solution = solve(position, Mode.OPTIMAL, budget=Budget(seconds=None, nodes=200_000,
+                                                           memory_mib=1))
+    assert not solution.optimal and solution.stats.table_bytes <= MIB
+    assert root.lower_bound is not None and solution.lower_bound is not None
+    assert root.lower_bound <= solution.lower_bound <= 78
+
+
+def test_the_python_reference_caps_its_tables_in_entries_of_the_memory():
+    budget = Budget(memory_mib=3, table_entries=None)
+    assert budget.table_cap(PYTHON_ENTRY_BYTES) == 3 * MIB // PYTHON_ENTRY_BYTES
+    assert Budget(memory_mib=3, table_entries=100).table_cap(PYTHON_ENTRY_BYTES) == 100
+    assert Budget(memory_mib=None, table_entries=None).table_cap(PYTHON_ENTRY_BYTES) is None
+    position = deal(12, CASTLE)  # A* keeps some 7,000 positions to prove its 75 moves
+    roomy = solve(position, Mode.OPTIMAL, budget=Budget(seconds=None), engine=Engine.PYTHON)
+    assert roomy.optimal and roomy.length == 75
+    tight = solve(position, Mode.OPTIMAL, budget=Budget(seconds=None, memory_mib=1),
+                  engine=Engine.PYTHON)
+    assert not tight.optimal  # 1 MiB is 1,024 entries: the optimal search stopped
+
+
+@pytest.mark.parametrize("memory", [0, -1])
+def test_a_budget_of_no_memory_is_refused(memory):
+    with pytest.raises(ValueError, match="memory_mib must be positive"):
+        Budget(memory_mib=memory)
