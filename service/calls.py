@@ -101,26 +101,37 @@ class Calls:
         return self._pool.run(job, self._gone, owner=self._owner)
 
     def ask_many(self, jobs: Iterator[tuple[T, Question[Any, Any, Any], Any, Any]],
-                 budget: Budget, enough: Callable[[], bool] = lambda: False
-                 ) -> Iterator[tuple[T, Any]]:
+                 budget: Budget, enough: Callable[[], bool] = lambda: False,
+                 deadline: float | None = None) -> Iterator[tuple[T, Any]]:
         """Run jobs on every worker at once, in chunks of consecutive ones (a chunk is
         one job to the pool, handed to a worker once); yield (tag, answer) as each
         finishes. The next chunk is read from `jobs` while the others run, after an
         answer has gone: so a worker waits little between chunks, and the answers not
-        yet sent are at most a chunk's for each worker and one more."""
+        yet sent are at most a chunk's for each worker and one more. With `deadline`
+        (time.monotonic()), a job read has at most the seconds left until it, and at it
+        the searches running are cut short (UNKNOWN) and no more start."""
         stop = Event()
         answers: SimpleQueue[tuple[T, Any] | _Ended[T]] = SimpleQueue()
         sizes = _ChunkSizes()
 
         def cancelled() -> bool:
-            return stop.is_set() or self._gone()
+            return (stop.is_set() or self._gone()
+                    or (deadline is not None and time.monotonic() >= deadline))
 
         def more() -> bool:
             return not cancelled() and not enough()
 
+        def within() -> Budget:
+            if deadline is None:
+                return budget
+            left = max(deadline - time.monotonic(), 0.001)
+            return replace(budget, seconds=min(budget.seconds or math.inf, left))
+
         def read() -> list[_Item[T]]:
-            return [_Item(tag, Job(question, position, options, budget))
-                    for tag, question, position, options in islice(jobs, sizes.next())]
+            chunk = list(islice(jobs, sizes.next()))
+            given = within()
+            return [_Item(tag, Job(question, position, options, given))
+                    for tag, question, position, options in chunk]
 
         def run(chunk: list[_Item[T]]) -> None:
             ended: _Ended[T] = _Ended(len(chunk))

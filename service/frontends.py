@@ -50,6 +50,7 @@ OWN = {
         "hint": f"{_PATIENCE}: the next move of an optimal solution",
         "batch": f"{_PATIENCE}: a range of deals solved, as JSON lines",
         "census": f"{_PATIENCE}: the census of a range of deals",
+        "generate": f"{_PATIENCE}: winnable deals of a band of optimal lengths",
         "deal-info": f"{_PATIENCE}: deal N's verdict, from the shipped census",
         "variants": f"{_PATIENCE}'s family: the variants these commands play"},
         pages=("beleaguered-fortress.md", "castle-family.md")),

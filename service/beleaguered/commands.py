@@ -16,10 +16,11 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from service.arguments import (
     Shortfall,
@@ -32,7 +33,9 @@ from service.arguments import (
     read_bytes,
     sigterm_as_interrupt,
     source_name,
+    worker_pool,
 )
+from service.beleaguered.generation import FIRST_RUNG, RUNG_FACTOR, Band, Outcome, Tried
 from service.frontends import OWN
 from solver.beleaguered import (
     Algorithm,
@@ -112,6 +115,29 @@ def add_commands(commands: Any) -> None:
     show.set_defaults(run=_deal)
     _add_solving_commands(commands, server=False)
     _add_census_commands(commands)
+
+    generate = commands.add_parser(
+        "generate", help=_HELP["generate"],
+        description="Find COUNT winnable deals of Beleaguered Fortress, or of another "
+                    "variant (--variant), each with its optimal length proven (within the "
+                    "band of --min-length and --max-length, if given), trying the deal "
+                    "numbers of --deals in order; one JSON line a deal found: deal, "
+                    "position, length and an optimal line. Each deal is searched first "
+                    f"within {FIRST_RUNG:g} s (or --seconds when less), the deals the "
+                    "shipped census proves out of the band skipped; a deal that budget "
+                    "leaves unsettled is set aside, and once the range is spent the deals "
+                    f"set aside are searched again with {RUNG_FACTOR} times more each "
+                    "round, up to --seconds. When the range or the wall time "
+                    "(--max-seconds) runs out first, it says what it found and tried and "
+                    "exits 1.",
+        epilog="examples:\n  fortress-solver generate --count 2 --min-length 60 "
+               "--max-length 70 --deals 1-20\n"
+               "  fortress-solver generate --variant bakers-game --count 2 --min-length 78 "
+               "--max-length 84 --deals 10001-20000 --max-seconds 60 --out deals.jsonl")
+    _add_generate_options(generate, local=True)
+    generate.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1,
+                          help="worker processes, by default one per core")
+    generate.set_defaults(run=_generate_local)
 
     listed = commands.add_parser(
         "variants", help=_HELP["variants"],
@@ -283,27 +309,49 @@ def add_client_commands(commands: Any) -> None:
         "generate", help="winnable deals, one JSON line each",
         description="Ask the server for COUNT winnable Beleaguered Fortress deals, each "
                     "solved optimally within the budget (and within the band of optimal "
-                    "lengths, if given), trying the deal numbers of --deals in order. When "
-                    "the range is spent first, or the server's --max-batch tries, it says "
-                    "how many it found and exits 1.",
+                    "lengths, if given), trying the deal numbers of --deals in order, as "
+                    "`fortress-solver generate` does. When the range is spent first, or the "
+                    "server's --max-batch tries, or the wall time (--max-seconds, else the "
+                    "server's most), it says how many it found and exits 1. With --out, "
+                    "the deals sent are recorded, and a run started again prints them and "
+                    "asks only for the rest, from the deal after the last one recorded.",
         epilog="example:\n  fortress-solver client generate "
                f"{_SERVER} --count 3 --min-length 75 --deals 1-500")
     add_server(generate)
-    generate.add_argument("--count", type=positive(int), required=True,
-                          help="deals to find (exit 1 when the range yields fewer)")
-    generate.add_argument("--min-length", type=positive(int),
-                          help="only deals whose optimal solution has at least this many "
-                               "moves (no minimum when not given)")
-    generate.add_argument("--max-length", type=positive(int),
-                          help="only deals whose optimal solution has at most this many "
-                               "moves (no maximum when not given)")
-    generate.add_argument("--deals", type=deal_range, default=f"1-{MAX_DEAL}", metavar="A-B",
-                          help="the deal numbers to try, in order")
-    add_budget(generate, seconds=30)
-    add_progress(generate)
-    add_variant(generate)
-    generate.add_argument("--json", action="store_true", help="(the output is always JSON)")
+    _add_generate_options(generate, local=False)
     generate.set_defaults(run_remote=_generate)
+
+
+def _add_generate_options(parser: argparse.ArgumentParser, local: bool) -> None:
+    """What `generate` and `client generate` share: the count, the band, the range, the
+    wall time, the --out file, the budget, the variant."""
+    parser.add_argument("--count", type=positive(int), required=True,
+                        help="deals to find (exit 1 when the range or the time yields fewer)")
+    parser.add_argument("--min-length", type=positive(int),
+                        help="only deals whose optimal solution has at least this many "
+                             "moves (no minimum when not given)")
+    parser.add_argument("--max-length", type=positive(int),
+                        help="only deals whose optimal solution has at most this many "
+                             "moves (no maximum when not given)")
+    parser.add_argument("--deals", type=deal_range, default=f"1-{MAX_DEAL}", metavar="A-B",
+                        help="the deal numbers to try, in order")
+    parser.add_argument("--max-seconds", type=positive(float), metavar="SECONDS",
+                        help="the most wall time to take: then it stops, says what it found "
+                             "and tried, and exits 1 (" + (
+                                 "no limit when not given)" if local else
+                                 "the server's most when not given, and at most that)"))
+    records = ("every deal tried, with its outcome and budget; a run started again skips "
+               "the deals tried, prints those found, and tries the unknown ones again only "
+               "with a larger budget" if local else
+               "the deals sent; a run started again prints them and asks only for the rest, "
+               "from the deal after the last one recorded")
+    parser.add_argument("--out", type=Path, metavar="FILE.jsonl",
+                        help=f"record here {records} (a run of the same variant and band: "
+                             "each line records them)")
+    add_budget(parser, seconds=30)
+    add_progress(parser)
+    add_variant(parser)
+    parser.add_argument("--json", action="store_true", help="(the output is always JSON)")
 
 
 def _add_position(parser: argparse.ArgumentParser) -> None:
@@ -695,40 +743,143 @@ def _batch_remote(args: argparse.Namespace, client: Client) -> None:
     _run_batch(args, solve_many, variant)
 
 
+def _band_of(args: argparse.Namespace) -> Band:
+    """The band --min-length and --max-length ask for; an empty one is refused."""
+    band = Band(args.min_length, args.max_length)
+    if band.empty:
+        raise InvalidInput(f"--min-length {args.min_length} is above --max-length "
+                           f"{args.max_length}: no deal can meet the band")
+    return band
+
+
+def _earlier(args: argparse.Namespace, variant: Variant | None, band: Band) -> list[Tried]:
+    """The tries of --out's file, refused when of other settings (none without --out)."""
+    from service.beleaguered.generated import GENERATE, earlier_tries
+    from service.beleaguered.results import Settings
+
+    if args.out is None:
+        return []
+    return earlier_tries(args.out, Settings.of(variant, GENERATE, budget_of(args)), band)
+
+
+class _Found:
+    """The deals found, printed as they come (at most the count), and the tries recorded
+    in --out when it is given: every try of the local command, the deals a server sent."""
+
+    def __init__(self, args: argparse.Namespace, variant: Variant | None, band: Band,
+                 out: TextIO | None, bar: Any) -> None:
+        from service.beleaguered.generated import GENERATE
+        from service.beleaguered.results import Settings
+
+        self._settings = Settings.of(variant, GENERATE, budget_of(args))
+        self._count, self._variant, self._band = args.count, variant, band
+        self._out, self._bar = out, bar
+        self.printed = 0
+
+    def show(self, tried: Tried) -> None:
+        """Print a deal found, unless the count is printed already."""
+        from service.beleaguered.generated import printed
+
+        if tried.outcome is not Outcome.FOUND or self.printed >= self._count:
+            return
+        _print_json(printed(tried, deal(tried.deal, _played(self._variant))))
+        sys.stdout.flush()  # each deal as soon as it is found
+        self.printed += 1
+        self._bar.update()
+
+    def record(self, tried: Tried) -> None:
+        from service.beleaguered.generated import record
+
+        if self._out is not None:
+            self._out.write(json.dumps(record(tried, self._settings, self._band)) + "\n")
+            self._out.flush()
+
+
+def _generate_local(args: argparse.Namespace) -> None:
+    """Runs the plan of service/beleaguered/generation.py in a pool of --jobs processes."""
+    from service.beleaguered.generate_pool import in_pool
+    from service.beleaguered.generation import Generation, ladder
+    from solver.beleaguered.census import shipped
+
+    variant = _other(_variant_of(args))
+    band = _band_of(args)
+    first, last = args.deals.start, args.deals.stop - 1
+    check_deals(first, last, variant)
+    earlier = _earlier(args, variant, band)
+    census = shipped(variant)
+    fresh = iter(args.deals) if census is None else census.candidates(first, last,
+                                                                      band.low or 0, band.top)
+    plan = Generation(args.count, band, fresh, ladder(args.seconds), args.max_seconds, earlier)
+    with progress_bar(total=args.count, unit="deal", forced=args.progress) as bar, \
+            _appending(args.out) as out:
+        found = _Found(args, variant, band, out, bar)
+        for tried in plan.found:
+            found.show(tried)
+        if not plan.done:
+            with sigterm_as_interrupt(), worker_pool(args.jobs) as pool:
+                run = in_pool(pool, args.jobs, budget_of(args), plan.deadline, variant)
+                for tried in plan.run(run):
+                    found.record(tried)
+                    found.show(tried)
+    if not plan.done:
+        raise Shortfall(plan.status(f"deals {first}-{last} spent"))
+
+
+@contextmanager
+def _appending(path: Path | None) -> Iterator[TextIO | None]:
+    """--out's file opened to append to, or None without --out."""
+    if path is None:
+        yield None
+        return
+    with path.open("a") as out:
+        yield out
+
+
 def _generate(args: argparse.Namespace, client: Client) -> None:
-    """Prints each deal as it arrives; the stream ends early, with OUT_OF_RANGE, when the
-    server has tried every deal of the range or as many as it lets one call try, which
-    is a Shortfall."""
+    """Prints each deal as it arrives (after those --out's file holds); the stream ends
+    early, with OUT_OF_RANGE, when the server has tried every deal of the range, or as
+    many as it lets one call try, or its wall time is up: a Shortfall, in the server's
+    words with the deals found counted from the start of the file."""
     import grpc
 
     from service.beleaguered import messages as convert
+    from service.beleaguered.generation import restated
 
     variant = _other(_variant_of(args))
-    request = convert.generate_request(args.count, args.min_length, args.max_length,
-                                       budget_of(args), variant)
-    request.first_deal, request.last_deal = args.deals.start, args.deals.stop - 1
-    stream: Iterator[Any] = client.generate_deals(request)
-    found = 0
-    spent = f"deals {request.first_deal}-{request.last_deal} spent: "
-    tried = None  # the server's word for the tries it let this call make, when they ran out
-    with progress_bar(total=args.count, unit="deal", forced=args.progress) as bar:
+    band = _band_of(args)
+    first, last = args.deals.start, args.deals.stop - 1
+    earlier = _earlier(args, variant, band)
+    had = [tried for tried in earlier if tried.outcome is Outcome.FOUND]
+    start = max([first, *(tried.deal + 1 for tried in earlier)])
+    seconds = budget_of(args).seconds or 0.0
+    with progress_bar(total=args.count, unit="deal", forced=args.progress) as bar, \
+            _appending(args.out) as out:
+        found = _Found(args, variant, band, out, bar)
+        for tried in had:
+            found.show(tried)
+        if found.printed >= args.count:
+            return
+        spent = f"deals {first}-{last} spent: "
+        if start > last:
+            raise Shortfall(f"{spent}{found.printed} of {args.count} deals found{band}")
+        request = convert.generate_request(args.count - found.printed, args.min_length,
+                                           args.max_length, budget_of(args), variant,
+                                           args.max_seconds)
+        request.first_deal, request.last_deal = start, last
+        stream: Iterator[Any] = client.generate_deals(request)
         try:
-            for deal_found in stream:
-                position = convert.position_from_proto(deal_found.position, variant)
-                _print_json({"deal": deal_found.deal, "position": position.to_json(),
-                             "length": deal_found.length})
-                found += 1
-                bar.update()
+            for message in stream:
+                tried = Tried(message.deal, Outcome.FOUND, seconds, message.length,
+                              message.length,
+                              tuple(convert.move_from_proto(m) for m in message.moves))
+                found.record(tried)
+                found.show(tried)
         except grpc.RpcError as error:
-            details = error.details() or ""
-            if error.code() != grpc.StatusCode.OUT_OF_RANGE or not (
-                    details.startswith(spent) or " tried (the most one call may try" in details):
+            before = "" if not had else f" ({len(had)} of them from {args.out})"
+            status = (restated(error.details() or "", found.printed, args.count, before)
+                      if error.code() == grpc.StatusCode.OUT_OF_RANGE else None)
+            if status is None:
                 raise
-            if not details.startswith(spent):
-                tried = details
-    if tried is not None:
-        raise Shortfall(tried)
-    if found < args.count:
-        band = "" if args.min_length is None and args.max_length is None else \
-            f" within {args.min_length or '...'}-{args.max_length or '...'} moves"
-        raise Shortfall(f"{spent}{found} of {args.count} deals found{band}")
+            raise Shortfall(status) from None
+    if found.printed < args.count:  # the stream ended without saying why
+        raise Shortfall(f"{spent}{found.printed} of {args.count} deals found{band}")

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from itertools import islice
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from service.api import fortress_solver_pb2 as pb
+from service.beleaguered.generation import Band, Ending, Generation, Outcome, ladder
 from service.beleaguered.hint_cache import HintCache
 from service.beleaguered.messages import (
     algorithm_from_proto,
@@ -34,9 +36,9 @@ from solver.beleaguered.game import GAME, GRADE, SOLVE, HintOptions, SolveOption
 from solver.beleaguered.grading import Grading
 from solver.beleaguered.solve import Metric, hint_from
 from solver.beleaguered.variant import Variant, load_rules, variants
-from solver.budget import SearchStats, Status
+from solver.budget import Budget, SearchStats, Status
 from solver.errors import InvalidInput, OutOfRange
-from solver.games import Game
+from solver.games import Game, Question
 
 if TYPE_CHECKING:
     from prometheus_client.registry import Collector
@@ -158,10 +160,11 @@ class Handler:
 
     def generate_deals(self, request: pb.GenerateDealsRequest,
                        calls: Calls) -> Iterator[pb.GeneratedDeal]:
-        """The deals found, then OUT_OF_RANGE if the range was spent first, or once
-        `max_batch` deals were searched (a band no deal meets would otherwise search every
-        deal number of the variant): deals whose budget ran out count as not found, and the
-        message says how many there were."""
+        """The deals found, by the plan of service/beleaguered/generation.py; then
+        OUT_OF_RANGE if the range was spent first, or once `max_batch` deals were drawn
+        (a band no deal meets would otherwise search every deal number of the variant),
+        or when the call's wall time is up: the message says how many deals were found,
+        and how many are unknown (not proven outside the band)."""
         if request.count > calls.max_batch:
             raise OutOfRange(f"count {request.count} is more than this server's limit of "
                              f"{calls.max_batch} deals a call")
@@ -170,54 +173,76 @@ class Handler:
         last = (request.last_deal if request.HasField("last_deal")
                 else MAX_DEALS[variant.numbering])
         check_deals(first, last, variant)
-        low = request.min_length if request.HasField("min_length") else 0
-        high = request.max_length if request.HasField("max_length") else math.inf
-        if low > high:
-            raise OutOfRange(f"the band {low}-{high} is empty (min_length above max_length): "
-                             "no deal can meet it")
+        band = Band(request.min_length if request.HasField("min_length") else None,
+                    request.max_length if request.HasField("max_length") else None)
+        if band.empty:
+            raise OutOfRange(f"the band {band.low}-{band.high} is empty (min_length above "
+                             "max_length): no deal can meet it")
         budget = budget_from_proto(request.budget, calls.limits)
+        most = _most_seconds(calls.limits)
+        seconds = _wall_seconds(request.max_seconds, most)
         # the variant's census skips what it proves out of the band (each deal sent is
         # still solved); without one (a rules file's variant), every deal is searched
         census = shipped_census(variant)
         numbers = iter(range(first, last + 1) if census is None
-                       else census.candidates(first, last, low, high))
+                       else census.candidates(first, last, band.low or 0, band.top))
         # the deals handed to a search; the census's skips cost nothing and are not
         # counted (its scan is bounded by its size: a million deals, some 40 ms)
-        tries = islice(numbers, calls.max_batch)
-        jobs = ((number, SOLVE, deal(number, variant), SolveOptions()) for number in tries)
-        sent: list[int] = []
-        unknown = 0
-        last_tried = first - 1
-        for number, solution in calls.ask_many(jobs, budget,
-                                               enough=lambda: len(sent) >= request.count):
-            last_tried = max(last_tried, number)
-            if solution.status is Status.SOLVED and solution.optimal:
-                if low <= solution.length <= high and len(sent) < request.count:
-                    sent.append(number)
-                    yield pb.GeneratedDeal(deal=number,
-                                           position=position_to_proto(deal(number, variant)),
-                                           length=solution.length,
-                                           moves=[move_to_proto(m) for m in solution.moves])
-            elif solution.status is not Status.UNSOLVABLE:
-                unknown += 1  # the budget ran out: not proven outside the band
-        if len(sent) < request.count and next(tries, None) is None:  # else the client left
-            unsettled = "" if not unknown else (
-                f"; {unknown} deal{'s' * (unknown != 1)} unknown (the budget ran out: a "
-                "larger one may find more)")
-            found = f"{len(sent)} of {request.count} deals found{_band(request)}{unsettled}"
+        plan = Generation(request.count, band, islice(numbers, calls.max_batch),
+                          ladder(budget.seconds or most), seconds)
+
+        def run(deals: Iterator[int], rung: float) -> Iterator[tuple[int, float, Solution]]:
+            given: dict[int, float] = {}
+
+            def jobs() -> Iterator[tuple[int, Question[Any, Any, Any], Position,
+                                         SolveOptions]]:
+                for number in deals:
+                    given[number] = plan.allowed(rung)
+                    yield number, SOLVE, deal(number, variant), SolveOptions()
+
+            for number, solution in calls.ask_many(jobs(), replace(budget, seconds=rung),
+                                                   enough=lambda: plan.done,
+                                                   deadline=plan.deadline):
+                yield number, given.pop(number), solution
+
+        sent = 0
+        for tried in plan.run(run):
+            if tried.outcome is Outcome.FOUND and sent < request.count:
+                sent += 1
+                yield pb.GeneratedDeal(deal=tried.deal,
+                                       position=position_to_proto(deal(tried.deal, variant)),
+                                       length=tried.length,
+                                       moves=[move_to_proto(m) for m in tried.moves])
+        if plan.ending is Ending.TIME_UP:
+            limit = ("" if 0 < request.max_seconds <= most
+                     else " (this server's most for one call)")
+            raise OutOfRange(plan.status(limit=limit))
+        if plan.ending is Ending.SPENT:
             if next(numbers, None) is None:
-                raise OutOfRange(f"deals {first}-{last} spent: {found}")
-            raise OutOfRange(f"deals {first}-{last_tried} tried (the most one call may try, "
-                             f"--max-batch {calls.max_batch}): {found}")
+                raise OutOfRange(plan.status(f"deals {first}-{last} spent"))
+            raise OutOfRange(plan.status(f"deals {first}-{plan.last_fresh} tried (the most "
+                                         f"one call may try, --max-batch {calls.max_batch})"))
+        # else the count was found, or the client left
 
 
-def _band(request: pb.GenerateDealsRequest) -> str:
-    """The band of lengths asked for, as `client generate` words it."""
-    if not request.HasField("min_length") and not request.HasField("max_length"):
-        return ""
-    low = request.min_length if request.HasField("min_length") else "..."
-    high = request.max_length if request.HasField("max_length") else "..."
-    return f" within {low}-{high} moves"
+# A GenerateDeals call's wall time at the most, in searches of the server's longest: so
+# that no call holds the workers for days (a band no deal meets, past the census).
+_MOST_SEARCHES = 10
+_MOST_WITHOUT_LIMIT = 600.0  # seconds, for a server whose searches have no time limit
+
+
+def _most_seconds(limits: Budget) -> float:
+    """The most wall time this server gives one GenerateDeals."""
+    return _MOST_WITHOUT_LIMIT if limits.seconds is None else _MOST_SEARCHES * limits.seconds
+
+
+def _wall_seconds(asked: float, most: float) -> float:
+    """The call's wall time: `max_seconds` within the server's most (0: the most); no
+    number of seconds is INVALID_ARGUMENT."""
+    if not math.isfinite(asked) or asked < 0:
+        raise InvalidInput(f"max_seconds {asked:g} is not a number of seconds: send a "
+                           "positive number, or 0 for the server's most")
+    return min(asked, most) if asked else most
 
 
 def _batch_items(request: pb.SolveBatchRequest, most: int, variant: Variant | None = None

@@ -235,11 +235,14 @@ def verdict_from_proto(message: pb.SolveResponse) -> tuple[Status, bool, int | N
 
 
 def generate_request(count: int, min_length: int | None, max_length: int | None,
-                     budget: Budget, variant: Variant | None = None) -> pb.GenerateDealsRequest:
-    """`count` deals of `variant` (None: Beleaguered Fortress) within the band."""
+                     budget: Budget, variant: Variant | None = None,
+                     max_seconds: float | None = None) -> pb.GenerateDealsRequest:
+    """`count` deals of `variant` (None: Beleaguered Fortress) within the band, in at most
+    `max_seconds` of wall time (None: the server's most)."""
     return pb.GenerateDealsRequest(game=NAME, count=count, min_length=min_length,
                                    max_length=max_length, budget=budget_to_proto(budget),
-                                   variant=variant_to_proto(variant))
+                                   variant=variant_to_proto(variant),
+                                   max_seconds=max_seconds or 0)
 
 
 def deal_request(number: int, variant: Variant | None = None) -> pb.DealRequest:

@@ -1,0 +1,272 @@
+"""Generating deals whose optimal length lies in a band, at the pace the deals allow: the
+plan that both `fortress-solver generate` and the server's GenerateDeals follow.
+
+Proving a deal's optimal length takes milliseconds for most deals and minutes for a few,
+so one budget for every deal either misses the hard ones or spends hours on them. The
+plan climbs a ladder of budgets instead (0.25 s, then four times more each rung, up to
+the budget asked for): the first rung runs over fresh deal numbers in order, and a deal
+whose verdict in the band the rung does not settle is set aside and counted; only when
+the fresh numbers are spent are the set-aside deals tried again, at the next rung.
+
+A deal is settled when its optimal length is proven (in the band: found; outside it: out
+of band), when it is proven unwinnable, or when a search proves it out of band without
+finishing: a lower bound above the band's top, or a winning line shorter than the band's
+bottom (the optimal length is at most any line's).
+
+The wall time is a hard limit: a deal drawn near the end is given only the time left, and
+a search that the end cuts short is no try (it did not have its rung): it is neither
+counted nor recorded, and waits for a later run at the same rung. Each caller brings its
+own way of running searches (`Run`): a local process pool, or the server's workers.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+
+from solver.beleaguered import Move, Solution
+from solver.budget import Status
+
+FIRST_RUNG = 0.25  # seconds: most deals' verdicts within the band come sooner
+RUNG_FACTOR = 4  # each rung's budget, the one before's times this
+_TOO_LITTLE = 0.01  # seconds left below which no search is started
+
+
+def ladder(top: float, first: float = FIRST_RUNG) -> tuple[float, ...]:
+    """The budgets, in seconds a deal, from `first` up by RUNG_FACTOR, the last `top`."""
+    rungs = []
+    rung = first
+    while rung < top:
+        rungs.append(rung)
+        rung *= RUNG_FACTOR
+    return (*rungs, top)
+
+
+@dataclass(frozen=True)
+class Band:
+    """The optimal lengths asked for, in moves; None: no bound on that side."""
+
+    low: int | None = None
+    high: int | None = None
+
+    @property
+    def top(self) -> float:
+        return math.inf if self.high is None else self.high
+
+    def holds(self, length: int) -> bool:
+        return (self.low or 0) <= length <= self.top
+
+    @property
+    def empty(self) -> bool:
+        return self.low is not None and self.low > self.top
+
+    def __str__(self) -> str:
+        """" within 95-100 moves", "..." for a side not bounded; "" for no band."""
+        if self.low is None and self.high is None:
+            return ""
+        low = "..." if self.low is None else self.low
+        high = "..." if self.high is None else self.high
+        return f" within {low}-{high} moves"
+
+
+class Outcome(StrEnum):
+    FOUND = "found"  # its optimal length is proven, and in the band
+    OUT = "out"  # proven outside the band (or unwinnable)
+    UNKNOWN = "unknown"  # not settled within its budget: set aside
+
+
+def outcome(solution: Solution, band: Band) -> Outcome:
+    """What a search's answer proves of a deal and the band."""
+    if solution.status is Status.UNSOLVABLE:
+        return Outcome.OUT
+    length = solution.length
+    if solution.status is Status.SOLVED and length is not None:
+        if solution.optimal:
+            return Outcome.FOUND if band.holds(length) else Outcome.OUT
+        if length < (band.low or 0):  # the optimal length is at most this line's
+            return Outcome.OUT
+    if solution.lower_bound is not None and solution.lower_bound > band.top:
+        return Outcome.OUT
+    return Outcome.UNKNOWN
+
+
+@dataclass(frozen=True)
+class Tried:
+    """One deal's try: what it proved, and within how many seconds."""
+
+    deal: int
+    outcome: Outcome
+    seconds: float  # its budget: the rung's, or the time that was left when less
+    length: int | None = None  # found: the optimal length; else the best line's, if any
+    lower_bound: int | None = None
+    moves: tuple[Move, ...] = ()  # found: an optimal line, replayed by the plain rules
+
+
+# How a caller runs searches: each deal of the iterator (read as a search can start) within
+# the rung's seconds, and never past `Generation.deadline`; (deal, the seconds it was given,
+# the answer) as each finishes. It may stop early (its client gone): the plan stops too.
+Run = Callable[[Iterator[int], float], Iterator[tuple[int, float, Solution]]]
+
+
+class Ending(StrEnum):
+    FOUND = "found"  # the count was found
+    TIME_UP = "time up"  # the wall time ran out first
+    SPENT = "spent"  # every deal was tried at every rung
+    STOPPED = "stopped"  # the runner stopped early
+
+
+class _Draw:
+    """One round's deals, drawn as they are needed: `drained` once all were."""
+
+    def __init__(self, deals: Iterator[int], plan: Generation) -> None:
+        self._deals = deals
+        self._plan = plan
+        self.drained = False
+
+    def __iter__(self) -> Iterator[int]:
+        return self
+
+    def __next__(self) -> int:
+        if self._plan.done or self._plan.left() < _TOO_LITTLE:
+            raise StopIteration
+        number = next(self._deals, None)
+        if number is None:
+            self.drained = True
+            raise StopIteration
+        return number
+
+
+class Generation:
+    """The plan for `count` deals of the band: fresh deal numbers from `fresh` (in order,
+    those a census rules out already left out), the rungs' budgets, and at most
+    `max_seconds` of wall time (None: no limit). `earlier` are the tries of an earlier run
+    (its --out file, a deal's last try last): their deals are not drawn afresh, those found
+    count, and those set aside are tried again at the first rung above their budget."""
+
+    def __init__(self, count: int, band: Band, fresh: Iterator[int], rungs: tuple[float, ...],
+                 max_seconds: float | None = None, earlier: Iterable[Tried] = ()) -> None:
+        self.count = count
+        self.band = band
+        self.rungs = rungs
+        self.max_seconds = max_seconds
+        self.deadline = math.inf if max_seconds is None else time.monotonic() + max_seconds
+        self.last_fresh: int | None = None  # the largest fresh deal number drawn
+        self.ending: Ending | None = None
+        self._fresh = fresh
+        self._last: dict[int, Tried] = {}  # every deal's last try
+        for tried in earlier:
+            self._last[tried.deal] = tried
+        self.found = [tried for tried in self._last.values()
+                      if tried.outcome is Outcome.FOUND]  # in the order they were found
+        self._waiting: list[list[int]] = [[] for _ in rungs]  # to try again, by rung
+        for tried in self._last.values():
+            if tried.outcome is Outcome.UNKNOWN:
+                above = [k for k, rung in enumerate(rungs) if rung > tried.seconds]
+                if above:
+                    self._waiting[above[0]].append(tried.deal)
+
+    @property
+    def done(self) -> bool:
+        return len(self.found) >= self.count
+
+    def left(self) -> float:
+        """The wall time left, in seconds."""
+        return self.deadline - time.monotonic()
+
+    def allowed(self, rung: float) -> float:
+        """The seconds a search started now is given: its rung's, or the time left."""
+        return max(0.0, min(rung, self.left()))
+
+    def run(self, run: Run) -> Iterator[Tried]:
+        """Try deals, rung by rung, until the count is found, the time is up, or every
+        deal has been tried at every rung (`ending` says which); each try as it settles,
+        those set aside too. The found ones beyond the count (searches that finished
+        together) are tried as well, and yielded."""
+        if self.done:
+            self.ending = Ending.FOUND
+            return
+        for k, rung in enumerate(self.rungs):
+            waiting, self._waiting[k] = sorted(self._waiting[k]), []
+            draw = _Draw(self._round(k, waiting), self)
+            for number, seconds, solution in run(draw, rung):
+                tried = self._settle(number, k, seconds, solution)
+                if tried is not None:
+                    yield tried
+            if self.done:
+                self.ending = Ending.FOUND
+                return
+            if not draw.drained:
+                self.ending = Ending.TIME_UP if self.left() < _TOO_LITTLE else Ending.STOPPED
+                return
+        self.ending = Ending.SPENT
+
+    def _round(self, k: int, waiting: list[int]) -> Iterator[int]:
+        """Rung k's deals: those waiting for it, then (the first rung) fresh ones."""
+        yield from waiting
+        if k:
+            return
+        for number in self._fresh:
+            if number not in self._last:
+                self.last_fresh = number
+                yield number
+
+    def _settle(self, number: int, k: int, seconds: float,
+                solution: Solution) -> Tried | None:
+        """The try of a deal, remembered (and set aside for the next rung when unknown);
+        None for a search the wall time cut short."""
+        found = outcome(solution, self.band)
+        if found is Outcome.UNKNOWN and (seconds < self.rungs[k] or self.left() <= 0):
+            return None
+        tried = Tried(number, found, seconds, solution.length, solution.lower_bound,
+                      solution.moves if found is Outcome.FOUND else ())
+        self._last[number] = tried
+        if found is Outcome.FOUND:
+            self.found.append(tried)
+        elif found is Outcome.UNKNOWN and k + 1 < len(self.rungs):
+            self._waiting[k + 1].append(number)
+        return tried
+
+    def status(self, spent: str = "", limit: str = "") -> str:
+        """Why the plan stopped short, in one line: `spent` names the deals when they
+        were spent ("deals 1-30 spent"); `limit` follows the wall time when it was up
+        (" (this server's most for one call)")."""
+        found = f"{len(self.found)} of {self.count} deals found{self.band}"
+        unknown = Counter(t.seconds for t in self._last.values()
+                          if t.outcome is Outcome.UNKNOWN)
+        if self.ending is not Ending.TIME_UP:
+            left = sum(unknown.values())
+            unsettled = "" if not left else (
+                f"; {left} deal{'s' * (left != 1)} unknown (the budget ran out: a larger "
+                "one may find more)")
+            return f"{spent}: {found}{unsettled}"
+        out = sum(t.outcome is Outcome.OUT for t in self._last.values())
+        tried = f"{len(self._last)} tried: {out} out of band"
+        if unknown:
+            at = sorted(unknown.items())
+            where = (f"at {_seconds(at[0][0])}" if len(at) == 1 else
+                     "(" + ", ".join(f"{n} at {_seconds(s)}" for s, n in at) + ")")
+            tried += f", {sum(unknown.values())} unknown set aside {where}"
+        return f"time up after {self.max_seconds:g} s{limit}: {found}; {tried}"
+
+
+_FOUND = re.compile(r"(\d+) of (\d+) deals found")
+
+
+def restated(status: str, found: int, count: int, note: str = "") -> str | None:
+    """A status with the deals found and asked for put in, and `note` after its first
+    clause (a client that asked for the rest of its count, after those it had); None
+    when `status` is none of the plan's."""
+    if _FOUND.search(status) is None:
+        return None
+    head, semicolon, rest = _FOUND.sub(f"{found} of {count} deals found", status,
+                                       count=1).partition("; ")
+    return f"{head}{note}{semicolon}{rest}"
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds:.3g} s"

@@ -1,0 +1,268 @@
+"""fortress-solver generate and client generate: the ladder of budgets, the wall time
+(--max-seconds) and its status line, and resuming from --out; real processes, and a real
+server for the client. Past the census (streets-and-alleys deals above 10000) every deal
+is searched."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+
+from service.api import fortress_solver_pb2 as pb
+from service.beleaguered.generation import Band, Outcome, ladder, outcome, restated
+from solver.beleaguered import Move, Solution, deal, replay, solve
+from solver.beleaguered.variant import find_variant
+from solver.budget import Budget, SearchStats, Status
+from tests.support.servers import address, connect, running_server
+
+CLI = [sys.executable, "-m", "service.cli"]
+PAST_CENSUS = ["--variant", "streets-and-alleys", "--deals", "10001-2000000000"]
+# Baker's Game proves most deals' optimal lengths within 0.25 s: the tests that need a few
+# deals found find them sooner there.
+QUICKLY = ["--variant", "bakers-game", "--deals", "10001-2000000000"]
+BAND = ["--min-length", "78", "--max-length", "84"]  # streets-and-alleys' median, 81, ±3
+NONE_MEETS = ["--min-length", "150"]  # no streets-and-alleys deal is that long
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=300)
+
+
+def printed(out: str) -> list[dict]:
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def assert_proven(found: dict, variant: str, low: int, high: int) -> None:
+    """A deal printed is the variant's deal, its line wins, and its length is the optimal
+    length an independent search proves, within the band."""
+    position = deal(found["deal"], find_variant(variant))
+    assert found["position"] == position.to_json()
+    moves = [Move.from_json(move) for move in found["moves"]]
+    assert replay(position, moves).is_won and len(moves) == found["length"]
+    alone = solve(position, budget=Budget(seconds=60))
+    assert alone.optimal and alone.length == found["length"]
+    assert low <= found["length"] <= high
+
+
+def time_up_counts(err: str, seconds: int = 2) -> tuple[int, int, int]:
+    """(tried, out of band, unknown) of the status line of a band no deal meets, its time
+    up: the whole of standard error."""
+    matched = re.fullmatch(rf"fortress-solver: time up after {seconds} s: 0 of 2 deals "
+                           r"found within 150-\.\.\. moves; (\d+) tried: (\d+) out of band"
+                           r"(?:, (\d+) unknown set aside at 0\.25 s)?\n", err)
+    assert matched, err
+    tried, out, unknown = (int(n or 0) for n in matched.groups())
+    return tried, out, unknown
+
+
+# ---------------------------------------------------------------------- the plan itself
+
+
+A_MOVE = Move.from_json({"card": "AS", "from": "reserve:8", "to": "foundation"})
+
+
+def answer(status: Status, length: int = 0, optimal: bool = False,
+           lower_bound: int | None = None) -> Solution:
+    """A search's answer: only its verdict, its line's length and bound matter here."""
+    return Solution(status, optimal, (A_MOVE,) * length, SearchStats(1, 0.1, 1), lower_bound)
+
+
+@pytest.mark.parametrize(("solution", "expected"), [
+    (answer(Status.SOLVED, 80, optimal=True), Outcome.FOUND),
+    (answer(Status.SOLVED, 90, optimal=True), Outcome.OUT),
+    (answer(Status.UNSOLVABLE), Outcome.OUT),
+    (answer(Status.UNKNOWN, lower_bound=85), Outcome.OUT),  # no line can be short enough
+    (answer(Status.SOLVED, 95, lower_bound=86), Outcome.OUT),
+    (answer(Status.SOLVED, 77, lower_bound=60), Outcome.OUT),  # the optimal is shorter
+    (answer(Status.SOLVED, 95, lower_bound=80), Outcome.UNKNOWN),
+    (answer(Status.UNKNOWN, lower_bound=84), Outcome.UNKNOWN),
+])
+def test_a_search_settles_a_deal_only_when_it_proves_where_its_optimal_length_lies(
+        solution, expected):
+    assert outcome(solution, Band(78, 84)) is expected
+
+
+def test_the_ladder_climbs_by_four_from_a_quarter_second_to_the_budget():
+    assert ladder(30) == (0.25, 1, 4, 16, 30)
+    assert ladder(0.1) == (0.1,)
+    assert ladder(1) == (0.25, 1)
+
+
+def test_a_status_restated_counts_the_deals_found_from_the_start():
+    status = "time up after 2 s: 1 of 3 deals found within 78-84 moves; 9 tried: 8 out of band"
+    assert restated(status, 3, 5, " (2 of them from a.jsonl)") == (
+        "time up after 2 s: 3 of 5 deals found within 78-84 moves (2 of them from a.jsonl); "
+        "9 tried: 8 out of band")
+    assert restated("the band 80-70 is empty", 3, 5) is None
+
+
+# -------------------------------------------------------------------- generate, locally
+
+
+def test_generate_past_the_census_finds_deals_of_the_band_each_optimal_and_replayed():
+    done = run("generate", *QUICKLY, *BAND, "--count", "3", "--seconds", "1",
+               "--max-seconds", "120")
+    assert (done.returncode, done.stderr) == (0, "")
+    found = printed(done.stdout)
+    assert len(found) == 3 == len({each["deal"] for each in found})
+    for each in found:
+        assert each["deal"] > 10000
+        assert_proven(each, "bakers-game", 78, 84)
+
+
+def test_a_band_no_deal_meets_ends_at_max_seconds_with_a_status_and_its_counts(tmp_path):
+    out = tmp_path / "tries.jsonl"
+    done = run("generate", *PAST_CENSUS, *NONE_MEETS, "--count", "2", "--max-seconds", "2",
+               "--out", str(out))
+    assert (done.returncode, done.stdout) == (1, "")
+    tried, out_of_band, unknown = time_up_counts(done.stderr)
+    assert tried == out_of_band + unknown > 0
+    recorded = lines(out)
+    assert len(recorded) == tried == len({line["deal"] for line in recorded})
+    assert sum(line["outcome"] == "out" for line in recorded) == out_of_band
+    assert {line["budget"]["seconds"] for line in recorded
+            if line["outcome"] == "unknown"} <= {0.25}
+
+
+def test_a_band_above_max_length_is_refused_in_one_line():
+    done = run("generate", "--count", "1", "--min-length", "80", "--max-length", "70")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("fortress-solver: --min-length 80 is above --max-length 70: no "
+                           "deal can meet the band\n")
+
+
+def test_a_rerun_prints_the_deals_found_and_tries_none_twice(tmp_path):
+    out = tmp_path / "deals.jsonl"
+    common = ["generate", *QUICKLY, *BAND, "--seconds", "1", "--out", str(out)]
+    first = run(*common, "--count", "1")
+    assert first.returncode == 0, first.stderr
+    tried_first = [line["deal"] for line in lines(out)]
+    again = run(*common, "--count", "3")
+    assert again.returncode == 0, again.stderr
+    found = printed(again.stdout)
+    assert found[0] == printed(first.stdout)[0] and len(found) == 3
+    tried = [line["deal"] for line in lines(out)]
+    assert tried[:len(tried_first)] == tried_first
+    # none tried twice: fresh deals never run out, so those set aside wait
+    assert len(set(tried)) == len(tried)
+    assert {line["deal"] for line in lines(out) if line["outcome"] == "found"} >= \
+        {each["deal"] for each in found}
+
+
+def test_a_generate_killed_midway_resumes_without_trying_a_deal_again(tmp_path):
+    out = tmp_path / "deals.jsonl"
+    command = [*CLI, "generate", *PAST_CENSUS, *NONE_MEETS, "--count", "2", "--seconds",
+               "0.25", "--out", str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    deadline = time.monotonic() + 60
+    while (not out.exists() or len(out.read_bytes().splitlines()) < 10) \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGKILL)  # the command and its workers, mid-write maybe
+    process.wait()
+    before = {json.loads(line)["deal"] for line in out.read_bytes().splitlines()[:-1]}
+    assert len(before) >= 9
+    done = run(*command[len(CLI):], "--max-seconds", "1")
+    assert done.returncode == 1
+    tries = lines(out)  # each line whole again: a line cut by the kill was dropped
+    after = [line["deal"] for line in tries]
+    assert len(after) == len(set(after)) > len(before)
+    assert set(after) >= before
+    assert time_up_counts(done.stderr, seconds=1)[0] == len(after)  # the file's, all
+
+
+def test_a_rerun_tries_the_deals_set_aside_again_only_with_a_larger_budget(tmp_path):
+    """A node budget leaves the same deals unknown whatever the machine's speed."""
+    out = tmp_path / "deals.jsonl"
+    common = ["generate", "--variant", "streets-and-alleys", "--deals", "10001-10030", *BAND,
+              "--count", "30", "--nodes", "3000", "--out", str(out)]
+    first = run(*common, "--seconds", "0.25")
+    assert first.returncode == 1
+    unknown = {line["deal"] for line in lines(out) if line["outcome"] == "unknown"}
+    assert unknown and f"{len(unknown)} deal" in first.stderr
+    tried = len(lines(out))
+    same = run(*common, "--seconds", "0.25")
+    assert same.returncode == 1 and len(lines(out)) == tried  # nothing to try again
+    larger = run(*common, "--seconds", "1")
+    assert larger.returncode == 1
+    again = lines(out)[tried:]
+    assert {line["deal"] for line in again} == unknown
+    assert {line["budget"]["seconds"] for line in again} == {1}
+
+
+def test_an_out_file_of_other_settings_is_refused_in_one_line(tmp_path):
+    out = tmp_path / "deals.jsonl"
+    assert run("generate", "--count", "1", "--min-length", "60", "--max-length", "70",
+               "--deals", "1-20", "--out", str(out)).returncode == 0
+    other_variant = run("generate", "--count", "1", "--min-length", "60", "--max-length", "70",
+                        "--variant", "citadel", "--deals", "1-20", "--out", str(out))
+    assert other_variant.returncode == 2
+    assert other_variant.stderr == (
+        f"fortress-solver: {out} holds beleaguered-fortress deals within 60-70 moves (line "
+        "1); this run asks for citadel deals within 60-70 moves: use another --out\n")
+    other_band = run("generate", "--count", "1", "--min-length", "61", "--max-length", "70",
+                     "--deals", "1-20", "--out", str(out))
+    assert other_band.returncode == 2 and "within 61-70 moves: use another" in other_band.stderr
+    batch = tmp_path / "batch.jsonl"
+    assert run("batch", "--deals", "1-2", "--out", str(batch)).returncode == 0
+    not_ours = run("generate", "--count", "1", "--deals", "1-20", "--out", str(batch))
+    assert not_ours.returncode == 2
+    assert not_ours.stderr.startswith(f"fortress-solver: {batch} line 1 is not a deal "
+                                      "generate tried: ")
+
+
+# ----------------------------------------------------------------- client generate
+
+
+def test_client_generate_ends_at_max_seconds_with_the_servers_status(solver_server):
+    done = run("client", "generate", "--server", address(solver_server), *PAST_CENSUS,
+               *NONE_MEETS, "--count", "2", "--max-seconds", "2")
+    assert (done.returncode, done.stdout) == (1, "")
+    tried, out_of_band, unknown = time_up_counts(done.stderr)
+    assert tried == out_of_band + unknown > 0
+
+
+def test_client_generate_resumes_from_after_the_last_deal_recorded(solver_server, tmp_path):
+    out = tmp_path / "deals.jsonl"
+    common = ["client", "generate", "--server", address(solver_server), *QUICKLY, *BAND,
+              "--seconds", "1", "--out", str(out)]
+    first = run(*common, "--count", "1")
+    assert first.returncode == 0, first.stderr
+    [one] = printed(first.stdout)
+    again = run(*common, "--count", "2")
+    assert again.returncode == 0, again.stderr
+    found = printed(again.stdout)
+    assert found[0] == one and found[1]["deal"] > one["deal"]
+    assert [line["deal"] for line in lines(out)] == [one["deal"], found[1]["deal"]]
+    assert {line["outcome"] for line in lines(out)} == {"found"}
+    assert_proven(found[1], "bakers-game", 78, 84)
+
+
+def test_a_server_caps_a_calls_wall_time_at_ten_of_its_searches():
+    """A server whose searches take at most 0.2 s gives a call 2 s, when it asks for none
+    and when it asks for more."""
+    with running_server(workers=2, queue=4, limits=Budget(seconds=0.2)) as server, \
+            connect(server) as stub:
+        for asked in (0.0, 3600.0):
+            request = pb.GenerateDealsRequest(count=2, min_length=150, first_deal=10001,
+                                              variant="streets-and-alleys",
+                                              max_seconds=asked)
+            with pytest.raises(grpc.RpcError) as caught:
+                list(stub.GenerateDeals(request, timeout=60))
+            assert caught.value.code() is grpc.StatusCode.OUT_OF_RANGE
+            assert caught.value.details().startswith(
+                "time up after 2 s (this server's most for one call): 0 of 2 deals found")
