@@ -191,10 +191,11 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
                        help="calls that may wait for a worker")
     serve.add_argument("--memory-per-worker", type=positive(int), default=DEFAULT_MEMORY_MIB,
                        metavar="MIB",
-                       help="the MiB one search's tables may hold (a worker runs one search "
-                            "at a time): the cap on a request's Budget.memory_mib, and its "
-                            "value when the request gives none; each process's own memory "
-                            "comes on top (docs/operations.md)")
+                       help="the MiB one worker process may hold: its own memory (some "
+                            "100 MiB) and its search's tables (a worker runs one search at a "
+                            "time); a request's Budget.memory_mib is capped by what that "
+                            "leaves, and is that when the request gives none "
+                            "(docs/operations.md)")
     serve.add_argument("--max-request-bytes", type=positive(int), default=1 << 20,
                        metavar="N", help="larger requests are refused (RESOURCE_EXHAUSTED, "
                                          "over HTTP 413, saying so)")

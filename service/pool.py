@@ -43,7 +43,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.synchronize import Event
 from typing import Any
 
-from service.memory import give_back_memory
+from service.memory import give_back_memory, resident_mib
 from solver.budget import Budget
 from solver.games import Question
 
@@ -81,14 +81,15 @@ class _Stopped:
 
 
 def _work(connection: Connection, cancel: Event, halt: Event,
-          preload: tuple[str, ...]) -> None:
+          preload: tuple[str, ...], memory_mib: int | None) -> None:
     """A worker process: import what searches will need, then run each chunk of jobs
     received until told to stop (None), sending one message a job run: its answer, or
     the exception that ends the chunk, or _Stopped in place of the jobs left. What is
     imported lives as long as the process: the garbage collector leaves it alone, or
     each full collection would walk all of it (some 40 ms, in the middle of a search or
     on an answer's way out). Ctrl-C, which a terminal sends the whole process group, is
-    the server's to handle: it drains, then tells the workers to stop."""
+    the server's to handle: it drains, then tells the workers to stop. `memory_mib`: what
+    the process may hold, its own memory and a search's tables (None: no limit)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for module in preload:
         importlib.import_module(module)
@@ -99,7 +100,8 @@ def _work(connection: Connection, cancel: Event, halt: Event,
                 connection.send(_Stopped())
                 break
             try:
-                connection.send(job.run(replace(job.budget, stop=cancel.is_set)))
+                budget = replace(_within(job.budget, memory_mib), stop=cancel.is_set)
+                connection.send(job.run(budget))
             except Exception as error:  # a bug must not take the worker down with it
                 error.add_note(traceback.format_exc().rstrip())  # where, for the server's log
                 connection.send(error)
@@ -107,13 +109,24 @@ def _work(connection: Connection, cancel: Event, halt: Event,
         give_back_memory()  # the chunk's tables: a worker is as large as its largest search
 
 
+def _within(budget: Budget, memory_mib: int | None) -> Budget:
+    """The budget with its tables' memory at most what the worker has left of its own
+    limit (at least 1 MiB: a search with no room answers UNKNOWN at once)."""
+    if memory_mib is None:
+        return budget
+    room = max(1, memory_mib - resident_mib())
+    return replace(budget, memory_mib=min(budget.memory_mib or room, room))
+
+
 class _Worker:
-    def __init__(self, context: mp.context.SpawnContext, preload: tuple[str, ...]) -> None:
+    def __init__(self, context: mp.context.SpawnContext, preload: tuple[str, ...],
+                 memory_mib: int | None) -> None:
         self.connection, child = context.Pipe()
         self.cancel = context.Event()
         self.halt = context.Event()
         self.process = context.Process(target=_work,
-                                       args=(child, self.cancel, self.halt, preload),
+                                       args=(child, self.cancel, self.halt, preload,
+                                             memory_mib),
                                        daemon=True)
         self.process.start()
 
@@ -143,16 +156,19 @@ class _Ticket:
 
 class WorkerPool:
     def __init__(self, workers: int, queue_size: int, preload: tuple[str, ...] = (),
-                 max_per_owner: int | None = None) -> None:
+                 max_per_owner: int | None = None, memory_mib: int | None = None) -> None:
         """`preload`: modules each worker imports as it starts, so that no call's
         deadline pays for them (CP-SAT takes half a second to import). `max_per_owner`:
-        the workers one owner's jobs may run on at once (None: all but one)."""
+        the workers one owner's jobs may run on at once (None: all but one).
+        `memory_mib`: what one worker may hold, its own memory and its search's tables
+        (None: no limit)."""
         self.workers = workers
         self.queue_size = queue_size
         self.max_per_owner = max_per_owner or max(1, workers - 1)
         self._preload = preload
+        self._memory_mib = memory_mib
         self._context = mp.get_context("spawn")  # no fork after gRPC has started threads
-        self._all = [_Worker(self._context, preload) for _ in range(workers)]
+        self._all = [_Worker(self._context, preload, memory_mib) for _ in range(workers)]
         self._closing = False  # a worker that dies now is not replaced
         self._changed = threading.Condition()  # guards the four below
         self._idle = list(self._all)
@@ -335,7 +351,7 @@ class WorkerPool:
         dead.process.join(timeout=0)
         if self._closing:
             return dead
-        worker = _Worker(self._context, self._preload)
+        worker = _Worker(self._context, self._preload, self._memory_mib)
         self._all[self._all.index(dead)] = worker
         return worker
 

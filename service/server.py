@@ -178,7 +178,7 @@ class RunningServer:
             config.token_file, config.max_calls_per_token)
         # the workers start before gRPC starts threads
         self.pool = WorkerPool(config.workers, config.queue, config.preload,
-                               config.max_workers_per_client)
+                               config.max_workers_per_client, config.limits.memory_mib)
         self.refusals = Refusals(config.refusal_log_seconds)
         self.metrics = Metrics(self.pool, self.refusals)  # counted always, served on request
         self.refusals.observe = self.metrics.observe

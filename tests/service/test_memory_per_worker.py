@@ -1,7 +1,7 @@
-"""`serve --memory-per-worker`: the cap on what one search's tables hold, told in
-GetServerInfo, applied to every request however much it asks, and so a bound on the
-server's memory: hard optimal solves on every worker at once grow the server and its
-workers by no more than the workers' caps. A real `serve` and real `client` processes."""
+"""`serve --memory-per-worker`: what one worker process may hold, its own memory and its
+search's tables, told in GetServerInfo and applied to every request however much it
+asks: hard optimal solves on every worker at once keep each worker under it. A real
+`serve` and real `client` processes."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from tests.support.memory import family_rss
 from tests.support.serve_process import SCRIPT, ServeProcess
 
 MIB = 1 << 20
-PER_WORKER = 24
+PER_WORKER = 160  # a worker's own memory is some 100 MiB: some 60 MiB for tables
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +43,7 @@ def client(server: ServeProcess, *args: str) -> dict:
 def hard_solve(server: ServeProcess, variant: str, number: int) -> dict:
     """An optimal solve that fills any table of a few MiB: stopped by its nodes."""
     return client(server, "solve", "--variant", variant, "--deal", str(number),
-                  "--nodes", "600000", "--seconds", "60", "--memory", "4000")
+                  "--nodes", "1000000", "--seconds", "60", "--memory", "4000")
 
 
 def test_the_server_tells_its_cap_and_holds_every_request_to_it(server):
@@ -56,16 +56,15 @@ def test_the_server_tells_its_cap_and_holds_every_request_to_it(server):
     assert 0 < answer["stats"]["table_bytes"] <= PER_WORKER * MIB
 
 
-def test_hard_solves_on_every_worker_grow_the_server_by_its_caps_at_most(server):
+def test_hard_solves_on_every_worker_keep_each_worker_under_its_memory(server):
     client(server, "solve", "--variant", "beleaguered-castle", "--deal", "2")  # warm
-    before = sum(family_rss(server.process.pid).values())
-    peak = before
+    peaks: dict[int, int] = {}
     done = threading.Event()
 
     def watch() -> None:
-        nonlocal peak
         while not done.is_set():
-            peak = max(peak, sum(family_rss(server.process.pid).values()))
+            for pid, rss in family_rss(server.process.pid).items():
+                peaks[pid] = max(peaks.get(pid, 0), rss)
             time.sleep(0.02)
 
     watcher = threading.Thread(target=watch)
@@ -73,7 +72,9 @@ def test_hard_solves_on_every_worker_grow_the_server_by_its_caps_at_most(server)
     try:
         cases = [("streets-and-alleys", 77), ("streets-and-alleys", 186),
                  ("beleaguered-castle", 48), ("streets-and-alleys", 29)]
-        threads = [threading.Thread(target=hard_solve, args=(server, *case)) for case in cases]
+        answers: list[dict] = []
+        threads = [threading.Thread(target=lambda case=case: answers.append(
+            hard_solve(server, *case))) for case in cases]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -81,6 +82,9 @@ def test_hard_solves_on_every_worker_grow_the_server_by_its_caps_at_most(server)
     finally:
         done.set()
         watcher.join()
-    # two workers, each at most its cap in tables; a few MiB of room for the rest (the
-    # calls' messages, a worker's stack and the allocator's own bookkeeping)
-    assert peak - before <= 2 * PER_WORKER * MIB + 16 * MIB, (before, peak)
+    assert len(answers) == 4 and all(a["stats"]["table_bytes"] > 8 * MIB for a in answers)
+    workers = {pid: peak for pid, peak in peaks.items() if pid != server.process.pid}
+    largest = sorted(workers.values())[-2:]  # the two workers (the others are helpers)
+    # a worker's tables fill what its own memory leaves of the limit; a few MiB of room
+    # for what the allocator keeps beside them
+    assert all(peak <= (PER_WORKER + 8) * MIB for peak in largest), peaks
