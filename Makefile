@@ -11,7 +11,7 @@ GAMES ?= 1000
 KERNEL_TESTS := tests/beleaguered/test_native.py tests/beleaguered/test_optimality.py \
 	tests/beleaguered/test_freecell_family.py
 
-.PHONY: run test test-timing test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale bench-hostile bench-family bench-freecell bench-history
+.PHONY: run test test-timing test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale bench-hostile bench-family bench-freecell bench-history bench-memory
 
 # pip builds the compiled kernel (solver/beleaguered/_kernel.cpp) in place.
 $(RUNTIME): pyproject.toml setup.py solver/beleaguered/_kernel.cpp
@@ -142,6 +142,11 @@ bench-freecell: $(INSTALLED)
 	@command -v fc-solve >/dev/null 2>&1 || apt-get install -y freecell-solver-bin \
 		|| echo "bench-freecell: could not install freecell-solver-bin (fc-solve)" >&2
 	$(PY) -m bench.bench_freecell $(FREECELL_ARGS)
+
+# A 2-worker server with --memory-per-worker 400 under 4 hard optimal solves at once: the
+# peak resident memory of the server and its workers, against the manifest's 1 GiB.
+bench-memory: $(INSTALLED)
+	$(PY) -m bench.bench_memory
 
 # Beleaguered Fortress and the castle family with today's kernel beside the kernel of
 # HISTORY_COMMIT, built from git, deals $(DEALS), 10 s a search: no variant slower than
