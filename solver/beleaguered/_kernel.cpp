@@ -1041,7 +1041,7 @@ Outcome best_first(const Board& start, const Rules& rules, bool optimal, bool th
                                       : rules.weight ? c.g + rules.weight * child_h : child_h,
                               child_h, child_id);
             }
-            if (budget.table_entries && seen.size() > budget.table_entries) throw Exhausted{true};
+            if (budget.table_entries && seen.size() > budget.table_entries) throw Exhausted{};
         }
     } catch (const Exhausted& exhausted) {
         out.memory_full = exhausted.memory;
