@@ -90,6 +90,9 @@ def run_variant(old: ModuleType, width: int, rules: Variant, numbers: range, kin
     with sequence moves searched with them when the old kernel has them too."""
     today = native.rules_of(rules, width > 5 and rules.sequence_moves != "none")
     kernels = {"old": (old, today[:width]), "new": (_kernel, today)}
+    # a kernel with a memory budget is given none: both stop at the table cap alone
+    unlimited = {which: {"memory": 0} if "memory" in (kernel.solve.__doc__ or "") else {}
+                 for which, (kernel, _) in kernels.items()}
     records = []
     for number in numbers:
         position = deal(number, rules)
@@ -100,7 +103,7 @@ def run_variant(old: ModuleType, width: int, rules: Variant, numbers: range, kin
         for which in ("old", "new") if number % 2 else ("new", "old"):
             kernel, read = kernels[which]
             got = kernel.solve(piles, slots, cells, list(position.foundations), read, kind,
-                               seconds, 0, entries, None)
+                               seconds, 0, entries, stop=None, **unlimited[which])
             length = len(got[1]) if got[0] == 0 and kind != "greedy" else None
             record[which] = (_STATUS[got[0]], length, got[4], got[2])
             bar.update()
