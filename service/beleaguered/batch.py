@@ -68,7 +68,7 @@ def in_pool(work: Callable[[int], dict[str, Any]], jobs: int) -> Callable[[list[
 
 
 def done_deals(path: Path | None, settings: Settings,
-               retry_unknown: bool = False) -> dict[int, dict[str, Any]]:
+               retrying: bool = False) -> dict[int, dict[str, Any]]:
     """Lines already in the output file, by deal (a deal's last line), so a rerun skips
     them; a file of other settings is refused (check_resume). A last line without its
     newline (a run killed mid-write) is cut from the file: its deal is run again, and the
@@ -86,19 +86,23 @@ def done_deals(path: Path | None, settings: Settings,
                                    f"{line[:60].decode(errors='replace')!r}")
             lines.append((number, record))
     if lines:
-        check_resume(path, recorded(path, lines), settings, retry_unknown)
+        check_resume(path, recorded(path, lines), settings, retrying)
     if whole < len(raw):
         with path.open("r+b") as file:
             file.truncate(whole)
     return {record["deal"]: record for _, record in lines}
 
 
-def _to_run(record: dict[str, Any] | None, settings: Settings, retry_unknown: bool) -> bool:
-    """Whether a deal is run: one without a line, and with --retry-unknown one whose line
-    is `unknown` within another budget (within this one it would come out the same)."""
+def _to_run(record: dict[str, Any] | None, settings: Settings, retry_unknown: bool,
+            retry_unproven: bool) -> bool:
+    """Whether a deal is run: one without a line; with --retry-unknown one whose line is
+    `unknown`, with --retry-unproven one won without its optimal length proven, each
+    within another budget (within this one it would come out the same)."""
     if record is None:
         return True
-    if not retry_unknown or record["status"] != Status.UNKNOWN.value:
+    unknown = record["status"] == Status.UNKNOWN.value
+    unproven = record["status"] == Status.SOLVED.value and not record.get("optimal")
+    if not (retry_unknown and unknown or retry_unproven and unproven):
         return False
     found = Settings.of_line(record)
     return found is not None and found.budget != settings.budget
@@ -149,18 +153,20 @@ def run_batch(
     out_path: Path | None = None,
     progress: bool = False,
     retry_unknown: bool = False,
+    retry_unproven: bool = False,
 ) -> Summary:
     """Solve the deals not yet in `out_path` (and with `retry_unknown` those it has as
-    `unknown` within another budget), write a line each, with the run's `settings` when
-    it goes to `out_path`, and summarise the deals by their last lines; a bar on stderr
-    when it is a terminal or `progress` (--progress) asks for one."""
-    if retry_unknown and out_path is None:
-        raise InvalidInput("--retry-unknown needs --out FILE.jsonl: the file whose unknown "
-                           "deals to redo")
+    `unknown`, with `retry_unproven` those won without a proven optimal length, within
+    another budget), write a line each, with the run's `settings` when it goes to
+    `out_path`, and summarise the deals by their last lines; a bar on stderr when it is a
+    terminal or `progress` (--progress) asks for one."""
+    for asked, flag in ((retry_unknown, "--retry-unknown"), (retry_unproven, "--retry-unproven")):
+        if asked and out_path is None:
+            raise InvalidInput(f"{flag} needs --out FILE.jsonl: the file whose deals to redo")
     wanted = list(deals)
-    records = done_deals(out_path, settings, retry_unknown)
+    records = done_deals(out_path, settings, retry_unknown or retry_unproven)
     todo = [number for number in wanted
-            if _to_run(records.get(number), settings, retry_unknown)]
+            if _to_run(records.get(number), settings, retry_unknown, retry_unproven)]
     recording = {} if out_path is None else settings.fields()
     started = time.perf_counter()
     with progress_bar(total=len(todo), unit="deal", forced=progress) as bar:

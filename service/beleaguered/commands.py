@@ -440,11 +440,16 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
 
 
 def add_retry_unknown(parser: argparse.ArgumentParser) -> None:
-    """--retry-unknown, for batch and census."""
+    """--retry-unknown and --retry-unproven, for batch and census."""
     parser.add_argument("--retry-unknown", action="store_true",
                         help="with --out: redo the deals the file has as unknown within "
                              "another budget, with this run's (give a larger --seconds or "
                              "--nodes); their new lines supersede the old")
+    parser.add_argument("--retry-unproven", action="store_true",
+                        help="with --out: redo the deals the file has as won without a "
+                             "proven optimal length, within another budget, as "
+                             "--retry-unknown does (a census keeps each deal's shortest "
+                             "line and best lower bound of all its lines)")
 
 
 def _census(args: argparse.Namespace) -> None:
@@ -483,7 +488,7 @@ def _census(args: argparse.Namespace) -> None:
         settings = Settings.of(variant, CENSUS, budget_of(args))
         with sigterm_as_interrupt(), args.out.open("a") as out:
             done = run_batch(args.deals, solve_many, settings, out, args.out, args.progress,
-                             args.retry_unknown)
+                             args.retry_unknown, args.retry_unproven)
         print(done, file=sys.stderr)
 
 
@@ -699,11 +704,12 @@ def _run_batch(args: argparse.Namespace, solve_many: Any, variant: Variant | Non
     with sigterm_as_interrupt():
         if args.out is None:
             summary = run_batch(args.deals, solve_many, settings, sys.stdout,
-                                progress=args.progress, retry_unknown=args.retry_unknown)
+                                progress=args.progress, retry_unknown=args.retry_unknown,
+                                retry_unproven=args.retry_unproven)
         else:
             with args.out.open("a") as out:
                 summary = run_batch(args.deals, solve_many, settings, out, args.out,
-                                    args.progress, args.retry_unknown)
+                                    args.progress, args.retry_unknown, args.retry_unproven)
     print(summary, file=sys.stderr)
 
 

@@ -131,10 +131,11 @@ def recorded(path: Path, lines: Iterable[tuple[int, dict[str, Any]]]) -> Setting
 
 
 def check_resume(path: Path, found: Settings | None, run: Settings,
-                 retry_unknown: bool) -> None:
+                 retrying: bool) -> None:
     """Refuse in one line adding this run's results to a file of results it holds
     (`found`): those of an earlier fortress-solver, which say not what they are, those of
-    other settings, and those of another budget unless --retry-unknown."""
+    other settings, and those of another budget unless `retrying` (--retry-unknown or
+    --retry-unproven)."""
     if found is None:
         raise InvalidInput(f"{path} does not say what its results are of (written by an "
                            "earlier fortress-solver): use another --out")
@@ -142,7 +143,7 @@ def check_resume(path: Path, found: Settings | None, run: Settings,
             f"({run.budget_words()})")
     if not found.alike(run):
         raise InvalidInput(f"{both}: use another --out")
-    if found.budget != run.budget and not retry_unknown:
+    if found.budget != run.budget and not retrying:
         raise InvalidInput(f"{both}: give the file's budget, or --retry-unknown to redo "
                            "its unknown deals with this one")
 

@@ -188,3 +188,25 @@ def test_retry_unknown_in_a_census_counts_each_deal_once(tmp_path):
 def test_retry_unknown_needs_an_out_file():
     refused(run("batch", "--deals", "1-3", "--retry-unknown"),
             "--retry-unknown needs --out FILE.jsonl")
+
+
+def test_retry_unproven_proves_the_lengths_a_small_budget_left_open(tmp_path):
+    """A Beleaguered Castle census within 3,000 nodes proves few optimal lengths; redone
+    with --retry-unproven and room, each deal won is proven, its line no longer than
+    before, and the deals already proven or decided otherwise are not run again."""
+    out = tmp_path / "census.jsonl"
+    castle = ("--variant", "beleaguered-castle")
+    assert census(out, *castle, "--nodes", "3000").returncode == 0
+    first = {r["deal"]: r for r in batch_records(out.read_text())}
+    unproven = sorted(n for n, r in first.items() if r["status"] == "solved" and not r["optimal"])
+    assert unproven  # the small budget left some open
+    retried = census(out, *castle, "--nodes", "3000000", "--retry-unproven")
+    assert retried.returncode == 0, retried.stderr
+    records = batch_records(out.read_text())
+    assert sorted(r["deal"] for r in records[len(first):]) == unproven  # those alone redone
+    summary = json.loads(run("census", "--summary", str(out), "--json").stdout)
+    assert summary["winnable"] == summary["optimal"] == sum(
+        r["status"] == "solved" for r in first.values())
+    for number in unproven:
+        last = [r for r in records if r["deal"] == number][-1]
+        assert last["optimal"] and last["length"] <= first[number]["length"]
