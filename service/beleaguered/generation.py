@@ -5,8 +5,11 @@ Proving a deal's optimal length takes milliseconds for most deals and minutes fo
 so one budget for every deal either misses the hard ones or spends hours on them. The
 plan climbs a ladder of budgets instead (0.25 s, then four times more each rung, up to
 the budget asked for): the first rung runs over fresh deal numbers in order, and a deal
-whose verdict in the band the rung does not settle is set aside and counted; only when
-the fresh numbers are spent are the set-aside deals tried again, at the next rung.
+whose verdict in the band the rung does not settle is set aside and counted. Each time a
+rung has set aside a batch of deals (`BATCH`), the rung above tries them before any more
+fresh ones are drawn, so that a band whose deals are slow to prove is still searched at
+the larger budgets within the wall time; once the fresh numbers are spent, every deal
+set aside is tried again, rung by rung.
 
 A deal is settled when its optimal length is proven (in the band: found; outside it: out
 of band), when it is proven unwinnable, or when a search proves it out of band without
@@ -34,6 +37,10 @@ from solver.budget import Status
 
 FIRST_RUNG = 0.25  # seconds: most deals' verdicts within the band come sooner
 RUNG_FACTOR = 4  # each rung's budget, the one before's times this
+# Deals set aside at a rung that send the plan up to the next one before more fresh ones
+# are drawn: enough to keep a few workers busy, few enough that the first rung, where
+# most deals are found, keeps most of the time.
+BATCH = 8
 _TOO_LITTLE = 0.01  # seconds left below which no search is started
 
 
@@ -121,18 +128,25 @@ class Ending(StrEnum):
 
 
 class _Draw:
-    """One round's deals, drawn as they are needed: `drained` once all were."""
+    """One round's deals, drawn as they are needed: `drained` once all were, `paused`
+    when the round gave way to a rung above (`gives_way`: a round of the first rung does,
+    once a batch is set aside for one)."""
 
-    def __init__(self, deals: Iterator[int], plan: Generation) -> None:
+    def __init__(self, deals: Iterator[int], plan: Generation, gives_way: bool) -> None:
         self._deals = deals
         self._plan = plan
+        self._gives_way = gives_way
         self.drained = False
+        self.paused = False
 
     def __iter__(self) -> Iterator[int]:
         return self
 
     def __next__(self) -> int:
         if self._plan.done or self._plan.left() < _TOO_LITTLE:
+            raise StopIteration
+        if self._gives_way and self._plan.batch_above():
+            self.paused = True
             raise StopIteration
         number = next(self._deals, None)
         if number is None:
@@ -158,6 +172,7 @@ class Generation:
         self.last_fresh: int | None = None  # the largest fresh deal number drawn
         self.ending: Ending | None = None
         self._fresh = fresh
+        self._fresh_spent = False
         self._last: dict[int, Tried] = {}  # every deal's last try
         for tried in earlier:
             self._last[tried.deal] = tried
@@ -183,37 +198,53 @@ class Generation:
         return max(0.0, min(rung, self.left()))
 
     def run(self, run: Run) -> Iterator[Tried]:
-        """Try deals, rung by rung, until the count is found, the time is up, or every
+        """Try deals, round by round, until the count is found, the time is up, or every
         deal has been tried at every rung (`ending` says which); each try as it settles,
         those set aside too. The found ones beyond the count (searches that finished
         together) are tried as well, and yielded."""
-        if self.done:
-            self.ending = Ending.FOUND
-            return
-        for k, rung in enumerate(self.rungs):
-            waiting, self._waiting[k] = sorted(self._waiting[k]), []
-            draw = _Draw(self._round(k, waiting), self)
-            for number, seconds, solution in run(draw, rung):
+        while not self.done:
+            k = self._next_rung()
+            if k is None:
+                self.ending = Ending.SPENT
+                return
+            draw = _Draw(self._round(k), self, gives_way=k == 0)
+            for number, seconds, solution in run(draw, self.rungs[k]):
                 tried = self._settle(number, k, seconds, solution)
                 if tried is not None:
                     yield tried
-            if self.done:
-                self.ending = Ending.FOUND
-                return
-            if not draw.drained:
+            if not self.done and not (draw.drained or draw.paused):
                 self.ending = Ending.TIME_UP if self.left() < _TOO_LITTLE else Ending.STOPPED
                 return
-        self.ending = Ending.SPENT
+        self.ending = Ending.FOUND
 
-    def _round(self, k: int, waiting: list[int]) -> Iterator[int]:
-        """Rung k's deals: those waiting for it, then (the first rung) fresh ones."""
-        yield from waiting
+    def _next_rung(self) -> int | None:
+        """The rung of the next round: the highest one above the first with a batch set
+        aside for it; else the first, while fresh deals are left; else the lowest with
+        deals waiting; None when there is nothing left to try."""
+        above = self.batch_above()
+        if above or not self._fresh_spent:
+            return above
+        return next((k for k, waiting in enumerate(self._waiting) if waiting), None)
+
+    def batch_above(self) -> int:
+        """The highest rung above the first with BATCH deals waiting for it; 0 for none."""
+        return max((k for k, waiting in enumerate(self._waiting)
+                    if k and len(waiting) >= BATCH), default=0)
+
+    def _round(self, k: int) -> Iterator[int]:
+        """Rung k's deals: those waiting for it, lowest first, each taken off the list as
+        it is drawn; then (the first rung) fresh ones."""
+        waiting = self._waiting[k]
+        while waiting:
+            waiting.sort()
+            yield waiting.pop(0)
         if k:
             return
         for number in self._fresh:
             if number not in self._last:
                 self.last_fresh = number
                 yield number
+        self._fresh_spent = True
 
     def _settle(self, number: int, k: int, seconds: float,
                 solution: Solution) -> Tried | None:

@@ -18,7 +18,16 @@ import grpc
 import pytest
 
 from service.api import fortress_solver_pb2 as pb
-from service.beleaguered.generation import Band, Outcome, ladder, outcome, restated
+from service.beleaguered.generation import (
+    BATCH,
+    Band,
+    Ending,
+    Generation,
+    Outcome,
+    ladder,
+    outcome,
+    restated,
+)
 from solver.beleaguered import Move, Solution, deal, replay, solve
 from solver.beleaguered.variant import find_variant
 from solver.budget import Budget, SearchStats, Status
@@ -99,6 +108,38 @@ def test_the_ladder_climbs_by_four_from_a_quarter_second_to_the_budget():
     assert ladder(30) == (0.25, 1, 4, 16, 30)
     assert ladder(0.1) == (0.1,)
     assert ladder(1) == (0.25, 1)
+
+
+def test_a_batch_set_aside_climbs_a_rung_before_more_fresh_deals_are_drawn():
+    """Every deal unsettled within 0.25 s, every third found within 1 s: the first eight
+    deals set aside are tried at 1 s at once, not after the whole range, and the plan
+    ends with two found and no fresh deal drawn past them."""
+    unknown = Solution.unknown(0.0)
+    found = Solution(Status.SOLVED, True, (), SearchStats(0, 0.0, 0))
+
+    def run(deals, rung):
+        for number in deals:
+            yield number, rung, found if rung >= 1 and number % 3 == 0 else unknown
+
+    plan = Generation(2, Band(), iter(range(1, 1_000_000)), ladder(4.0))
+    tried = list(plan.run(run))
+    assert [t.deal for t in plan.found] == [3, 6] and plan.ending is Ending.FOUND
+    assert plan.last_fresh == BATCH == 8
+    assert [t.seconds for t in tried] == [0.25] * 8 + [1.0] * 6  # deals 1-8, then 1-6
+
+
+def test_once_the_fresh_deals_are_spent_every_deal_set_aside_climbs_the_ladder():
+    unknown = Solution.unknown(0.0)
+    rungs = []
+
+    def run(deals, rung):
+        for number in deals:
+            rungs.append(rung)
+            yield number, rung, unknown
+
+    plan = Generation(1, Band(), iter(range(1, 4)), ladder(4.0))
+    assert len(list(plan.run(run))) == 9 and plan.ending is Ending.SPENT
+    assert rungs == [0.25] * 3 + [1.0] * 3 + [4.0] * 3
 
 
 def test_a_status_restated_counts_the_deals_found_from_the_start():
