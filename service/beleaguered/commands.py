@@ -35,14 +35,7 @@ from service.arguments import (
     source_name,
     worker_pool,
 )
-from service.beleaguered.generation import (
-    BATCH,
-    FIRST_RUNG,
-    RUNG_FACTOR,
-    Band,
-    Outcome,
-    Tried,
-)
+from service.beleaguered.generation import FIRST_RUNG, RUNG_FACTOR, Band, Outcome, Tried
 from service.frontends import OWN
 from solver.beleaguered import (
     Algorithm,
@@ -133,8 +126,9 @@ def add_commands(commands: Any) -> None:
                     f"within {FIRST_RUNG:g} s (or --seconds when less), the deals the "
                     "shipped census proves out of the band skipped; a deal that budget "
                     "leaves unsettled is set aside, and the deals set aside are searched "
-                    f"again with {RUNG_FACTOR} times more, {BATCH} at a time (all once the "
-                    "range is spent), up to --seconds. When the range or the wall time "
+                    f"again with {RUNG_FACTOR} times more, up to --seconds, each rung's "
+                    "share of the time earned by the deals it finds (all of them once the "
+                    "range is spent). When the range or the wall time "
                     "(--max-seconds) runs out first, it says what it found and tried and "
                     "exits 1.",
         epilog="examples:\n  fortress-solver generate --count 2 --min-length 60 "

@@ -5,11 +5,15 @@ Proving a deal's optimal length takes milliseconds for most deals and minutes fo
 so one budget for every deal either misses the hard ones or spends hours on them. The
 plan climbs a ladder of budgets instead (0.25 s, then four times more each rung, up to
 the budget asked for): the first rung runs over fresh deal numbers in order, and a deal
-whose verdict in the band the rung does not settle is set aside and counted. Each time a
-rung has set aside a batch of deals (`BATCH`), the rung above tries them before any more
-fresh ones are drawn, so that a band whose deals are slow to prove is still searched at
-the larger budgets within the wall time; once the fresh numbers are spent, every deal
-set aside is tried again, rung by rung.
+whose verdict in the band the rung does not settle is set aside and counted. The rungs
+share the wall time by what they find: a rung above the first tries the deals set aside
+for it while it has had less than its share of the time the rung below has had, and the
+first rung draws fresh deals otherwise. Its share is its deals found per second against
+the rung below's (counted from one find in eight searches each, so that an untried rung
+is tried), at least an eighth and at most as much. So a band whose deals are quick to prove keeps
+most of the time on the first rung, and one whose deals are slow still gets the larger
+budgets within the wall time. Once the fresh numbers are spent, every deal set aside is
+tried again, rung by rung.
 
 A deal is settled when its optimal length is proven (in the band: found; outside it: out
 of band), when it is proven unwinnable, or when a search proves it out of band without
@@ -37,10 +41,12 @@ from solver.budget import Status
 
 FIRST_RUNG = 0.25  # seconds: most deals' verdicts within the band come sooner
 RUNG_FACTOR = 4  # each rung's budget, the one before's times this
-# Deals set aside at a rung that send the plan up to the next one before more fresh ones
-# are drawn: enough to keep a few workers busy, few enough that the first rung, where
-# most deals are found, keeps most of the time.
-BATCH = 8
+# The searches of a rung a round of it runs at the least: its time behind its share must
+# be worth this many of them, and as many deals must wait for it (rounds of single
+# searches would leave workers idle between them).
+BATCH = 2
+LEAST_SHARE = 1 / 8  # of the rung below's time, what a rung above has at the least
+PRIOR = 8  # a rung's finds per second start as one find in this many of its searches
 _TOO_LITTLE = 0.01  # seconds left below which no search is started
 
 
@@ -128,14 +134,13 @@ class Ending(StrEnum):
 
 
 class _Draw:
-    """One round's deals, drawn as they are needed: `drained` once all were, `paused`
-    when the round gave way to a rung above (`gives_way`: a round of the first rung does,
-    once a batch is set aside for one)."""
+    """One round's deals (of rung `rung`), drawn as they are needed: `drained` once all
+    were, `paused` when the round gave way to another rung."""
 
-    def __init__(self, deals: Iterator[int], plan: Generation, gives_way: bool) -> None:
+    def __init__(self, deals: Iterator[int], plan: Generation, rung: int) -> None:
         self._deals = deals
         self._plan = plan
-        self._gives_way = gives_way
+        self._rung = rung
         self.drained = False
         self.paused = False
 
@@ -145,7 +150,7 @@ class _Draw:
     def __next__(self) -> int:
         if self._plan.done or self._plan.left() < _TOO_LITTLE:
             raise StopIteration
-        if self._gives_way and self._plan.batch_above():
+        if self._plan.gives_way(self._rung):
             self.paused = True
             raise StopIteration
         number = next(self._deals, None)
@@ -173,6 +178,8 @@ class Generation:
         self.ending: Ending | None = None
         self._fresh = fresh
         self._fresh_spent = False
+        self._spent = [0.0 for _ in rungs]  # the seconds given to each rung's searches
+        self._found_at = [0 for _ in rungs]  # the deals each rung found
         self._last: dict[int, Tried] = {}  # every deal's last try
         for tried in earlier:
             self._last[tried.deal] = tried
@@ -207,7 +214,7 @@ class Generation:
             if k is None:
                 self.ending = Ending.SPENT
                 return
-            draw = _Draw(self._round(k), self, gives_way=k == 0)
+            draw = _Draw(self._round(k), self, k)
             for number, seconds, solution in run(draw, self.rungs[k]):
                 tried = self._settle(number, k, seconds, solution)
                 if tried is not None:
@@ -218,18 +225,36 @@ class Generation:
         self.ending = Ending.FOUND
 
     def _next_rung(self) -> int | None:
-        """The rung of the next round: the highest one above the first with a batch set
-        aside for it; else the first, while fresh deals are left; else the lowest with
-        deals waiting; None when there is nothing left to try."""
-        above = self.batch_above()
-        if above or not self._fresh_spent:
-            return above
+        """The rung of the next round: the highest one above the first that is due;
+        else the first, while fresh deals are left; else the lowest with deals waiting;
+        None when there is nothing left to try."""
+        if not self._fresh_spent:
+            return max((k for k in range(1, len(self.rungs)) if self._due(k)), default=0)
         return next((k for k, waiting in enumerate(self._waiting) if waiting), None)
 
-    def batch_above(self) -> int:
-        """The highest rung above the first with BATCH deals waiting for it; 0 for none."""
-        return max((k for k, waiting in enumerate(self._waiting)
-                    if k and len(waiting) >= BATCH), default=0)
+    def _due(self, k: int) -> bool:
+        """Whether rung k (above the first) is owed a round: BATCH deals wait for it, and
+        it is behind its share by BATCH of its searches."""
+        return (len(self._waiting[k]) >= BATCH
+                and self._owed(k) - self._spent[k] >= BATCH * self.rungs[k])
+
+    def _owed(self, k: int) -> float:
+        """The seconds rung k (above the first) may have had by now: its share of the
+        rung below's."""
+        def rate(j: int) -> float:
+            return (self._found_at[j] + 1) / (self._spent[j] + PRIOR * self.rungs[j])
+        share = min(1.0, max(LEAST_SHARE, rate(k) / rate(k - 1)))
+        return share * self._spent[k - 1]
+
+    def gives_way(self, k: int) -> bool:
+        """Whether a round of rung k stops drawing for another rung's: the first rung's
+        for a rung that is due, a rung above once it has caught up with the one below
+        (while fresh deals are left: after that each rung runs out its deals)."""
+        if self._fresh_spent:
+            return False
+        if k == 0:
+            return any(self._due(j) for j in range(1, len(self.rungs)))
+        return self._spent[k] >= self._owed(k)
 
     def _round(self, k: int) -> Iterator[int]:
         """Rung k's deals: those waiting for it, lowest first, each taken off the list as
@@ -250,6 +275,7 @@ class Generation:
                 solution: Solution) -> Tried | None:
         """The try of a deal, remembered (and set aside for the next rung when unknown);
         None for a search the wall time cut short."""
+        self._spent[k] += seconds
         found = outcome(solution, self.band)
         if found is Outcome.UNKNOWN and (seconds < self.rungs[k] or self.left() <= 0):
             return None
@@ -258,6 +284,7 @@ class Generation:
         self._last[number] = tried
         if found is Outcome.FOUND:
             self.found.append(tried)
+            self._found_at[k] += 1
         elif found is Outcome.UNKNOWN and k + 1 < len(self.rungs):
             self._waiting[k + 1].append(number)
         return tried
