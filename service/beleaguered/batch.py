@@ -14,7 +14,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from service.arguments import progress_bar, worker_pool
-from service.beleaguered.results import Settings, check_resume, recorded
+from service.beleaguered.results import (
+    Settings,
+    check_resume,
+    drop_cut_line,
+    recorded,
+    whole_lines,
+)
 from solver.beleaguered import Algorithm, Engine, Mode, Solution, deal, solve
 from solver.beleaguered.solve import Metric
 from solver.beleaguered.variant import Variant
@@ -76,20 +82,16 @@ def done_deals(path: Path | None, settings: Settings,
     if path is None or not path.exists():
         return {}
     raw = path.read_bytes()
-    whole = raw.rfind(b"\n") + 1
     lines = []
-    for number, line in enumerate(raw[:whole].splitlines(), 1):
-        if line.strip():
-            record = _result(line)
-            if record is None:  # not a file of ours: refused before anything is cut
-                raise InvalidInput(f"{path} line {number} is not a batch result: "
-                                   f"{line[:60].decode(errors='replace')!r}")
-            lines.append((number, record))
+    for number, line in whole_lines(raw):
+        record = _result(line)
+        if record is None:  # not a file of ours: refused before anything is cut
+            raise InvalidInput(f"{path} line {number} is not a batch result: "
+                               f"{line[:60].decode(errors='replace')!r}")
+        lines.append((number, record))
     if lines:
         check_resume(path, recorded(path, lines), settings, retrying)
-    if whole < len(raw):
-        with path.open("r+b") as file:
-            file.truncate(whole)
+    drop_cut_line(path, raw)
     return {record["deal"]: record for _, record in lines}
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from service.beleaguered.generation import Band, Outcome, Tried
-from service.beleaguered.results import Settings
+from service.beleaguered.results import Settings, drop_cut_line, whole_lines
 from solver.beleaguered import Move, Position
 from solver.errors import InvalidInput
 
@@ -45,20 +45,16 @@ def earlier_tries(path: Path, settings: Settings, band: Band) -> list[Tried]:
     if not path.exists():
         return []
     raw = path.read_bytes()
-    whole = raw.rfind(b"\n") + 1
     tries = []
-    for number, text in enumerate(raw[:whole].splitlines(), 1):
-        if text.strip():
-            line = _line(text)
-            tried = None if line is None else _tried(line)
-            if line is None or tried is None:
-                raise InvalidInput(f"{path} line {number} is not a deal generate tried: "
-                                   f"{text[:60].decode(errors='replace')!r}")
-            _check(path, number, line, settings, band)
-            tries.append(tried)
-    if whole < len(raw):
-        with path.open("r+b") as file:
-            file.truncate(whole)
+    for number, text in whole_lines(raw):
+        line = _line(text)
+        tried = None if line is None else _tried(line)
+        if line is None or tried is None:
+            raise InvalidInput(f"{path} line {number} is not a deal generate tried: "
+                               f"{text[:60].decode(errors='replace')!r}")
+        _check(path, number, line, settings, band)
+        tries.append(tried)
+    drop_cut_line(path, raw)
     return tries
 
 

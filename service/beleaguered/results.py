@@ -99,6 +99,23 @@ class Settings:
         return f"{', '.join(words) or 'no limit'} a search"
 
 
+def whole_lines(raw: bytes) -> list[tuple[int, bytes]]:
+    """The lines of a results file's bytes, numbered from 1, blank ones left out, up to
+    its last newline: a last line without one was cut short (a run killed mid-write)."""
+    whole = raw.rfind(b"\n") + 1
+    return [(number, line) for number, line in enumerate(raw[:whole].splitlines(), 1)
+            if line.strip()]
+
+
+def drop_cut_line(path: Path, raw: bytes) -> None:
+    """Cut a last line without its newline from the file whose bytes are `raw`: its deal
+    runs again, and the lines appended start on a line of their own."""
+    whole = raw.rfind(b"\n") + 1
+    if whole < len(raw):
+        with path.open("r+b") as file:
+            file.truncate(whole)
+
+
 def rules_digest(variant: Variant) -> str:
     """sha256 of a user's rules as read (their JSON, keys sorted): a comment or another
     layout of the same file keeps the digest, any other change does not."""

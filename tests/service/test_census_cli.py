@@ -4,11 +4,8 @@ summary and the packed data file, and the service answering from the shipped cen
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -18,6 +15,7 @@ from service.api import fortress_solver_pb2 as pb
 from solver.beleaguered import Algorithm, Mode, deal, solve
 from solver.beleaguered.census import Census, shipped
 from solver.budget import Budget, Status
+from tests.support.killed import kill_after_lines
 from tests.support.servers import connect, deal_source, running_server
 
 CLI = [sys.executable, "-m", "service.cli"]
@@ -47,14 +45,7 @@ def test_a_census_decides_every_deal_and_solves_each_winnable_one_optimally(tmp_
 def test_a_census_killed_midway_resumes_without_losing_or_repeating_a_deal(tmp_path):
     out = tmp_path / "census.jsonl"
     command = [*CLI, "census", "--deals", "1-4000", "--out", str(out), "--jobs", "2"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True)
-    deadline = time.monotonic() + 60
-    while (not out.exists() or len(out.read_bytes().splitlines()) < 200) \
-            and time.monotonic() < deadline:
-        time.sleep(0.05)
-    os.killpg(process.pid, signal.SIGKILL)  # the command and its workers, mid-write maybe
-    process.wait()
+    kill_after_lines(command, out, 200)
     before = len(out.read_bytes().splitlines())
     assert 200 <= before < 4000
     done = run("census", "--deals", "1-4000", "--out", str(out), "--jobs", "2")

@@ -6,12 +6,9 @@ is searched."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import grpc
@@ -30,6 +27,7 @@ from service.beleaguered.generation import (
 from solver.beleaguered import Move, Solution, deal, replay, solve
 from solver.beleaguered.variant import find_variant
 from solver.budget import Budget, SearchStats, Status
+from tests.support.killed import kill_after_lines
 from tests.support.servers import address, connect, running_server
 
 CLI = [sys.executable, "-m", "service.cli"]
@@ -211,14 +209,7 @@ def test_a_generate_killed_midway_resumes_without_trying_a_deal_again(tmp_path):
     out = tmp_path / "deals.jsonl"
     command = [*CLI, "generate", *PAST_CENSUS, *NONE_MEETS, "--count", "2", "--seconds",
                "0.25", "--out", str(out)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True)
-    deadline = time.monotonic() + 60
-    while (not out.exists() or len(out.read_bytes().splitlines()) < 10) \
-            and time.monotonic() < deadline:
-        time.sleep(0.05)
-    os.killpg(process.pid, signal.SIGKILL)  # the command and its workers, mid-write maybe
-    process.wait()
+    kill_after_lines(command, out, 10)
     before = {json.loads(line)["deal"] for line in out.read_bytes().splitlines()[:-1]}
     assert len(before) >= 9
     done = run(*command[len(CLI):], "--max-seconds", "1")
