@@ -118,8 +118,8 @@ def add_budget(parser: argparse.ArgumentParser, seconds: float) -> None:
                         metavar="MIB",
                         help="the MiB a search's tables may hold at their largest (an "
                              "optimal search that fills them goes on within them, else "
-                             "answers unknown); against a server, at most its "
-                             "--memory-per-worker")
+                             "answers unknown); against a server, at most what its "
+                             "--memory-per-worker leaves")
 
 
 SERVER = "127.0.0.1:50051"  # where `serve`, and so `make run`, listens by default

@@ -64,7 +64,7 @@ def test_the_python_reference_caps_its_tables_in_entries_of_the_memory():
     assert roomy.optimal and roomy.length == 75
     tight = solve(position, Mode.OPTIMAL, budget=Budget(seconds=None, memory_mib=1),
                   engine=Engine.PYTHON)
-    assert not tight.optimal  # 1 MiB is 1,024 entries: the optimal search stopped
+    assert not tight.optimal  # 1 MiB is 873 entries: the optimal search stopped
 
 
 @pytest.mark.parametrize("memory", [0, -1])
