@@ -4,7 +4,8 @@ A descriptor says what the game is called, how its positions are read (bytes or 
 through its wire schema) and written, and the questions it answers: each with its
 options (a frozen dataclass), its answer type and the function that answers it under a
 Budget. The service and the command line iterate descriptors; they name no game.
-Everything here pickles by reference, so a question can be sent to a worker process.
+A question pickles (by value, its types and its function by reference, which is why they
+are module-level), so a job can be sent to a worker process.
 
 The list of games is `REGISTRY` below, one line a game, as python-chess lists its
 variants; a package of its own adds a game through the `fortress_solver.games` entry

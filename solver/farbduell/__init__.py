@@ -1,10 +1,10 @@
 """Farbduell: the tables as data, the rules on the Classic, Belagerung and Tag & Nacht
 tables, exact puzzles, go-out chains (CP-SAT) and hints.
 
-tables.py holds the decks, state.py the position value, actions.py the actions and their
-text, rules.py a new game, the legal actions and applying one, wire.py and positions.py
-the reading of a position's JSON, game.py the questions the service and the command
-line ask.
+data.py holds the tables (the decks, from tables.toml), position.py the position value,
+actions.py the actions and their text, rules.py a new game, the legal actions and
+applying one, schema.py and reading.py the reading of a position's JSON, game.py the
+questions the service and the command line ask.
 """
 
 from solver.farbduell.actions import Action, Choose, Draw, Keep, Play, parse_action

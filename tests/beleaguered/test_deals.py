@@ -29,8 +29,8 @@ def rows(number: int) -> list[list[Card]]:
 
 
 def design_shuffle(number: int) -> list[Card]:
-    """DESIGN.md's wording, written out independently: from the reversed deck, swap i with
-    51 - r mod (52 - i)."""
+    """The usual description (docs/beleaguered-fortress.md, Deal numbers), written out
+    independently: from the reversed deck, swap i with 51 - r mod (52 - i)."""
     seed = number
     cards = list(range(51, -1, -1))
     for i in range(52):

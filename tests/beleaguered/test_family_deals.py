@@ -4,7 +4,7 @@ Beleaguered Castle, Streets and Alleys and Citadel are checked card by card agai
 boards the pysol-cards package builds. pysol-cards has no Fortress or Bastion, so those
 are checked against PySolFC's `startGame` of each, written out below from PySolFC's
 pysollib/games/beleagueredcastle.py, and against deals printed by running PySolFC's own
-`Game.shuffle` and `startGame`.
+`pysollib.game.Game.shuffle` and `startGame`.
 """
 
 from __future__ import annotations
@@ -55,10 +55,10 @@ def test_deals_are_pysol_cards_boards(name):
 # PySolFC's own deal, written out from its source ------------------------------------
 
 def pysolfc_talon(number: int) -> list[PysolCard]:
-    """`Game.shuffle` (pysollib/game/__init__.py) with the generator `construct_random`
-    picks (pysollib/pysolrandom.py): the FreeCell LCG on the rank-major deck below 32000,
-    the Mersenne Twister on the suit-major deck from 32000. The list's end is the talon's
-    top, the card dealt first."""
+    """`pysollib.game.Game.shuffle` (pysollib/game/__init__.py) with the generator
+    `construct_random` picks (pysollib/pysolrandom.py): the FreeCell LCG on the rank-major
+    deck below 32000, the Mersenne Twister on the suit-major deck from 32000. The list's
+    end is the talon's top, the card dealt first."""
     cards = createCards(1)
     if number < 32000:
         rng: RandomBase = LCRandom31(number)

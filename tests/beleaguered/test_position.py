@@ -1,7 +1,8 @@
-"""Positions: the JSON layout of DESIGN.md, str()/parse(), and refusal of anything that is not
-one whole deck in a legal shape, with messages that name each fault: a fault of shape, type or
-length with its path, as every game's reader names it (`tableau[3]: has 60 items, at most
-52`), a fault of the game in its words (`tableau:3: 'XX' is not a card`)."""
+"""Positions: the JSON layout of docs/beleaguered-fortress.md (Position format),
+str()/parse(), and refusal of anything that is not one whole deck in a legal shape, with
+messages that name each fault: a fault of shape, type or length with its path, as every
+game's reader names it (`tableau[3]: has 60 items, at most 52`), a fault of the game in
+its words (`tableau:3: 'XX' is not a card`)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from solver.beleaguered.schema import position_schema
 from solver.cards import FULL_DECK, Card, Suit
 from solver.errors import InvalidInput
 
-# The shape DESIGN.md shows: foundations D to 3 and S to A, an emptied reserve slot.
+# The shape docs/beleaguered-fortress.md shows: foundations D to 3 and S to A, two
+# emptied reserve slots.
 EXAMPLE_TEXT = """
 {"game": "beleaguered-fortress",
  "tableau": [["9S", "2H", "KD", "4C", "TS"], ["TH", "6C", "7S", "9D", "9C"],
