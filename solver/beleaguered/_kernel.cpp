@@ -490,15 +490,20 @@ struct Triple {
 };
 
 // Whether `card`, free and next for its foundation, may go home at once without losing
-// a solution or lengthening the optimal one: when no card could ever be built onto it.
-// In suit that is always so (the card below it is home; one above it on it could have
-// gone home instead); otherwise every card that may go onto it must be home for good.
+// a solution or lengthening the optimal one (problem._safe; castle-family.md, 4.4). In
+// suit that is always so (the card below it is home; one above it on it could have gone
+// home instead); otherwise each card that may go onto it must be home for good, or be
+// able to go home as soon as it is free with every card that may go onto it home.
 inline bool safe_home(const Board& b, const Rules& r, int card) {
     if (r.same_suit || rank_index(card) == 0) return true;
     if (r.worrying_back) return false;
-    int below = rank_index(card);  // the cards that go onto it have this many home
-    for (int t = 0; t < 4; ++t)
-        if ((r.builder_suits[t] >> suit_of(card) & 1) && b.home[t] < below) return false;
+    int rank = rank_index(card);  // a card that goes onto it is home when its suit has this
+    for (int t = 0; t < 4; ++t) {
+        if (!(r.builder_suits[suit_of(card)] >> t & 1) || b.home[t] >= rank) continue;
+        if (b.home[t] != rank - 1) return false;
+        for (int u = 0; u < 4; ++u)  // the cards that go onto that one must be home
+            if ((r.builder_suits[t] >> u & 1) && b.home[u] < rank - 1) return false;
+    }
     return true;
 }
 
@@ -594,15 +599,16 @@ inline int place_of(const Board& b, int card) {
 }
 
 // After `card` went home (from `source`), the cards that may follow it: its successor in
-// suit, the next rank's cards when building is not in suit (they may be safe now), and
-// the card it uncovered.
+// suit; when building is not in suit, the cards of the rank after next and of the next
+// rank, which may be safe now; and the card it uncovered.
 inline int followers(const Board& b, const Rules& r, int card, int source, int* work, int n) {
     if (rank_index(card) < 12) {
         if (r.same_suit) {
             work[n++] = card + 4;
         } else {
-            int next = (rank_index(card) + 1) * 4;
-            for (int t = 0; t < 4; ++t) work[n++] = next + t;
+            for (int next = rank_index(card) + 2; next > rank_index(card); --next)
+                if (next <= 12)
+                    for (int t = 0; t < 4; ++t) work[n++] = next * 4 + t;
         }
     }
     if (source >= 0 && b.length(source)) work[n++] = b.top(source);
@@ -613,7 +619,7 @@ inline int followers(const Board& b, const Rules& r, int card, int source, int* 
 // freed), like problem._settle and in its order. Returns the number of cards sent home.
 int settle(Board& b, const Rules& r, const int* candidates, int n_candidates,
            std::vector<Played>* record) {
-    int work[8 * CARDS + MAX_PILES + 32];
+    int work[9 * CARDS + MAX_PILES + 32];  // each card home adds at most nine
     int n_work = 0, sent = 0;
     for (int i = 0; i < n_candidates; ++i) work[n_work++] = candidates[i];
     while (n_work) {
@@ -635,7 +641,7 @@ int play(Board& b, const Rules& r, const Triple& t, std::vector<Played>* record)
     int onto = t.target == HOME_TARGET || t.target == CELL_TARGET ? t.target
                : b.length(t.target) ? b.top(t.target) : EMPTY_TARGET;
     if (record) record->push_back({t.card, t.source, t.target, onto});
-    int work[8];
+    int work[16];
     int n = 0;
     if (t.source >= 0 && b.top(t.source) != t.card) {  // a run, from pile to pile
         int from = b.start[t.source];

@@ -5,8 +5,10 @@ implements the very same pruning; this module is the readable reference it is he
 - A free card (a pile's top, a reserve card or a cell's card) that can go home goes at
   once when that is safe: always when piles build by suit (nothing but its suit-mates
   could use it, and they can go home instead); when they build down regardless of suit
-  or by alternate colours, once every card that could be built onto it is home, or,
-  where foundation cards may come back, only for aces.
+  or by alternate colours, once every card that could be built onto it is home or could
+  itself go home as soon as it is free, with every card that could be built onto that
+  one home (regardless of suit: once every card two ranks lower is home); where
+  foundation cards may come back, only aces.
 - Foundation cards never come back when piles build by suit (the only card that could
   then sit on one could have gone home instead).
 - Of several empty piles only the first is a target, and a pile's only card never moves
@@ -37,9 +39,10 @@ the first empty pile, the first free cell, then home; then the sequence moves: p
 (pile order), per run from two cards up, the piles whose tops take its base card (by
 ascending top card), then the first empty pile. Settling pops candidates from the
 end of a work list; a card going home pushes its successor in suit (for builds
-regardless of suit: the four cards of the next rank, by ascending suit, which hold its
-successor) and then the card it uncovered. The opening settles from every free card:
-pile tops, then reserve slots, then cells, each in their order.
+regardless of suit: the four cards of the rank after next and then the four of the next
+rank, each by ascending suit, which hold its successor) and then the card it uncovered.
+The opening settles from every free card: pile tops, then reserve slots, then cells, each
+in their order.
 """
 
 from __future__ import annotations
@@ -89,9 +92,9 @@ class _Rules(NamedTuple):
     onto: tuple[tuple[int, ...], ...]  # per card: the tops it may go onto, ascending
     fills: tuple[bool, ...]  # per card: whether it may go onto an empty pile
     after_home: tuple[tuple[int, ...], ...]  # per card: the candidates its going home adds
-    needs: tuple[tuple[int, ...] | None, ...] | None  # per card: the suits that must be
-    #   home up to its rank for it to go home safely, None when it never may; None for
-    #   the whole table when every card may
+    needs: tuple[tuple[int, ...] | None, ...] | None  # per card: the suits of the cards
+    #   that could be built onto it (`_safe`), None when it never goes home at once
+    #   (worrying back); None for the whole table when every card may
     returns: bool  # whether foundation tops are sources
     cells: int  # how many free cells
     sequences: bool  # whether a built run moves from pile to pile as one move
@@ -125,8 +128,9 @@ def _rules(variant: Variant, sequences: bool) -> _Rules:
             after_home.append(())
         elif by_suit:
             after_home.append((card + 4,))
-        else:
-            after_home.append(tuple((rank + 1) * 4 + s for s in range(4)))
+        else:  # cards of the next two ranks may be safe now
+            after_home.append(tuple(next_rank * 4 + s for next_rank in (rank + 2, rank + 1)
+                                    if next_rank <= _KING for s in range(4)))
     fills = tuple(variant.empty is Fill.ANY or (variant.empty is Fill.KINGS and card >> 2 == _KING)
                   for card in range(52))
     takes = tuple(frozenset(card for card in range(52) if below in onto[card])
@@ -233,7 +237,7 @@ class FortressProblem:
             if free_cell and source >= 0:
                 yield card, source, _TO_CELL
             if (needs is not None and source != _FROM_HOME and card >> 2 == home[card & 3]
-                    and not _safe(needs[card], card >> 2, home)):
+                    and not _safe(needs, card, home)):
                 yield card, source, _TO_HOME
         if rules.sequences:
             yield from self._sequence_moves(state, top_pile, empty)
@@ -275,7 +279,7 @@ class FortressProblem:
             rank = card >> 2
             if rank != state.home[card & 3]:
                 continue
-            if needs is not None and not _safe(needs[card], rank, state.home):
+            if needs is not None and not _safe(needs, card, state.home):
                 continue
             bit = 1 << card
             if state.reserve & bit:
@@ -334,10 +338,20 @@ class FortressProblem:
         return moves
 
 
-def _safe(needs: tuple[int, ...] | None, rank: int, home: tuple[int, int, int, int]) -> bool:
-    """Whether a card of this rank that can go home may go at once: every card that could
-    be built onto it is home (`needs`: their suits), and none may come back (None)."""
-    return needs is not None and all(home[suit] >= rank for suit in needs)
+def _safe(needs: tuple[tuple[int, ...] | None, ...], card: int,
+          home: tuple[int, int, int, int]) -> bool:
+    """Whether a card that can go home may go at once (castle-family.md, 4.4): each card
+    that could be built onto it (`needs[card]`: their suits) is home, or could go home
+    as soon as it is free with every card that could be built onto that one home; and
+    no foundation card may come back (None)."""
+    suits = needs[card]
+    if suits is None:
+        return False
+    rank = card >> 2
+    below = card - 4 - (card & 3)  # the card of the rank below, in suit 0
+    return all(home[suit] >= rank or home[suit] == rank - 1
+               and all(home[other] >= rank - 1 for other in needs[below + suit] or ())
+               for suit in suits)
 
 
 @lru_cache(maxsize=1 << 12)

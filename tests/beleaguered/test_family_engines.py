@@ -31,7 +31,7 @@ from solver.beleaguered import (
     solve,
 )
 from solver.beleaguered.problem import FortressProblem
-from solver.beleaguered.variant import Variant, parse_rules, variants
+from solver.beleaguered.variant import SequenceMoves, Variant, parse_rules, variants
 from solver.budget import Budget, Status
 from solver.cards import Card
 from solver.search import astar
@@ -121,8 +121,10 @@ def _cases(variant: Variant, narrow: bool) -> list[tuple[str, Position]]:
 
 
 def _pruned(position: Position) -> tuple[Status, list[Move]]:
-    """The pruned search's verdict and line, the opening's moves first."""
-    problem = FortressProblem(position)
+    """The pruned search's verdict and line, the opening's moves first: with sequence
+    moves where the variant has them, as the plain rules offer them."""
+    sequences = position.variant.sequence_moves is not SequenceMoves.NONE
+    problem = FortressProblem(position, sequences=sequences)
     result = astar(problem, PRUNED)
     assert result.status is not Status.UNKNOWN
     if result.status is not Status.SOLVED:
@@ -210,19 +212,29 @@ worrying_back = {str(worrying_back).lower()}
 """)
 
 
-def test_a_card_goes_home_at_once_only_when_nothing_could_be_built_on_it() -> None:
-    # QC can go home, but JD and JS, both covered, could still go onto it; QD and QS
-    # wait for them.
+def test_a_card_goes_home_at_once_only_when_what_could_be_built_on_it_need_not_be() -> None:
+    any_suit, alternate = _rules("any-suit-down"), _rules("alternate-colours-down")
+    # QC can go home; JD, covered, could still go onto it, and could go home once free,
+    # as every ten is home: nothing needs JD to build on, so QC goes (and JS, alike).
     piles = ["KC QC", "JD KD QD", "JS KS QS"]
-    assert _opening(_position(_rules("any-suit-down"), piles, (11, 10, 13, 10))) == []
-    assert _opening(_position(_rules("alternate-colours-down"), piles, (11, 10, 13, 10))) == []
-    # With JD home, JS is the only jack out: it may go onto QC regardless of suit, but
-    # not by alternate colours, so there QC goes (KC then waits for QD, which waits for JS).
-    piles = ["KC QC", "KD QD", "JS KS QS"]
-    assert _opening(_position(_rules("any-suit-down"), piles, (11, 11, 13, 10))) == []
-    assert _opening(_position(_rules("alternate-colours-down"), piles,
-                              (11, 11, 13, 10))) == ["QC"]
+    assert _opening(_position(any_suit, piles, (11, 10, 13, 10))) == ["QC"]
+    assert _opening(_position(alternate, piles, (11, 10, 13, 10))) == ["QC"]
+    # With TD out, JD could not go home once free: QC waits for it.
+    piles = ["KC QC", "TD JD KD QD", "JS KS QS"]
+    assert _opening(_position(any_suit, piles, (11, 9, 13, 10))) == []
+    assert _opening(_position(alternate, piles, (11, 9, 13, 10))) == []
+    # With TS out, JD could go home once free, but TS could still need it to build on.
+    piles = ["KC QC", "JD KD QD", "TS JS KS QS"]
+    assert _opening(_position(any_suit, piles, (11, 10, 13, 9))) == []
+    assert _opening(_position(alternate, piles, (11, 10, 13, 9))) == []
+    # JS could not go home once free (TS is out); it may go onto QC regardless of suit,
+    # but not by alternate colours, so there QC goes (KC then waits for QD, which JS
+    # could still go onto).
+    piles = ["KC QC", "KD QD", "TS JS KS QS"]
+    assert _opening(_position(any_suit, piles, (11, 11, 13, 9))) == []
+    assert _opening(_position(alternate, piles, (11, 11, 13, 9))) == ["QC"]
     # Building by suit, a card that can go home always goes.
+    piles = ["KC QC", "KD QD", "JS KS QS"]
     assert _opening(_position(_rules("same-suit-down"), piles, (11, 11, 13, 10))) == [
         "QD", "KD", "QC", "KC"]
 
