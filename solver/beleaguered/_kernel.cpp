@@ -490,7 +490,7 @@ struct Triple {
 };
 
 // Whether `card`, free and next for its foundation, may go home at once without losing
-// a solution or lengthening the optimal one (problem._safe; castle-family.md, 4.4). In
+// a solution or lengthening the optimal one (problem._safe; docs/castle-family.md, 4.4). In
 // suit that is always so (the card below it is home; one above it on it could have gone
 // home instead); otherwise each card that may go onto it must be home for good, or be
 // able to go home as soon as it is free with every card that may go onto it home.

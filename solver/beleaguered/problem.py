@@ -340,10 +340,10 @@ class FortressProblem:
 
 def _safe(needs: tuple[tuple[int, ...] | None, ...], card: int,
           home: tuple[int, int, int, int]) -> bool:
-    """Whether a card that can go home may go at once (castle-family.md, 4.4): each card
-    that could be built onto it (`needs[card]`: their suits) is home, or could go home
-    as soon as it is free with every card that could be built onto that one home; and
-    no foundation card may come back (None)."""
+    """Whether a card that can go home may go at once (docs/castle-family.md, 4.4): each
+    card that could be built onto it (`needs[card]`: their suits) is home, or could go
+    home as soon as it is free with every card that could be built onto that one home;
+    and no foundation card may come back (None)."""
     suits = needs[card]
     if suits is None:
         return False
