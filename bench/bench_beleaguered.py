@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
-from solver.beleaguered import Algorithm, Engine, Mode, deal, solve
+from solver.beleaguered import Algorithm, Engine, Mode, deal, engines, solve
 from solver.budget import Budget, Status
 
 # service.cli and service.arguments (and tqdm) are imported where they are used: a spawned
@@ -40,12 +40,12 @@ Summary = dict[str, float | None]
 Check = tuple[int, list[str]]   # deals compared, and a description of each that differs
 
 
-def solve_one(number: int, mode: Mode, algorithm: Algorithm, budget: Budget,
-              engine: Engine) -> Record:
-    """Solve one deal; the clock covers solve() only, set-up included, not dealing."""
+def solve_one(number: int, mode: Mode, algorithm: Algorithm, budget: Budget) -> Record:
+    """Solve one deal with this process's engine; the clock covers solve() only, set-up
+    included, not dealing."""
     position = deal(number)
     started = time.perf_counter()
-    solution = solve(position, mode, algorithm, budget, engine)
+    solution = solve(position, mode, algorithm, budget)
     seconds = time.perf_counter() - started
     return {"deal": number, "status": solution.status.value, "optimal": solution.optimal,
             "length": solution.length, "seconds": seconds,
@@ -66,11 +66,12 @@ def peak_mib() -> float:
 def serve(engine: Engine, conn: Connection) -> None:
     """A worker's life: its RSS before any solve, then a record per deal of each chunk it
     is sent, then, once sent None, its peak RSS."""
+    engines.use(engine)
     conn.send(peak_mib())
     while (chunk := conn.recv()) is not None:
         numbers, mode, algorithm, budget = chunk
         for number in numbers:
-            conn.send(solve_one(number, mode, algorithm, budget, engine))
+            conn.send(solve_one(number, mode, algorithm, budget))
     conn.send(peak_mib())
 
 

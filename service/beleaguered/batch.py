@@ -21,7 +21,7 @@ from service.beleaguered.results import (
     recorded,
     whole_lines,
 )
-from solver.beleaguered import Algorithm, Engine, Mode, Solution, deal, solve
+from solver.beleaguered import Algorithm, Mode, Solution, deal, solve
 from solver.beleaguered.solve import Metric
 from solver.beleaguered.variant import Variant
 from solver.budget import Budget, SearchStats, Status
@@ -45,23 +45,21 @@ def line(number: int, status: Status, optimal: bool, length: int | None,
 
 
 def solve_deal(number: int, mode: Mode, algorithm: Algorithm, budget: Budget,
-               engine: Engine = Engine.NATIVE, variant: Variant | None = None,
-               metric: Metric = Metric.MOVES) -> dict[str, Any]:
+               variant: Variant | None = None, metric: Metric = Metric.MOVES) -> dict[str, Any]:
     """The line of deal `number` of `variant` (None: Beleaguered Fortress)."""
-    return record(number, solve(deal(number, variant), mode, algorithm, budget, engine,
-                                metric))
+    return record(number, solve(deal(number, variant), mode, algorithm, budget, metric))
 
 
 Records = Iterator[dict[str, Any]]
 
 
 def solve_locally(mode: Mode, algorithm: Algorithm, budget: Budget, jobs: int,
-                  engine: Engine = Engine.NATIVE, variant: Variant | None = None,
+                  variant: Variant | None = None,
                   metric: Metric = Metric.MOVES) -> Callable[[list[int]], Records]:
     """Deals of `variant` (None: Beleaguered Fortress) solved in a pool of `jobs`
     processes, lines in the order they finish."""
     return in_pool(partial(solve_deal, mode=mode, algorithm=algorithm, budget=budget,
-                           engine=engine, variant=variant, metric=metric), jobs)
+                           variant=variant, metric=metric), jobs)
 
 
 def in_pool(work: Callable[[int], dict[str, Any]], jobs: int) -> Callable[[list[int]], Records]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from service.beleaguered.results import CENSUS, GAME, Settings, recorded
-from solver.beleaguered import Algorithm, Engine, Mode, deal, solve
+from solver.beleaguered import Algorithm, Mode, deal, solve
 from solver.beleaguered.census import Census, DealInfo
 from solver.beleaguered.variant import DEFAULT, Variant
 from solver.budget import Budget, Status
@@ -23,7 +23,7 @@ from solver.errors import InvalidInput
 from solver.intervals import wilson_interval
 
 
-def census_deal(number: int, budget: Budget, engine: Engine = Engine.NATIVE,
+def census_deal(number: int, budget: Budget,
                 variant: Variant | None = None) -> dict[str, Any]:
     """One census line: the verdict of `any` mode, then the optimal search of a win, each
     with `budget`.
@@ -35,14 +35,14 @@ def census_deal(number: int, budget: Budget, engine: Engine = Engine.NATIVE,
     null when unwinnable), all in moves, and `single_card_moves` that line written out in
     single cards."""
     if variant is None or variant.name == DEFAULT:
-        return _fortress_deal(number, budget, engine)
+        return _fortress_deal(number, budget)
     position = deal(number, variant)
-    verdict = solve(position, Mode.ANY, Algorithm.ASTAR, budget, engine)
+    verdict = solve(position, Mode.ANY, Algorithm.ASTAR, budget)
     nodes, seconds = verdict.stats.nodes, verdict.stats.seconds
     length, optimal = verdict.length, verdict.status is Status.SOLVED and verdict.optimal
     bound, cards = verdict.lower_bound, verdict.single_card_moves
     if verdict.status is Status.SOLVED and not optimal:
-        best = solve(position, Mode.OPTIMAL, Algorithm.ASTAR, budget, engine)
+        best = solve(position, Mode.OPTIMAL, Algorithm.ASTAR, budget)
         nodes, seconds = nodes + best.stats.nodes, seconds + best.stats.seconds
         if best.status is Status.SOLVED and best.length is not None and (
                 length is None or best.length <= length):
@@ -59,12 +59,12 @@ def census_deal(number: int, budget: Budget, engine: Engine = Engine.NATIVE,
             "nodes": nodes, "seconds": round(seconds, 6)}
 
 
-def _fortress_deal(number: int, budget: Budget, engine: Engine) -> dict[str, Any]:
+def _fortress_deal(number: int, budget: Budget) -> dict[str, Any]:
     position = deal(number)
-    verdict = solve(position, Mode.ANY, Algorithm.ASTAR, budget, engine)
+    verdict = solve(position, Mode.ANY, Algorithm.ASTAR, budget)
     nodes, seconds, length = verdict.stats.nodes, verdict.stats.seconds, None
     if verdict.status is Status.SOLVED:
-        best = solve(position, Mode.OPTIMAL, Algorithm.ASTAR, budget, engine)
+        best = solve(position, Mode.OPTIMAL, Algorithm.ASTAR, budget)
         nodes, seconds = nodes + best.stats.nodes, seconds + best.stats.seconds
         if best.status is Status.SOLVED and best.optimal:
             length = best.length

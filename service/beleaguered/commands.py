@@ -47,6 +47,7 @@ from solver.beleaguered import (
     Solution,
     apply,
     deal,
+    engines,
     hint,
     solve,
 )
@@ -283,8 +284,7 @@ def _add_census_commands(commands: Any) -> None:
     census.add_argument("--dask", metavar="SCHEDULER",
                         help="with --deals: run on a Dask cluster, as `batch --dask` does "
                              "(`local`, or a scheduler's address)")
-    census.add_argument("--engine", choices=[e.value for e in Engine], default="native",
-                        help="the compiled kernel, or the Python reference")
+    _add_engine(census)
     census.add_argument("--json", action="store_true", help="with --summary: one JSON object")
     add_budget(census, seconds=30)
     add_progress(census)
@@ -355,6 +355,21 @@ def _add_generate_options(parser: argparse.ArgumentParser, local: bool) -> None:
     parser.add_argument("--json", action="store_true", help="(the output is always JSON)")
 
 
+def _add_engine(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--engine", choices=[e.value for e in Engine],
+                        help=f"deprecated: the compiled kernel searches where it is built; "
+                             f"{engines.VARIABLE}=python picks the Python reference")
+
+
+def _engine(args: argparse.Namespace) -> None:
+    """--engine, deprecated: one line says so, and this process and the ones it starts
+    search with the engine named (solver/beleaguered/engines.py)."""
+    if args.engine is not None:
+        print(f"fortress-solver: --engine is deprecated: set "
+              f"{engines.VARIABLE}={args.engine} instead", file=sys.stderr)
+        engines.use(Engine(args.engine))
+
+
 def _add_position(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("file", nargs="?", help="position JSON file, or - for standard input")
@@ -362,7 +377,7 @@ def _add_position(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_solving_commands(commands: Any, server: bool) -> None:
-    """solve, hint and batch; the client's take --server as well, the local ones --engine."""
+    """solve, hint and batch; the client's take --server as well."""
     def command(name: str, about: str, local: Any, remote: Any,
                 example: str) -> argparse.ArgumentParser:
         where = f"client {name} {_SERVER}" if server else name
@@ -374,8 +389,7 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
             add_server(parser)
             parser.set_defaults(run_remote=remote)
         else:
-            parser.add_argument("--engine", choices=[e.value for e in Engine], default="native",
-                                help="the compiled kernel, or the Python reference")
+            _add_engine(parser)
             parser.set_defaults(run=local)
         add_variant(parser)
         parser.add_argument("--metric", choices=[m.value for m in Metric], default="moves",
@@ -478,8 +492,8 @@ def _census(args: argparse.Namespace) -> None:
         from service.beleaguered.batch import in_pool, run_batch
         from service.beleaguered.results import CENSUS, Settings
 
-        work = partial(census.census_deal, budget=budget_of(args), engine=Engine(args.engine),
-                       variant=variant)
+        _engine(args)
+        work = partial(census.census_deal, budget=budget_of(args), variant=variant)
         if args.dask is not None:
             from service.beleaguered.dask_batch import on_dask  # Dask is optional: only for --dask
 
@@ -642,8 +656,9 @@ def _print_hint_line(name: str, advice: Hint, metric: Metric) -> None:
 
 def _solve(args: argparse.Namespace) -> None:
     name, position = _read(args)
+    _engine(args)
     solution = solve(position, Mode(args.mode), Algorithm(args.algorithm), budget_of(args),
-                     Engine(args.engine), Metric(args.metric))
+                     Metric(args.metric))
     if args.single_cards:
         solution = solution.written_out(position)
     _print_solution(name, solution, args.json, position, args.steps)
@@ -653,9 +668,10 @@ def _hint(args: argparse.Namespace) -> None:
     name, position = _read(args)
     from solver.beleaguered.grading import grade_moves
 
-    engine, budget, metric = Engine(args.engine), budget_of(args), Metric(args.metric)
-    advice = hint(position, budget, engine, metric)
-    graded = grade_moves(position, budget, engine, metric).with_hint(advice).moves \
+    _engine(args)
+    budget, metric = budget_of(args), Metric(args.metric)
+    advice = hint(position, budget, metric)
+    graded = grade_moves(position, budget, metric).with_hint(advice).moves \
         if args.all_moves else None
     _print_hint(name, advice, args.json, graded, Metric(args.metric))
 
@@ -715,20 +731,20 @@ def _run_batch(args: argparse.Namespace, solve_many: Any, variant: Variant | Non
 
 
 def _batch(args: argparse.Namespace) -> None:
-    mode, algorithm, budget, engine = (Mode(args.mode), Algorithm(args.algorithm),
-                                       budget_of(args), Engine(args.engine))
+    _engine(args)
+    mode, algorithm, budget = Mode(args.mode), Algorithm(args.algorithm), budget_of(args)
     variant = _other(_variant_of(args))
     if args.dask is not None:
         from service.beleaguered.dask_batch import (
             solve_on_dask,  # Dask is optional: only for --dask
         )
 
-        _run_batch(args, solve_on_dask(args.dask, mode, algorithm, budget, engine,
+        _run_batch(args, solve_on_dask(args.dask, mode, algorithm, budget,
                                        variant=variant, metric=Metric(args.metric)), variant)
         return
     from service.beleaguered.batch import solve_locally
 
-    _run_batch(args, solve_locally(mode, algorithm, budget, args.jobs, engine,
+    _run_batch(args, solve_locally(mode, algorithm, budget, args.jobs,
                                    variant=variant, metric=Metric(args.metric)), variant)
 
 

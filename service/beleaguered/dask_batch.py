@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 from service.beleaguered.batch import Records, solve_deal
-from solver.beleaguered import Algorithm, Engine, Mode
+from solver.beleaguered import Algorithm, Mode
 from solver.beleaguered.solve import Metric
 from solver.beleaguered.variant import Variant
 from solver.budget import Budget
@@ -38,13 +38,13 @@ def solve_chunk(numbers: list[int], work: Work) -> list[dict[str, Any]]:
 
 
 def solve_on_dask(address: str, mode: Mode, algorithm: Algorithm, budget: Budget,
-                  engine: Engine, variant: Variant | None = None,
+                  variant: Variant | None = None,
                   metric: Metric = Metric.MOVES) -> Callable[[list[int]], Records]:
     """The batch's deals of `variant` (None: Beleaguered Fortress) solved on a Dask
     cluster (see on_dask); the variant goes with each task, by value, so a rules file's
     reaches workers that never read it."""
     return on_dask(address, partial(solve_deal, mode=mode, algorithm=algorithm,
-                                    budget=budget, engine=engine, variant=variant,
+                                    budget=budget, variant=variant,
                                     metric=metric))
 
 

@@ -5,11 +5,11 @@ its rules in the project's words are docs/beleaguered-fortress.md.
 """
 
 from solver.beleaguered.deals import MAX_DEAL, deal
+from solver.beleaguered.engines import Engine, using
 from solver.beleaguered.position import Position
 from solver.beleaguered.rules import Location, Move, apply, legal_moves, replay
 from solver.beleaguered.solve import (
     Algorithm,
-    Engine,
     Hint,
     Metric,
     Mode,
@@ -21,5 +21,5 @@ from solver.beleaguered.solve import (
 
 __all__ = [
     "MAX_DEAL", "Algorithm", "Engine", "Hint", "Location", "Metric", "Mode", "Move", "Position",
-    "Solution", "apply", "deal", "hint", "hint_from", "legal_moves", "replay", "solve",
+    "Solution", "apply", "deal", "hint", "hint_from", "legal_moves", "replay", "solve", "using",
 ]

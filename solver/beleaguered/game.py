@@ -14,7 +14,6 @@ from solver.beleaguered.rules import Move, apply, legal_moves
 from solver.beleaguered.solve import (
     ENGINES,
     Algorithm,
-    Engine,
     Hint,
     Metric,
     Mode,
@@ -34,25 +33,22 @@ class SolveOptions:
 
     mode: Mode = Mode.OPTIMAL
     algorithm: Algorithm = Algorithm.ASTAR
-    engine: Engine = Engine.NATIVE
     metric: Metric = Metric.MOVES
     single_cards: bool = False
 
 
 @dataclass(frozen=True)
 class HintOptions:
-    engine: Engine = Engine.NATIVE
     metric: Metric = Metric.MOVES
 
 
 def _solve(position: Position, options: SolveOptions, budget: Budget) -> Solution:
-    solution = solve(position, options.mode, options.algorithm, budget, options.engine,
-                     options.metric)
+    solution = solve(position, options.mode, options.algorithm, budget, options.metric)
     return solution.written_out(position) if options.single_cards else solution
 
 
 def _hint(position: Position, options: HintOptions, budget: Budget) -> Hint:
-    return hint(position, budget, options.engine, options.metric)
+    return hint(position, budget, options.metric)
 
 
 def play(position: Position, text: str) -> Position:
@@ -79,7 +75,7 @@ def winner(position: Position) -> int | None:
 
 
 def _grade(position: Position, options: HintOptions, budget: Budget) -> Grading:
-    return grade_moves(position, budget, options.engine, options.metric)
+    return grade_moves(position, budget, options.metric)
 
 
 def _to_json(position: Position) -> dict[str, Any]:

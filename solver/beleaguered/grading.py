@@ -13,7 +13,7 @@ from typing import Any
 from solver.beleaguered.position import Position
 from solver.beleaguered.rules import Move, apply, legal_moves
 from solver.beleaguered.sequences import single_cards
-from solver.beleaguered.solve import Algorithm, Engine, Hint, Metric, Mode, solve
+from solver.beleaguered.solve import Algorithm, Hint, Metric, Mode, solve
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 
 
@@ -65,7 +65,7 @@ _ORDER = {Outcome.WINS: 0, Outcome.UNKNOWN: 1, Outcome.LOSES: 2}
 
 
 def grade_moves(position: Position, budget: Budget = DEFAULT_BUDGET,
-                engine: Engine = Engine.NATIVE, metric: Metric = Metric.MOVES) -> Grading:
+                metric: Metric = Metric.MOVES) -> Grading:
     """Every legal move, best first: the winning ones by moves left, then the unknown,
     then the lost. The moves share the budget's seconds: each is solved within what the
     ones before it left (nodes and table entries apply to each). Moves left are counted
@@ -80,7 +80,7 @@ def grade_moves(position: Position, budget: Budget = DEFAULT_BUDGET,
             continue
         after = apply(position, move)
         solution = solve(after, Mode.OPTIMAL, Algorithm.ASTAR, replace(budget, seconds=left),
-                         engine, metric)
+                         metric)
         nodes += solution.stats.nodes
         if solution.status is Status.SOLVED and solution.optimal:
             cost = 1 if metric is Metric.MOVES else len(single_cards(position, move))

@@ -1,4 +1,4 @@
-"""The compiled search kernel (`_kernel.cpp`) behind `solve(..., engine=Engine.NATIVE)`.
+"""The compiled search kernel (`_kernel.cpp`), the engine `solve` takes when it is built.
 
 The kernel plays the same game as `problem.py` with the same pruning and the same
 bound, searched by the same three algorithms (it may break ties between equal

@@ -20,6 +20,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+from solver.beleaguered import engines
+from solver.beleaguered.engines import Engine
 from solver.beleaguered.position import Position
 from solver.beleaguered.rules import Move, replay
 from solver.beleaguered.sequences import single_card_length, written_out
@@ -39,14 +41,6 @@ class Mode(StrEnum):
 class Algorithm(StrEnum):
     ASTAR = "astar"
     IDASTAR = "idastar"
-
-
-class Engine(StrEnum):
-    """Which implementation searches: the compiled kernel, or the Python reference that
-    the tests hold it to (as `decimal` is held to `_pydecimal`)."""
-
-    NATIVE = "native"
-    PYTHON = "python"
 
 
 class Metric(StrEnum):
@@ -146,13 +140,13 @@ def solve(
     mode: Mode = Mode.OPTIMAL,
     algorithm: Algorithm = Algorithm.ASTAR,
     budget: Budget = DEFAULT_BUDGET,
-    engine: Engine = Engine.NATIVE,
     metric: Metric = Metric.MOVES,
 ) -> Solution:
     """`any` ignores `algorithm`: it always takes the greedy route to a verdict. An
     optimal search has three quarters of the budget's time and nodes; if it runs out, the
-    greedy search has the rest, and its line is answered with `optimal: false`."""
-    mode, engine, metric = Mode(mode), Engine(engine), Metric(metric)
+    greedy search has the rest, and its line is answered with `optimal: false`. The
+    process's engine searches (solver/beleaguered/engines.py)."""
+    mode, engine, metric = Mode(mode), engines.current(), Metric(metric)
     if mode is Mode.ANY:
         return _search(position, mode, Algorithm(algorithm), budget, engine, metric)
     proving = _search(position, mode, Algorithm(algorithm), _share(budget, 0.75), engine,
@@ -213,9 +207,9 @@ def _search(position: Position, mode: Mode, algorithm: Algorithm, budget: Budget
 
 
 def hint(position: Position, budget: Budget = DEFAULT_BUDGET,
-         engine: Engine = Engine.NATIVE, metric: Metric = Metric.MOVES) -> Hint:
+         metric: Metric = Metric.MOVES) -> Hint:
     """The first move of an optimal solution and how many moves that solution has."""
-    return hint_from(solve(position, Mode.OPTIMAL, Algorithm.ASTAR, budget, engine, metric))
+    return hint_from(solve(position, Mode.OPTIMAL, Algorithm.ASTAR, budget, metric))
 
 
 def hint_from(solution: Solution) -> Hint:

@@ -17,6 +17,7 @@ from solver.beleaguered.census import Census, DealInfo, census_path, deal_info, 
 from solver.beleaguered.variant import find_variant, variants
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
+from tests.support.engines import by
 
 ENTRIES = [DealInfo(10, Status.SOLVED, 73), DealInfo(11, Status.UNSOLVABLE, None),
            DealInfo(12, Status.UNKNOWN, None), DealInfo(13, Status.SOLVED, None),
@@ -75,8 +76,8 @@ def test_the_shipped_census_agrees_with_a_fresh_search(number):
 def test_the_shipped_census_agrees_with_the_python_engine(number):
     info = deal_info(number)
     assert info is not None
-    verdict = solve(deal(number), Mode.OPTIMAL, Algorithm.ASTAR, Budget(seconds=120),
-                    Engine.PYTHON)
+    verdict = by(Engine.PYTHON, solve, deal(number), Mode.OPTIMAL, Algorithm.ASTAR,
+                 Budget(seconds=120))
     assert verdict.status is info.status and verdict.length == info.length
 
 

@@ -36,6 +36,7 @@ from solver.budget import Budget, Status
 from solver.cards import Card
 from solver.search import astar
 from tests.support.beleaguered_endgames import endgame, scattered
+from tests.support.engines import by
 from tests.support.plain_rules import PlainRules
 
 PLAIN_NODES = 6_000  # a case whose plain search needs more is left out, and counted
@@ -149,11 +150,11 @@ def _outcomes(variant: Variant, narrow: bool) -> tuple[tuple[str, Status, int], 
         if status is Status.SOLVED:
             assert len(line) == plain.cost, (name, str(position), [str(m) for m in line])
             assert replay(position, line).is_won, (name, str(position))
-            anyway = solve(position, Mode.ANY, engine=Engine.PYTHON)  # replayed inside
+            anyway = by(Engine.PYTHON, solve, position, Mode.ANY)  # replayed inside
             assert anyway.status is Status.SOLVED and len(anyway.moves) >= len(line)
             detour = len(line) - position.cards_left()
         else:
-            assert solve(position, Mode.ANY, engine=Engine.PYTHON).status is status
+            assert by(Engine.PYTHON, solve, position, Mode.ANY).status is status
         found.append((name, status, detour))
     return tuple(found)
 
@@ -259,7 +260,7 @@ def test_a_line_may_bring_a_card_back_from_its_foundation() -> None:
     no_pullbacks = astar(PlainRules(position, pullbacks=False), Budget(nodes=PLAIN_NODES))
     assert no_pullbacks.status is Status.UNSOLVABLE
     for algorithm in Algorithm:
-        assert solve(position, Mode.OPTIMAL, algorithm, engine=Engine.PYTHON).length == 20
+        assert by(Engine.PYTHON, solve, position, Mode.OPTIMAL, algorithm).length == 20
 
 
 def test_lines_name_the_free_cells_of_the_replayed_position() -> None:

@@ -58,6 +58,7 @@ from solver.cards import FULL_DECK, Card, Rank
 from solver.errors import IllegalMove
 from solver.search import astar, breadth_first
 from tests.support.beleaguered_endgames import endgame, scattered
+from tests.support.engines import by
 from tests.support.plain_rules import PlainRules, check_kernel_state, walk
 
 FAMILY = ("freecell", "bakers-game", "eight-off", "seahaven-towers", "forecell")
@@ -639,7 +640,7 @@ def _optimal_outcomes(variant: Variant) -> tuple[Outcome, ...]:
         assert by_moves.status is by_cards.status, name  # sequence moves add no new places
         for metric, plain in ((Metric.MOVES, by_moves), (Metric.CARDS, by_cards)):
             for engine, algorithm in SEARCHES:
-                result = solve(position, Mode.OPTIMAL, algorithm, SEARCH, engine, metric)
+                result = by(engine, solve, position, Mode.OPTIMAL, algorithm, SEARCH, metric)
                 where = (name, str(position), metric, engine, algorithm)
                 assert result.status is plain.status, where
                 if plain.status is Status.SOLVED:
@@ -680,7 +681,7 @@ def test_forecell_deal_1_has_no_move_and_every_search_says_so() -> None:
     for metric in Metric:
         for engine in Engine:
             for mode in Mode:
-                result = solve(position, mode, Algorithm.ASTAR, SEARCH, engine, metric)
+                result = by(engine, solve, position, mode, Algorithm.ASTAR, SEARCH, metric)
                 assert result.status is Status.UNSOLVABLE, (metric, engine, mode)
                 assert result.moves == () and result.length is None
 
@@ -700,7 +701,7 @@ def test_any_mode_wins_whole_deals_in_both_metrics(variant: Variant) -> None:
                                                       for number in FULL_DEALS[variant.name]]:
         position = deal(number, variant)
         for metric in Metric:
-            result = solve(position, Mode.ANY, budget=SEARCH, engine=engine, metric=metric)
+            result = by(engine, solve, position, Mode.ANY, budget=SEARCH, metric=metric)
             assert result.status is Status.SOLVED and not result.optimal, (number, metric)
             assert result.length is not None and result.lower_bound is not None
             assert position.cards_left() <= result.lower_bound <= result.length

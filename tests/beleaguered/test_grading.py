@@ -8,6 +8,7 @@ import pytest
 from solver.beleaguered import Algorithm, Engine, Mode, apply, deal, legal_moves, solve
 from solver.beleaguered.grading import Graded, Outcome, grade_moves
 from solver.budget import Budget, Status
+from tests.support.engines import by
 
 BUDGET = Budget(seconds=600)  # a guard: every search here ends by itself
 
@@ -36,8 +37,8 @@ def test_every_graded_move_agrees_with_the_python_engine(number, played):
     assert {g.outcome for g in graded} == ({Outcome.LOSES} if played == 0
                                            else {Outcome.WINS, Outcome.LOSES})
     for g in graded:
-        reference = solve(apply(position, g.move), Mode.OPTIMAL, Algorithm.ASTAR, BUDGET,
-                          Engine.PYTHON)
+        reference = by(Engine.PYTHON, solve, apply(position, g.move), Mode.OPTIMAL,
+                       Algorithm.ASTAR, BUDGET)
         if g.outcome is Outcome.WINS:
             assert reference.status is Status.SOLVED and g.moves_left == reference.length + 1
         else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.beleaguered import Algorithm, Engine, Mode, deal, solve
+from solver.beleaguered import Algorithm, Engine, Mode, deal, solve, using
 from solver.beleaguered.variant import find_variant
 from solver.budget import PYTHON_ENTRY_BYTES, Budget, Status
 
@@ -60,10 +60,10 @@ def test_the_python_reference_caps_its_tables_in_entries_of_the_memory():
     assert Budget(memory_mib=3, table_entries=100).table_cap(PYTHON_ENTRY_BYTES) == 100
     assert Budget(memory_mib=None, table_entries=None).table_cap(PYTHON_ENTRY_BYTES) is None
     position = deal(12, CASTLE)  # A* keeps some 7,000 positions to prove its 75 moves
-    roomy = solve(position, Mode.OPTIMAL, budget=Budget(seconds=None), engine=Engine.PYTHON)
+    with using(Engine.PYTHON):
+        roomy = solve(position, Mode.OPTIMAL, budget=Budget(seconds=None))
+        tight = solve(position, Mode.OPTIMAL, budget=Budget(seconds=None, memory_mib=1))
     assert roomy.optimal and roomy.length == 75
-    tight = solve(position, Mode.OPTIMAL, budget=Budget(seconds=None, memory_mib=1),
-                  engine=Engine.PYTHON)
     assert not tight.optimal  # 1 MiB is 873 entries: the optimal search stopped
 
 

@@ -42,6 +42,7 @@ from solver.beleaguered import (
 from solver.beleaguered.variant import beleaguered_fortress, variants
 from solver.budget import Budget, Status
 from tests.support.beleaguered_endgames import endgame, scattered
+from tests.support.engines import by
 from tests.support.plain_rules import check_kernel_state, walk
 
 BF = native.rules_of(beleaguered_fortress())
@@ -80,7 +81,7 @@ DEAL_PARAMS = [n if n <= DEALS else pytest.param(n, marks=long_only)
 @pytest.mark.parametrize("number", DEAL_PARAMS)
 def test_engines_agree_on_deal(number: int) -> None:
     position = deal(number)
-    reference = solve(position, Mode.ANY, engine=Engine.PYTHON)
+    reference = by(Engine.PYTHON, solve, position, Mode.ANY)
     assert reference.status is not Status.UNKNOWN
     native = {}
     for (mode, algorithm), name in zip(MODES, MODE_IDS, strict=True):
@@ -88,7 +89,7 @@ def test_engines_agree_on_deal(number: int) -> None:
         assert native[name].status is reference.status, name
         _check_native(position, native[name], mode)
     if number <= OPTIMAL_DEALS or LONG:
-        optimal = solve(position, Mode.OPTIMAL, engine=Engine.PYTHON)
+        optimal = by(Engine.PYTHON, solve, position, Mode.OPTIMAL)
         assert optimal.status is reference.status
         assert native["astar"].length == native["idastar"].length == optimal.length
         if optimal.status is Status.SOLVED:
@@ -133,7 +134,7 @@ PYTHON_BUDGET = Budget(seconds=20, nodes=4_000)  # the reference is slow: small 
 
 
 def _engines_agree(position: Position) -> None:
-    verdict = solve(position, Mode.ANY, budget=PYTHON_BUDGET, engine=Engine.PYTHON)
+    verdict = by(Engine.PYTHON, solve, position, Mode.ANY, budget=PYTHON_BUDGET)
     assume(verdict.status is not Status.UNKNOWN)
     event(f"verdict {verdict.status}")
     for mode, algorithm in MODES:
@@ -141,7 +142,7 @@ def _engines_agree(position: Position) -> None:
         assert result.status is verdict.status, (str(position), mode, algorithm)
         _check_native(position, result, mode)
     if verdict.status is Status.SOLVED:
-        optimal = solve(position, Mode.OPTIMAL, budget=PYTHON_BUDGET, engine=Engine.PYTHON)
+        optimal = by(Engine.PYTHON, solve, position, Mode.OPTIMAL, budget=PYTHON_BUDGET)
         assume(optimal.optimal)  # proven within the reference's budget
         event(f"detour moves {optimal.length - position.cards_left()}")
         for algorithm in Algorithm:
@@ -184,11 +185,11 @@ def test_kernel_successors_cover_known_states() -> None:
 
 @pytest.mark.parametrize("number", [2, 13, 28, 52])
 def test_hints_agree_between_engines(number: int) -> None:
-    native, python = hint(deal(number)), hint(deal(number), engine=Engine.PYTHON)
+    native, python = hint(deal(number)), by(Engine.PYTHON, hint, deal(number))
     assert native.status is python.status is Status.SOLVED
     assert native.moves_left == python.moves_left
     after = apply(deal(number), native.move)
-    assert solve(after, engine=Engine.PYTHON).length == native.moves_left - 1
+    assert by(Engine.PYTHON, solve, after).length == native.moves_left - 1
 
 
 # --- budgets ----------------------------------------------------------------------------
@@ -199,7 +200,7 @@ def test_hints_agree_between_engines(number: int) -> None:
 def test_node_budget_runs_out(number: int, mode: Mode, algorithm: Algorithm,
                               engine: Engine) -> None:
     assert solve(deal(number), mode, algorithm).stats.nodes > 1_000  # it needs many nodes
-    result = solve(deal(number), mode, algorithm, Budget(nodes=50), engine)
+    result = by(engine, solve, deal(number), mode, algorithm, Budget(nodes=50))
     assert result.status is Status.UNKNOWN and result.moves == () and not result.optimal
     assert result.stats.nodes <= 50
 
@@ -208,7 +209,7 @@ def test_node_budget_runs_out(number: int, mode: Mode, algorithm: Algorithm,
 @pytest.mark.parametrize("mode,algorithm", MODES, ids=MODE_IDS)
 def test_time_budget_runs_out(mode: Mode, algorithm: Algorithm, engine: Engine) -> None:
     number = 727 if mode is Mode.ANY else 126  # each needs far more than a microsecond
-    result = solve(deal(number), mode, algorithm, Budget(seconds=1e-6), engine)
+    result = by(engine, solve, deal(number), mode, algorithm, Budget(seconds=1e-6))
     assert result.status is Status.UNKNOWN and result.moves == () and not result.optimal
 
 
@@ -218,7 +219,7 @@ def test_time_budget_runs_out(mode: Mode, algorithm: Algorithm, engine: Engine) 
 def test_table_budget_runs_out_for_best_first(number: int, mode: Mode, engine: Engine) -> None:
     needed = solve(deal(number), mode).stats.table_entries
     assert needed > 1_000
-    result = solve(deal(number), mode, Algorithm.ASTAR, Budget(table_entries=500), engine)
+    result = by(engine, solve, deal(number), mode, Algorithm.ASTAR, Budget(table_entries=500))
     assert result.status is Status.UNKNOWN and result.moves == () and not result.optimal
 
 
@@ -237,7 +238,7 @@ def test_idastar_with_a_tiny_table_stays_optimal(number: int, cap: int) -> None:
 @pytest.mark.parametrize("mode,algorithm", MODES, ids=MODE_IDS)
 def test_stop_is_polled(mode: Mode, algorithm: Algorithm, engine: Engine) -> None:
     number = 727 if mode is Mode.ANY else 41  # long enough to poll the stop
-    stopped = solve(deal(number), mode, algorithm, Budget(stop=lambda: True), engine)
+    stopped = by(engine, solve, deal(number), mode, algorithm, Budget(stop=lambda: True))
     assert stopped.status is Status.UNKNOWN and stopped.moves == ()
     if engine is Engine.NATIVE:  # a stop that never fires changes nothing
         free = solve(deal(number), mode, algorithm, Budget(stop=lambda: False))
@@ -258,7 +259,7 @@ def test_an_error_in_stop_reaches_the_caller(mode: Mode, algorithm: Algorithm,
                                              engine: Engine) -> None:
     number = 727 if mode is Mode.ANY else 41
     with pytest.raises(_Gone):
-        solve(deal(number), mode, algorithm, Budget(stop=_gone), engine)
+        by(engine, solve, deal(number), mode, algorithm, Budget(stop=_gone))
     assert solve(deal(number), mode, algorithm).status is Status.SOLVED  # and nothing broke
 
 
@@ -421,7 +422,7 @@ def test_kernel_equals_the_python_problem_on_every_variant(variant) -> None:
         for state in walk(position, rng, 25):
             check_kernel_state(position, state)
     for position in positions[3:]:
-        reference = solve(position, Mode.OPTIMAL, budget=PYTHON_BUDGET, engine=Engine.PYTHON)
+        reference = by(Engine.PYTHON, solve, position, Mode.OPTIMAL, budget=PYTHON_BUDGET)
         if reference.status is Status.UNKNOWN or (reference.moves and not reference.optimal):
             continue
         for algorithm in Algorithm:

@@ -26,6 +26,7 @@ from solver.beleaguered import (
     deal,
     replay,
     solve,
+    using,
 )
 from solver.budget import Budget, Status
 from solver.search import astar, breadth_first
@@ -74,12 +75,13 @@ def _plain_verdict(position: Position) -> Status:
 
 
 def _check_against_plain(position: Position, plain_cost: int, engine: Engine) -> None:
-    for algorithm in Algorithm:
-        result = solve(position, Mode.OPTIMAL, algorithm, engine=engine)
-        assert result.status is Status.SOLVED and result.optimal, (engine, algorithm)
-        assert result.length == plain_cost, (engine, algorithm)
-        assert replay(position, result.moves).is_won
-    anyway = solve(position, Mode.ANY, engine=engine)
+    with using(engine):
+        for algorithm in Algorithm:
+            result = solve(position, Mode.OPTIMAL, algorithm)
+            assert result.status is Status.SOLVED and result.optimal, (engine, algorithm)
+            assert result.length == plain_cost, (engine, algorithm)
+            assert replay(position, result.moves).is_won
+        anyway = solve(position, Mode.ANY)
     assert anyway.status is Status.SOLVED and len(anyway.moves) >= plain_cost
     assert replay(position, anyway.moves).is_won
 
@@ -103,7 +105,8 @@ def test_unsolvable_agrees_with_exhaustive_plain_search(name: str, position: Pos
                                                         engine: Engine) -> None:
     assert _plain_verdict(position) is Status.UNSOLVABLE
     for mode, algorithm in [(Mode.ANY, Algorithm.ASTAR), *((Mode.OPTIMAL, a) for a in Algorithm)]:
-        result = solve(position, mode, algorithm, engine=engine)
+        with using(engine):
+            result = solve(position, mode, algorithm)
         assert result.status is Status.UNSOLVABLE, (engine, mode, algorithm)
 
 

@@ -27,6 +27,7 @@ from tests.support.cli import assert_one_line_error, run, run_json
 from tests.support.servers import address
 
 SCRIPT = Path(sys.executable).parent / "fortress-solver"
+PYTHON_ENGINE = {**os.environ, "FORTRESS_SOLVER_ENGINE": "python"}  # slow enough to stop
 
 OPTIMAL_LENGTH_DEAL_2 = 66
 
@@ -605,7 +606,7 @@ def test_ctrl_c_in_a_batch_is_one_line_exit_130_and_the_batch_resumes(tmp_path):
     out = tmp_path / "results.jsonl"
     command = [sys.executable, "-m", "service.cli", "batch", "--deals", "1-300",
                "--mode", "optimal", "--jobs", "2", "--out", str(out)]
-    batch = subprocess.Popen([*command, "--engine", "python"], stderr=subprocess.PIPE, text=True,
+    batch = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=PYTHON_ENGINE,
                              start_new_session=True,
                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
@@ -634,7 +635,7 @@ def test_sigint_to_a_batch_alone_is_one_line_exit_130_and_a_rerun_fills_the_file
     out = tmp_path / "results.jsonl"
     command = [str(SCRIPT), "batch", "--deals", "1-1000", "--mode", "optimal", "--jobs", "2",
                "--out", str(out)]
-    batch = subprocess.Popen([*command, "--engine", "python"], stdout=subprocess.DEVNULL,
+    batch = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=PYTHON_ENGINE,
                              stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while (not out.exists() or len(out.read_text().splitlines()) < 5) \
@@ -719,3 +720,31 @@ def test_hint_all_moves_grades_the_hints_move_a_win_under_a_small_budget(capsys)
     assert graded["winnable"] is True and graded["optimal"] is False
     headline = next(g for g in graded["all_moves"] if g["move"] == graded["move"])
     assert headline == {"move": graded["move"], "outcome": "wins", "moves_left": None}
+
+
+# ------------------------------------------------------------------------------ engines
+
+
+def test_the_engine_is_the_process_s_and_engine_is_accepted_with_a_deprecation_line():
+    """The environment picks the engine (`decimal`'s way), for the process and its workers;
+    --engine still works, saying in one line what replaces it; a wrong choice is one line."""
+    def run_cli(*argv: str, engine: str | None = None) -> subprocess.CompletedProcess[str]:
+        env = {key: value for key, value in os.environ.items()
+               if key != "FORTRESS_SOLVER_ENGINE"}
+        if engine is not None:
+            env["FORTRESS_SOLVER_ENGINE"] = engine
+        return subprocess.run([str(SCRIPT), *argv], capture_output=True, text=True, env=env,
+                              timeout=120)
+
+    native = run_cli("solve", "--deal", "2", "--json")
+    python = run_cli("solve", "--deal", "2", "--json", engine="python")
+    assert (native.returncode, native.stderr, python.returncode, python.stderr) == (0, "", 0, "")
+    assert json.loads(native.stdout)["length"] == json.loads(python.stdout)["length"] == 66
+    flagged = run_cli("solve", "--deal", "2", "--json", "--engine", "python")
+    assert flagged.returncode == 0 and json.loads(flagged.stdout)["length"] == 66
+    assert flagged.stderr == ("fortress-solver: --engine is deprecated: set "
+                              "FORTRESS_SOLVER_ENGINE=python instead\n")
+    wrong = run_cli("solve", "--deal", "2", engine="fast")
+    assert (wrong.returncode, wrong.stdout) == (2, "")
+    assert wrong.stderr == ("fortress-solver: FORTRESS_SOLVER_ENGINE='fast': expected native "
+                            "or python\n")

@@ -79,7 +79,7 @@ def test_defaults_are_shown_and_only_real_ones():
     """A value the option takes unless given is shown; None, off and required are not."""
     text = " ".join(COMMANDS["fortress-solver batch"].format_help().split())
     assert "time budget in seconds (default: 30)" in text
-    assert "(default: any)" in text and "(default: native)" in text
+    assert "(default: any)" in text and "(default: moves)" in text
     assert "(default: None)" not in text and "(default: False)" not in text
     assert "or one number) (default" not in text  # --deals is required
 

@@ -18,7 +18,8 @@ import pytest
 
 CLI = [sys.executable, "-m", "service.cli"]
 COMMANDS = {"batch": ["batch", "--mode", "optimal"], "census": ["census"]}
-SLOW = ["--deals", "1-3000", "--engine", "python"]  # long enough to be stopped midway
+SLOW = ["--deals", "1-3000"]  # long enough to be stopped midway, by the Python engine:
+PYTHON_ENGINE = {**os.environ, "FORTRESS_SOLVER_ENGINE": "python"}
 
 
 def whole_lines(out: Path) -> list[int]:
@@ -33,7 +34,7 @@ def whole_lines(out: Path) -> list[int]:
 def test_sigterm_ends_the_command_as_ctrl_c_does(tmp_path, command, to_group):
     out = tmp_path / "results.jsonl"
     argv = [*CLI, *COMMANDS[command], "--jobs", "2", "--out", str(out)]
-    running = subprocess.Popen([*argv, *SLOW], stdout=subprocess.DEVNULL,
+    running = subprocess.Popen([*argv, *SLOW], stdout=subprocess.DEVNULL, env=PYTHON_ENGINE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 120  # a guard against a hang, not a bound
     while (not out.exists() or out.read_bytes().count(b"\n") < 3) \
