@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 from bench.bench_family import num, ratio, render, variant_list
 from solver.beleaguered import _kernel, native
 from solver.beleaguered.deals import deal
-from solver.beleaguered.variant import Variant, variants
+from solver.beleaguered.variant import Build, Fill, Variant, variants
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -76,20 +76,34 @@ def build_old_kernel(commit: str, folder: Path) -> ModuleType:
     return module
 
 
+BY_NAME = 0  # the old kernel reads its rules by field name, as today's does
+
+
 def rules_width(old: ModuleType) -> int | None:
-    """How many of today's rules the old kernel reads, as its solve's docstring lists
-    them ("rules: (piles, cells, build, fill, worrying back)"); None before the family's
-    kernel, whose solve took no rules."""
+    """How the old kernel reads its rules: BY_NAME, or how many of them it reads by place,
+    as its solve's docstring lists them ("rules: (piles, cells, build, fill, worrying
+    back)"); None before the family's kernel, whose solve took no rules."""
+    if "rules by name" in (old.solve.__doc__ or ""):
+        return BY_NAME
     found = re.search(r"rules: \(([^)]*)\)", old.solve.__doc__ or "")
     return None if found is None else found.group(1).count(",") + 1
+
+
+def _as_tuple(rules: Variant, sequences: bool) -> tuple[int, int, int, int, bool, bool]:
+    """The rules as the kernels before BY_NAME read them: by place, the build and the
+    empty piles' rule by their order in Build and Fill."""
+    return (len(rules.piles), rules.cells, list(Build).index(rules.build),
+            list(Fill).index(rules.empty), rules.worrying_back, sequences)
 
 
 def run_variant(old: ModuleType, width: int, rules: Variant, numbers: range, kind: str,
                 seconds: float, entries: int, bar: tqdm[int]) -> list[dict[str, Search]]:
     """Both kernels on each deal, the first alternating, with the same budget; a variant
     with sequence moves searched with them when the old kernel has them too."""
-    today = native.rules_of(rules, width > 5 and rules.sequence_moves != "none")
-    kernels = {"old": (old, today[:width]), "new": (_kernel, today)}
+    sequences = (width == BY_NAME or width > 5) and rules.sequence_moves != "none"
+    kernels = {"old": (old, native.rules_of(rules, sequences) if width == BY_NAME
+                       else _as_tuple(rules, sequences)[:width]),
+               "new": (_kernel, native.rules_of(rules, sequences))}
     # a kernel with a memory budget is given none: both stop at the table cap alone
     unlimited = {which: {"memory": 0} if "memory" in (kernel.solve.__doc__ or "") else {}
                  for which, (kernel, _) in kernels.items()}

@@ -1400,12 +1400,29 @@ private:
 
 using Piles = std::vector<std::vector<int>>;
 using Home = std::array<int, 4>;
-// (piles, cells, build, fill, worrying back, sequence moves), as native.py reads them
-using RulesTuple = std::tuple<int, int, int, int, bool, bool>;
-
-Rules read_rules(const RulesTuple& t) {
-    return Rules(std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t), std::get<4>(t),
-                 std::get<5>(t));
+// A variant's play by field name, its build and empty piles in the rules file's words, as
+// native.rules_of gives it: {"piles": 8, "cells": 0, "build": "same-suit-up-or-down",
+// "empty": "any", "worrying_back": true, "sequence_moves": false}.
+Rules read_rules(const py::dict& given) {
+    static const char* const FIELDS[] = {"piles", "cells", "build", "empty", "worrying_back",
+                                         "sequence_moves"};
+    static const char* const BUILDS[] = {"same-suit-up-or-down", "same-suit-down",
+                                         "any-suit-down", "alternate-colours-down"};
+    static const char* const FILLS[] = {"any", "kings", "none"};
+    for (const char* field : FIELDS)
+        if (!given.contains(field)) throw py::value_error(std::string("rules lack ") + field);
+    if (py::len(given) != std::size(FIELDS))
+        throw py::value_error("rules are piles, cells, build, empty, worrying_back and "
+                              "sequence_moves");
+    auto word = [&](const char* field, const char* const* words, int n) {
+        std::string value = given[field].cast<std::string>();
+        for (int i = 0; i < n; ++i)
+            if (value == words[i]) return i;
+        throw py::value_error(std::string("rules: no ") + field + " " + value);
+    };
+    return Rules(given["piles"].cast<int>(), given["cells"].cast<int>(),
+                 word("build", BUILDS, 4), word("empty", FILLS, 3),
+                 given["worrying_back"].cast<bool>(), given["sequence_moves"].cast<bool>());
 }
 
 Board read_board(const Piles& piles, uint64_t reserve, uint64_t cells, const Home& home,
@@ -1485,10 +1502,10 @@ uint64_t slot_mask(const std::vector<int>& slots, int most, int slot_of[CARDS]) 
 // 0..P-1, P + a reserve slot, -2 a cell, -3 the foundation; target a pile, -1 home, -2 a
 // cell. The lower bound counts the opening's moves home; it is the length when optimal.
 py::tuple solve(const Piles& piles, const std::vector<int>& reserve_slots,
-                const std::vector<int>& cell_slots, const Home& home, const RulesTuple& rules_tuple,
+                const std::vector<int>& cell_slots, const Home& home, const py::dict& given,
                 const std::string& kind, double seconds, uint64_t nodes, uint64_t table_entries,
                 uint64_t memory, py::object stop) {
-    Rules rules = read_rules(rules_tuple);
+    Rules rules = read_rules(given);
     int slot_of[CARDS];
     uint64_t reserve = slot_mask(reserve_slots, 12, slot_of);
     uint64_t cells = slot_mask(cell_slots, rules.cells, slot_of);
@@ -1533,11 +1550,20 @@ py::tuple solve(const Piles& piles, const std::vector<int>& reserve_slots,
                           out.seconds, out.table_bytes, opening + out.lower);
 }
 
-const RulesTuple BELEAGUERED_FORTRESS{8, 0, SAME_SUIT_UP_OR_DOWN, FILL_ANY, true, false};
+py::dict beleaguered_fortress() {
+    py::dict rules;
+    rules["piles"] = 8;
+    rules["cells"] = 0;
+    rules["build"] = "same-suit-up-or-down";
+    rules["empty"] = "any";
+    rules["worrying_back"] = true;
+    rules["sequence_moves"] = false;
+    return rules;
+}
 
 py::list successors(const Piles& piles, uint64_t reserve, const Home& home, uint64_t cells,
-                    const RulesTuple& rules_tuple) {
-    Rules rules = read_rules(rules_tuple);
+                    const py::dict& given) {
+    Rules rules = read_rules(given);
     Board board = read_board(piles, reserve, cells, home, rules);
     Triple moves[MAX_CHILDREN];
     int n = moves_of(board, rules, moves);
@@ -1552,8 +1578,8 @@ py::list successors(const Piles& piles, uint64_t reserve, const Home& home, uint
 }
 
 int bound(const Piles& piles, uint64_t reserve, const Home& home, bool thorough, uint64_t cells,
-          const RulesTuple& rules_tuple) {
-    Rules rules = read_rules(rules_tuple);
+          const py::dict& given) {
+    Rules rules = read_rules(given);
     Board board = read_board(piles, reserve, cells, home, rules);
     uint8_t order[MAX_PILES];
     canonical_order(board, order);
@@ -1571,11 +1597,11 @@ PYBIND11_MODULE(_kernel, m) {
           "Solve a position: (status, moves, nodes, table entries, seconds, table bytes, lower "
           "bound); status 0 solved, 1 unsolvable, 2 unknown; a budget of 0 means no limit; "
           "memory in bytes. "
-          "rules: (piles, cells, build, fill, worrying back, sequence moves).");
+          "rules by name: piles, cells, build, empty, worrying_back, sequence_moves.");
     m.def("successors", &successors, py::arg("piles"), py::arg("reserve"), py::arg("home"),
-          py::arg("cells") = 0, py::arg("rules") = BELEAGUERED_FORTRESS,
+          py::arg("cells") = 0, py::arg("rules") = beleaguered_fortress(),
           "Every (step, (piles by bottom card, reserve, cells, home), cost) the search expands to.");
     m.def("bound", &bound, py::arg("piles"), py::arg("reserve"), py::arg("home"),
-          py::arg("thorough"), py::arg("cells") = 0, py::arg("rules") = BELEAGUERED_FORTRESS,
+          py::arg("thorough"), py::arg("cells") = 0, py::arg("rules") = beleaguered_fortress(),
           "The lower bound on the moves left, as heuristic.py gives it.");
 }

@@ -1,12 +1,12 @@
 """The pybind11 bindings of `_kernel.cpp`. Cards are numbers 0..51, piles lists of them
 bottom to top, the reserve and the cells bit masks of cards (by slot, -1 for an empty
-one, in `solve`), `home` the four foundation counts, and `rules` a variant's play as
-(piles, cells, build, fill, worrying back, sequence moves), see native.rules_of."""
+one, in `solve`), `home` the four foundation counts, and `rules` a variant's play by field
+name (piles, cells, build, empty, worrying_back, sequence_moves), see native.rules_of."""
 
 from collections.abc import Callable, Sequence
 
 Piles = Sequence[Sequence[int]]
-Rules = tuple[int, int, int, int, bool, bool]
+Rules = dict[str, int | str | bool]
 StepMove = tuple[int, int]  # (card, card it goes onto: -1 home, -2 empty pile, -3 a cell)
 State = tuple[tuple[tuple[int, ...], ...], int, int, tuple[int, int, int, int]]
 

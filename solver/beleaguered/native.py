@@ -13,22 +13,22 @@ from __future__ import annotations
 from solver.beleaguered import _kernel
 from solver.beleaguered.position import Position
 from solver.beleaguered.rules import CELL, FOUNDATION, RESERVE, TABLEAU, Location, Move
-from solver.beleaguered.variant import Build, Fill, Variant
+from solver.beleaguered.variant import Variant
 from solver.budget import Budget, SearchStats, Status
 from solver.cards import Card
 
 _STATUS = (Status.SOLVED, Status.UNSOLVABLE, Status.UNKNOWN)
-_BUILDS = tuple(Build)  # the kernel's numbers of the rules, in their order
-_FILLS = tuple(Fill)
 _HOME = -1
 _CELL = -2
 _FOUNDATION = -3
 
 
-def rules_of(variant: Variant, sequences: bool = False) -> tuple[int, int, int, int, bool, bool]:
-    """The variant's play as the kernel reads it; `sequences`: built runs move as one."""
-    return (len(variant.piles), variant.cells, _BUILDS.index(variant.build),
-            _FILLS.index(variant.empty), variant.worrying_back, sequences)
+def rules_of(variant: Variant, sequences: bool = False) -> dict[str, int | str | bool]:
+    """The variant's play as the kernel reads it, by field name in the rules file's words;
+    `sequences`: built runs move as one."""
+    return {"piles": len(variant.piles), "cells": variant.cells, "build": variant.build.value,
+            "empty": variant.empty.value, "worrying_back": variant.worrying_back,
+            "sequence_moves": sequences}
 
 
 def search(position: Position, kind: str, budget: Budget,

@@ -410,6 +410,20 @@ def test_malformed_solve_arguments_raise_value_error() -> None:
         _kernel.solve(piles, slots + [-1], [], home, BF, "astar", 1.0, 0, 0, 0, None)
 
 
+@pytest.mark.parametrize(("rules", "message"), [
+    ({key: value for key, value in BF.items() if key != "empty"}, "rules lack empty"),
+    ({**BF, "build": "same-suit-sideways"}, "rules: no build same-suit-sideways"),
+    ({**BF, "empty": "queens"}, "rules: no empty queens"),
+    ({**BF, "fill": "any"}, "rules are piles, cells, build, empty, worrying_back and "
+                            "sequence_moves"),
+])
+def test_the_kernel_reads_rules_by_name_and_refuses_others(rules: dict[str, object],
+                                                           message: str) -> None:
+    piles, slots, home = _deal_raw()
+    with pytest.raises(ValueError, match=message):
+        _kernel.solve(piles, slots, [], home, rules, "astar", 1.0, 0, 0, 0, None)
+
+
 @pytest.mark.parametrize("variant", variants(), ids=lambda v: v.name)
 def test_kernel_equals_the_python_problem_on_every_variant(variant) -> None:
     """Successors, bounds, verdicts and optimal lengths of both engines, on each variant's
