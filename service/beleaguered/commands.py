@@ -680,35 +680,35 @@ def _remote_source(args: argparse.Namespace) -> tuple[str, Position | None, Any]
     """The position's name, the position (None for a Beleaguered Fortress deal) and its
     PositionSource: a Beleaguered Fortress deal goes as its number, any other position,
     a variant's deal too, as the position with its variant."""
-    from service.beleaguered import messages as convert
+    from service.beleaguered import messages
 
     if args.deal is not None and _other(_variant_of(args)) is None:
-        return f"deal {args.deal}", None, convert.deal_source(args.deal)
+        return f"deal {args.deal}", None, messages.deal_source(args.deal)
     name, position = _read(args)
-    return name, position, convert.position_source(position)
+    return name, position, messages.position_source(position)
 
 
 def _solve_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.beleaguered import messages as convert
+    from service.beleaguered import messages
 
     name, position, source = _remote_source(args)
-    request = convert.solve_request(source, Mode(args.mode), Algorithm(args.algorithm),
+    request = messages.solve_request(source, Mode(args.mode), Algorithm(args.algorithm),
                                     budget_of(args), Metric(args.metric), args.single_cards)
     start = position or deal(args.deal)
-    _print_solution(name, convert.solution_from_proto(client.solve(request)), args.json, start,
+    _print_solution(name, messages.solution_from_proto(client.solve(request)), args.json, start,
                     args.steps)
 
 
 def _hint_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.beleaguered import messages as convert
+    from service.beleaguered import messages
 
     name, _, source = _remote_source(args)
-    request = convert.hint_request(source, budget_of(args), args.all_moves,
+    request = messages.hint_request(source, budget_of(args), args.all_moves,
                                    Metric(args.metric))
     response = client.hint(request)
-    graded = tuple(convert.graded_from_proto(g) for g in response.all_moves) \
+    graded = tuple(messages.graded_from_proto(g) for g in response.all_moves) \
         if args.all_moves else None
-    _print_hint(name, convert.hint_from_proto(response), args.json, graded,
+    _print_hint(name, messages.hint_from_proto(response), args.json, graded,
                 Metric(args.metric))
 
 
@@ -749,17 +749,17 @@ def _batch(args: argparse.Namespace) -> None:
 
 
 def _batch_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.beleaguered import messages as convert
+    from service.beleaguered import messages
     from service.beleaguered.batch import line
 
     variant = _other(_variant_of(args))
 
     def solve_chunk(todo: list[int]) -> Iterator[tuple[int, dict[str, Any]]]:
-        request = convert.batch_request(todo, Mode(args.mode), Algorithm(args.algorithm),
+        request = messages.batch_request(todo, Mode(args.mode), Algorithm(args.algorithm),
                                         budget_of(args), without_moves=True, variant=variant,
                                         metric=Metric(args.metric))
         for result in client.solve_batch(request):
-            yield result.deal, line(result.deal, *convert.verdict_from_proto(result.result))
+            yield result.deal, line(result.deal, *messages.verdict_from_proto(result.result))
 
     def solve_many(todo: list[int]) -> Records:
         return client.in_chunks(todo, args.chunk, solve_chunk)
@@ -865,7 +865,7 @@ def _generate(args: argparse.Namespace, client: Client) -> None:
     words with the deals found counted from the start of the file."""
     import grpc
 
-    from service.beleaguered import messages as convert
+    from service.beleaguered import messages
     from service.beleaguered.generation import restated
 
     variant = _other(_variant_of(args))
@@ -885,7 +885,7 @@ def _generate(args: argparse.Namespace, client: Client) -> None:
         spent = f"deals {first}-{last} spent: "
         if start > last:
             raise Shortfall(f"{spent}{found.printed} of {args.count} deals found{band}")
-        request = convert.generate_request(args.count - found.printed, args.min_length,
+        request = messages.generate_request(args.count - found.printed, args.min_length,
                                            args.max_length, budget_of(args), variant,
                                            args.max_seconds)
         request.first_deal, request.last_deal = start, last
@@ -894,7 +894,7 @@ def _generate(args: argparse.Namespace, client: Client) -> None:
             for message in stream:
                 tried = Tried(message.deal, Outcome.FOUND, seconds, message.length,
                               message.length,
-                              tuple(convert.move_from_proto(m) for m in message.moves))
+                              tuple(messages.move_from_proto(m) for m in message.moves))
                 found.record(tried)
                 found.show(tried)
         except grpc.RpcError as error:

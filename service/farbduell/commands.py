@@ -150,11 +150,11 @@ def _chain(args: argparse.Namespace) -> None:
 
 
 def _chain_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.farbduell import messages as convert
+    from service.farbduell import messages
 
     state = read_position(GAME, args.file)
-    request = convert.solve_request(state, ChainOptions(args.objective), seconds_of(args))
-    _print_chain(convert.chain_from_proto(client.solve(request), state.table), args.json)
+    request = messages.solve_request(state, ChainOptions(args.objective), seconds_of(args))
+    _print_chain(messages.chain_from_proto(client.solve(request), state.table), args.json)
 
 
 def _print_chain(found: Chain, as_json: bool) -> None:
@@ -184,11 +184,11 @@ def _puzzle(args: argparse.Namespace) -> None:
 
 
 def _puzzle_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.farbduell import messages as convert
+    from service.farbduell import messages
 
     state = read_position(GAME, args.file)
-    request = convert.solve_request(state, PuzzleOptions(args.turns), _puzzle_budget(args))
-    answer = convert.puzzle_from_proto(client.solve(request), state.table)
+    request = messages.solve_request(state, PuzzleOptions(args.turns), _puzzle_budget(args))
+    answer = messages.puzzle_from_proto(client.solve(request), state.table)
     _print_puzzle(answer, state, args.turns, args.json)
 
 
@@ -218,13 +218,13 @@ def _hint(args: argparse.Namespace) -> None:
 
 
 def _hint_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.farbduell import messages as convert
+    from service.farbduell import messages
 
     state = read_position(GAME, args.file)
     if args.seed < 0:  # the request's seed is unsigned
         raise InvalidInput(f"--seed must be 0 or more for a server, not {args.seed}")
-    request = convert.hint_request(state, HintOptions(args.worlds, args.seed), seconds_of(args))
-    _print_hint(convert.hint_from_proto(client.hint(request), state.table), args.json)
+    request = messages.hint_request(state, HintOptions(args.worlds, args.seed), seconds_of(args))
+    _print_hint(messages.hint_from_proto(client.hint(request), state.table), args.json)
 
 
 def _print_hint(advice: Hint, as_json: bool) -> None:

@@ -142,11 +142,11 @@ def _puzzle(args: argparse.Namespace) -> None:
 
 
 def _puzzle_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.ffkingdom import messages as convert
+    from service.ffkingdom import messages
 
     position, options, budget = _read_puzzle(args)
-    response = client.solve(convert.solve_request(position, options, budget))
-    _print_puzzle(args, convert.puzzle_from_proto(response), position)
+    response = client.solve(messages.solve_request(position, options, budget))
+    _print_puzzle(args, messages.puzzle_from_proto(response), position)
 
 
 def _print_puzzle(args: argparse.Namespace, answer: PuzzleAnswer, position: Loaded) -> None:
@@ -182,13 +182,13 @@ def _hint(args: argparse.Namespace) -> None:
 
 
 def _hint_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.ffkingdom import messages as convert
+    from service.ffkingdom import messages
 
     position, options, budget = _read_hint(args)
     if options.seed < 0:  # the request's seed is unsigned
         raise InvalidInput(f"--seed must be 0 or more for a server, not {options.seed}")
-    response = client.hint(convert.hint_request(position, options, budget))
-    _print_hint(args, convert.hint_from_proto(response))
+    response = client.hint(messages.hint_request(position, options, budget))
+    _print_hint(args, messages.hint_from_proto(response))
 
 
 def _print_hint(args: argparse.Namespace, advice: Hint) -> None:

@@ -133,11 +133,11 @@ def _plan(args: argparse.Namespace) -> None:
 
 
 def _plan_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.stronghold import messages as convert
+    from service.stronghold import messages
 
     position = _read(args.file)
-    request = convert.plan_request(position, PlanOptions(args.exact), seconds_of(args))
-    _print_plan(args, started(position), convert.plan_from_proto(client.hint(request)))
+    request = messages.plan_request(position, PlanOptions(args.exact), seconds_of(args))
+    _print_plan(args, started(position), messages.plan_from_proto(client.hint(request)))
 
 
 def _print_plan(args: argparse.Namespace, started: Position, answer: Plan) -> None:
@@ -165,12 +165,12 @@ def _clear(args: argparse.Namespace) -> None:
 
 
 def _clear_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.stronghold import messages as convert
+    from service.stronghold import messages
 
     position = _read(args.file)
-    request = convert.clear_request(position, "clear", _clear_options_to_send(args),
+    request = messages.clear_request(position, "clear", _clear_options_to_send(args),
                                     seconds_of(args))
-    _print_clear(args, position, convert.outcome_from_proto(client.solve(request)))
+    _print_clear(args, position, messages.outcome_from_proto(client.solve(request)))
 
 
 def _print_clear(args: argparse.Namespace, position: Position, outcome: Outcome) -> None:
@@ -191,12 +191,12 @@ def _race(args: argparse.Namespace) -> None:
 
 
 def _race_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.stronghold import messages as convert
+    from service.stronghold import messages
 
     position = _read(args.file)
-    request = convert.clear_request(position, "race", _clear_options_to_send(args),
+    request = messages.clear_request(position, "race", _clear_options_to_send(args),
                                     seconds_of(args))
-    _print_race(args, position, convert.race_from_proto(client.solve(request)))
+    _print_race(args, position, messages.race_from_proto(client.solve(request)))
 
 
 def _print_race(args: argparse.Namespace, position: Position, answer: Race) -> None:
