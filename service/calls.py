@@ -110,6 +110,14 @@ class Calls:
         yet sent are at most a chunk's for each worker and one more. With `deadline`
         (time.monotonic()), a job read has at most the seconds left until it, and at it
         the searches running are cut short (UNKNOWN) and no more start."""
+        for ready in self.ask_many_together(jobs, budget, 1, enough, deadline):
+            yield from ready
+
+    def ask_many_together(self, jobs: Iterator[tuple[T, Question[Any, Any, Any], Any, Any]],
+                          budget: Budget, most: int, enough: Callable[[], bool] = lambda: False,
+                          deadline: float | None = None) -> Iterator[list[tuple[T, Any]]]:
+        """As `ask_many`, the answers in lists of up to `most`: each list holds one
+        answer and those that had finished too when it came, so none waits for another."""
         stop = Event()
         answers: SimpleQueue[tuple[T, Any] | _Ended[T]] = SimpleQueue()
         sizes = _ChunkSizes()
@@ -167,16 +175,26 @@ class Calls:
                         running += 1
                     if not running:
                         return
+                    ready: list[tuple[T, Any]] = []
                     answer = answers.get()
-                    if isinstance(answer, _Ended):
-                        running -= 1
-                        if answer.error is not None:
-                            raise answer.error
-                        sizes.finished(answer.items, answer.seconds)
-                        if answer.left:
-                            back.append(answer.left)
+                    while True:
+                        if isinstance(answer, _Ended):
+                            running -= 1
+                            if answer.error is not None:
+                                raise answer.error
+                            sizes.finished(answer.items, answer.seconds)
+                            if answer.left:
+                                back.append(answer.left)
+                            if not ready:
+                                break  # hand out the work it freed before waiting again
+                        else:
+                            ready.append(answer)
+                        if len(ready) >= most or answers.empty():
+                            break
+                        answer = answers.get_nowait()
+                    if not ready:
                         continue
-                    yield answer
+                    yield ready
                     if ahead is None and more():
                         ahead = read()
             finally:

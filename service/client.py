@@ -72,8 +72,12 @@ class Client:
         return response
 
     def solve_batch(self, request: pb.SolveBatchRequest) -> Iterator[pb.BatchResult]:
-        yield from self._stub.SolveBatch(request, timeout=self._deadline,
-                                        metadata=self._metadata)
+        """The stream's results one by one: a message's first, then those it carries in
+        `more` (request.results_per_message)."""
+        for message in self._stub.SolveBatch(request, timeout=self._deadline,
+                                             metadata=self._metadata):
+            yield message
+            yield from message.more
 
     def generate_deals(self, request: pb.GenerateDealsRequest) -> Iterator[pb.GeneratedDeal]:
         yield from self._stub.GenerateDeals(request, timeout=self._deadline,

@@ -860,7 +860,7 @@ class DealRange(_message.Message):
     def __init__(self, first: _Optional[int] = ..., last: _Optional[int] = ...) -> None: ...
 
 class SolveBatchRequest(_message.Message):
-    __slots__ = ("deals", "positions", "mode", "algorithm", "budget", "game", "without_moves", "variant", "metric")
+    __slots__ = ("deals", "positions", "mode", "algorithm", "budget", "game", "without_moves", "variant", "metric", "results_per_message")
     DEALS_FIELD_NUMBER: _ClassVar[int]
     POSITIONS_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
@@ -870,6 +870,7 @@ class SolveBatchRequest(_message.Message):
     WITHOUT_MOVES_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     METRIC_FIELD_NUMBER: _ClassVar[int]
+    RESULTS_PER_MESSAGE_FIELD_NUMBER: _ClassVar[int]
     deals: _containers.RepeatedCompositeFieldContainer[DealRange]
     positions: _containers.RepeatedCompositeFieldContainer[BeleagueredPosition]
     mode: Mode
@@ -879,17 +880,20 @@ class SolveBatchRequest(_message.Message):
     without_moves: bool
     variant: str
     metric: Metric
-    def __init__(self, deals: _Optional[_Iterable[_Union[DealRange, _Mapping]]] = ..., positions: _Optional[_Iterable[_Union[BeleagueredPosition, _Mapping]]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., game: _Optional[str] = ..., without_moves: _Optional[bool] = ..., variant: _Optional[str] = ..., metric: _Optional[_Union[Metric, str]] = ...) -> None: ...
+    results_per_message: int
+    def __init__(self, deals: _Optional[_Iterable[_Union[DealRange, _Mapping]]] = ..., positions: _Optional[_Iterable[_Union[BeleagueredPosition, _Mapping]]] = ..., mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., game: _Optional[str] = ..., without_moves: _Optional[bool] = ..., variant: _Optional[str] = ..., metric: _Optional[_Union[Metric, str]] = ..., results_per_message: _Optional[int] = ...) -> None: ...
 
 class BatchResult(_message.Message):
-    __slots__ = ("index", "deal", "result")
+    __slots__ = ("index", "deal", "result", "more")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     DEAL_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
+    MORE_FIELD_NUMBER: _ClassVar[int]
     index: int
     deal: int
     result: SolveResponse
-    def __init__(self, index: _Optional[int] = ..., deal: _Optional[int] = ..., result: _Optional[_Union[SolveResponse, _Mapping]] = ...) -> None: ...
+    more: _containers.RepeatedCompositeFieldContainer[BatchResult]
+    def __init__(self, index: _Optional[int] = ..., deal: _Optional[int] = ..., result: _Optional[_Union[SolveResponse, _Mapping]] = ..., more: _Optional[_Iterable[_Union[BatchResult, _Mapping]]] = ...) -> None: ...
 
 class GenerateDealsRequest(_message.Message):
     __slots__ = ("count", "min_length", "max_length", "first_deal", "last_deal", "budget", "game", "variant", "max_seconds")

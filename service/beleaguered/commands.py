@@ -98,6 +98,7 @@ def deal_range(text: str) -> range:
 
 
 _SERVER = "--server 127.0.0.1:50051"  # the examples' server, as `serve` starts it
+TOGETHER = 64  # results `client batch` asks the server to send in one message at most
 _HELP = OWN["beleaguered-fortress"].commands  # the top-level help lists them from there
 
 
@@ -757,7 +758,7 @@ def _batch_remote(args: argparse.Namespace, client: Client) -> None:
     def solve_chunk(todo: list[int]) -> Iterator[tuple[int, dict[str, Any]]]:
         request = messages.batch_request(todo, Mode(args.mode), Algorithm(args.algorithm),
                                         budget_of(args), without_moves=True, variant=variant,
-                                        metric=Metric(args.metric))
+                                        metric=Metric(args.metric), together=TOGETHER)
         for result in client.solve_batch(request):
             yield result.deal, line(result.deal, *messages.verdict_from_proto(result.result))
 

@@ -151,12 +151,12 @@ class Handler:
         jobs = (((index, number), SOLVE,
                  deal(item, variant) if isinstance(item, int) else item, options)
                 for (index, number), item in items)
-        for (index, number), solution in calls.ask_many(jobs, budget):
-            result = pb.BatchResult(index=index, result=solution_to_proto(
-                solution, moves=not request.without_moves))
-            if number is not None:
-                result.deal = number
-            yield result
+        together = min(max(request.results_per_message, 1), _MOST_TOGETHER)
+        for ready in calls.ask_many_together(jobs, budget, together):
+            first, *more = (_batch_result(index, number, solution, request.without_moves)
+                            for (index, number), solution in ready)
+            first.more.extend(more)
+            yield first
 
     def generate_deals(self, request: pb.GenerateDealsRequest,
                        calls: Calls) -> Iterator[pb.GeneratedDeal]:
@@ -225,6 +225,8 @@ class Handler:
         # else the count was found, or the client left
 
 
+_MOST_TOGETHER = 256  # results in one SolveBatch message: some 100 KiB at most, with moves
+
 # A GenerateDeals call's wall time at the most, in searches of the server's longest: so
 # that no call holds the workers for days (a band no deal meets, past the census).
 _MOST_SEARCHES = 10
@@ -243,6 +245,15 @@ def _wall_seconds(asked: float, most: float) -> float:
         raise InvalidInput(f"max_seconds {asked:g} is not a number of seconds: send a "
                            "positive number, or 0 for the server's most")
     return min(asked, most) if asked else most
+
+
+def _batch_result(index: int, number: int | None, solution: Solution,
+                  without_moves: bool) -> pb.BatchResult:
+    result = pb.BatchResult(index=index, result=solution_to_proto(solution,
+                                                                  moves=not without_moves))
+    if number is not None:
+        result.deal = number
+    return result
 
 
 def _batch_items(request: pb.SolveBatchRequest, most: int, variant: Variant | None = None

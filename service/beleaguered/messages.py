@@ -216,12 +216,14 @@ def graded_from_proto(message: pb.GradedMove) -> Graded:
 
 def batch_request(deals: list[int], mode: Mode, algorithm: Algorithm, budget: Budget,
                   without_moves: bool = False, variant: Variant | None = None,
-                  metric: Metric = Metric.MOVES) -> pb.SolveBatchRequest:
-    """The deals of `variant` (None: Beleaguered Fortress) to solve."""
+                  metric: Metric = Metric.MOVES, together: int = 0) -> pb.SolveBatchRequest:
+    """The deals of `variant` (None: Beleaguered Fortress) to solve; `together`: the
+    results one message may carry (0: one)."""
     return pb.SolveBatchRequest(game=NAME, deals=_ranges(deals), mode=MODES[mode],
                                 algorithm=ALGORITHMS[algorithm],
                                 budget=budget_to_proto(budget), without_moves=without_moves,
-                                variant=variant_to_proto(variant), metric=METRICS[metric])
+                                variant=variant_to_proto(variant), metric=METRICS[metric],
+                                results_per_message=together)
 
 
 def verdict_from_proto(message: pb.SolveResponse) -> tuple[Status, bool, int | None,

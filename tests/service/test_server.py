@@ -745,6 +745,21 @@ def test_streamed_batch_of_200_deals(stub):
             assert_wins(deal(result.deal), result.result.moves)
 
 
+def test_a_batch_asked_for_several_results_a_message_sends_each_result_once(stub):
+    """results_per_message: a message's first result carries the others that had finished,
+    each with its index and deal; every deal comes once, as it comes one a message."""
+    ranges = [pb.DealRange(first=1, last=300)]
+    single = {r.deal: (r.result.status, r.result.length) for r in stub.SolveBatch(
+        pb.SolveBatchRequest(deals=ranges, without_moves=True), timeout=60)}
+    messages = list(stub.SolveBatch(pb.SolveBatchRequest(
+        deals=ranges, without_moves=True, results_per_message=50), timeout=60))
+    results = [result for message in messages for result in (message, *message.more)]
+    assert sorted(r.index for r in results) == list(range(300))
+    assert {r.deal: (r.result.status, r.result.length) for r in results} == single
+    assert all(r.deal == r.index + 1 and not r.more for m in messages for r in m.more)
+    assert len(messages) < 300 and max(len(m.more) for m in messages) < 50
+
+
 # ============================================================================ hint cache
 
 
