@@ -19,9 +19,12 @@ from service.api import fortress_solver_pb2 as pb
 from service.messages import budget_from_proto
 from service.pool import Job, WorkerPool
 from solver.budget import Budget
-from solver.games import Question
+from solver.games import Answer, Question
 
 T = TypeVar("T")
+P = TypeVar("P")  # a question's position, options and answer
+Opts = TypeVar("Opts")
+A = TypeVar("A", bound=Answer)
 
 # Kept back from a deadline, so that the UNKNOWN answer is sent before it: a fixed part
 # for the answer's way out (pickled, read by the pool, made a message and sent: some 5
@@ -95,10 +98,12 @@ class Calls:
         self.limits = limits
         self.max_batch = max_batch
 
-    def ask(self, question: Question[Any, Any, Any], position: Any, options: Any,
-            budget: pb.Budget) -> Any:
+    def ask(self, question: Question[P, Opts, A], position: P, options: Opts | None,
+            budget: pb.Budget) -> A:
+        """The question's answer, typed as the question says."""
         job = Job(question, position, options, self._budget(budget))
-        return self._pool.run(job, self._gone, owner=self._owner)
+        answer: A = self._pool.run(job, self._gone, owner=self._owner)
+        return answer
 
     def ask_many(self, jobs: Iterator[tuple[T, Question[Any, Any, Any], Any, Any]],
                  budget: Budget, enough: Callable[[], bool] = lambda: False,
