@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
@@ -106,6 +107,11 @@ class Card:
             raise ValueError(f"card index {index} is out of range 0..51")
         return _BY_INDEX[index]
 
+    def __reduce__(self) -> tuple[Callable[[int], Card], tuple[int]]:
+        """Pickled as its index: positions and lines cross to worker processes by the
+        thousand, and a card's rank and suit cost some twenty times as much."""
+        return _card, (self.index,)
+
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read '7H', 'th', '10♠' and the like; raise ValueError naming the text otherwise."""
@@ -118,6 +124,10 @@ class Card:
             return cls(Rank.parse(key[:-1]), Suit.parse(key[-1]))
         except ValueError:
             raise ValueError(f"{text!r} is not a card") from None
+
+
+def _card(index: int) -> Card:
+    return _BY_INDEX[index]
 
 
 FULL_DECK: tuple[Card, ...] = tuple(

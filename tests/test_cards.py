@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pickle
 import re
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from solver.beleaguered import Mode, deal, solve
 from solver.cards import FULL_DECK, Card, Rank, Suit
 
 RANK_LETTERS = "A23456789TJQK"
@@ -154,3 +156,12 @@ def test_any_accepted_spelling_parses_to_the_card(pair):
     card, text = pair
     assert Card.parse(text) == card
     assert str(Card.parse(text)) == str(card)
+
+
+def test_a_card_pickles_as_its_index_and_comes_back_as_the_same_card():
+    """Positions and lines cross to worker processes by the thousand: a card travels as
+    its index (a few bytes), not as its rank and suit."""
+    assert all(pickle.loads(pickle.dumps(card)) is card for card in FULL_DECK)
+    assert len(pickle.dumps(FULL_DECK)) < 52 * 8 + 100
+    line = solve(deal(2), Mode.ANY)
+    assert pickle.loads(pickle.dumps(line)) == line

@@ -38,6 +38,9 @@ class Location:
     def __str__(self) -> str:
         return self.kind if self.index is None else f"{self.kind}:{self.index}"
 
+    def __reduce__(self) -> tuple[type[Location], tuple[str, int | None]]:
+        return Location, (self.kind, self.index)  # a line's places, pickled as their fields
+
     @classmethod
     def parse(cls, text: Any) -> Location:
         match = re.fullmatch(r"(tableau|reserve|cell):(\d{1,3})|(foundation)",
@@ -64,6 +67,9 @@ class Move:
 
     def __str__(self) -> str:
         return f"{self.card} {self.source} {self.target}"
+
+    def __reduce__(self) -> tuple[type[Move], tuple[Card, Location, Location]]:
+        return Move, (self.card, self.source, self.target)  # a line's moves, as fields
 
     @classmethod
     def parse(cls, text: str) -> Move:
