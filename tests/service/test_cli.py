@@ -636,7 +636,9 @@ def test_sigint_to_a_batch_alone_is_one_line_exit_130_and_a_rerun_fills_the_file
     command = [str(SCRIPT), "batch", "--deals", "1-1000", "--mode", "optimal", "--jobs", "2",
                "--out", str(out)]
     batch = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=PYTHON_ENGINE,
-                             stderr=subprocess.PIPE, text=True)
+                             stderr=subprocess.PIPE, text=True,  # SIGINT as a shell leaves
+                             # it, whatever this test's runner ignores (children inherit that)
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while (not out.exists() or len(out.read_text().splitlines()) < 5) \
             and time.monotonic() < deadline:
