@@ -100,8 +100,11 @@ class Calls:
 
     def ask(self, question: Question[P, Opts, A], position: P, options: Opts | None,
             budget: pb.Budget) -> A:
-        """The question's answer, typed as the question says."""
-        job = Job(question, position, options, self._budget(budget))
+        """The question's answer, typed as the question says; what it cannot be asked is
+        refused here, before a worker is taken (Question.check)."""
+        chosen: Opts = question.options() if options is None else options
+        question.refuse(position, chosen)
+        job = Job(question, position, chosen, self._budget(budget))
         answer: A = self._pool.run(job, self._gone, owner=self._owner)
         return answer
 

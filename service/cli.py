@@ -277,11 +277,29 @@ def _add_client(client: argparse.ArgumentParser) -> None:
                                    help="the command to send (each has its own --help)")
     for game in games():
         front_end(game).commands.add_client_commands(remote)
+    _add_ask(remote.add_parser("ask", help=SHARED["ask"][0]), remote=True)
     client.set_defaults(run=_client)
+
+
+def _add_ask(ask: argparse.ArgumentParser, remote: bool = False) -> None:
+    """`ask GAME QUESTION FILE`: every game's questions, as its descriptor has them."""
+    from service.generic.commands import Commands as Questions
+
+    ask.description = ("Any question of any game, its options as flags, the answer as the "
+                       "JSON the service's answer_json holds: the one way to ask every game "
+                       "(`ask GAME --help` lists its questions).")
+    under, first = "client ask" if remote else "ask", games()[0]
+    ask.epilog = "example:\n  " + Questions(first).example(
+        f"{PROG} {under} {first.name}", first.questions[0], remote)
+    chosen = ask.add_subparsers(dest="game", required=True, parser_class=_Parser,
+                                help="the game to ask (each has its own --help)")
+    for game in games():
+        Questions(game).add_questions(chosen, remote, under)
 
 
 # The commands of every game, after the games' own: each one's help and its parser's maker.
 SHARED: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
+    "ask": ("any question of any game, answered as JSON", _add_ask),
     "show": ("draw any game's position for a person", _add_show),
     "apply": ("play moves and print the position after them", _add_apply),
     "schema": ("the JSON Schema of a game's positions", _add_schema),
@@ -505,7 +523,9 @@ def _other_game(error: OtherGame, words: list[str], args: argparse.Namespace) ->
         question = next((name for name in (asked, "hint") if name in answered),
                         answered[0] if answered else asked)
         client = "client " if words[:1] == ["client"] else ""
-        command = f"{client}{words_of(game, question)} {file}"
+        asking = words[len(client) > 0:][:1] == ["ask"]
+        words_for = f"ask {game.name} {question}" if asking else words_of(game, question)
+        command = f"{client}{words_for} {file}"
     return f"this is a {game.title} position: try `{PROG} {command}`"
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sized
 from typing import Any, TypeVar
 
 from service.api import fortress_solver_pb2 as pb
-from solver.budget import Budget, SearchStats, Status
+from solver.budget import MAX_WORLDS, Budget, SearchStats, Status
 from solver.errors import InvalidInput, OutOfRange
 from solver.reading import path_of
 
@@ -16,7 +16,6 @@ STATUS = {Status.SOLVED: pb.STATUS_SOLVED, Status.UNSOLVABLE: pb.STATUS_UNSOLVAB
           Status.UNKNOWN: pb.STATUS_UNKNOWN}
 STATUS_BACK = {code: status for status, code in STATUS.items()}
 
-MAX_WORLDS = 1000  # each world is a copy of the position: a cap on one call's memory
 # SolveBatch items and GenerateDeals deals a call, `serve --max-batch`'s default: a few
 # bytes can ask for every deal, two billion solves (`client batch` sends 50 a call)
 MAX_BATCH = 100_000

@@ -40,7 +40,8 @@ from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.calls import Calls
 from service.clients import AddressBusy, InFlight, address_of
 from service.frontends import Deals, Handler, Settings, Streams, front_end, named_game
-from service.messages import MAX_BATCH, MAX_WORLDS, at_most
+from service.generic.handler import described, described_hint, described_solve, questions
+from service.messages import MAX_BATCH, at_most
 from service.metrics import Metrics
 from service.pool import Overloaded, WorkerLost, WorkerPool
 from service.refusals import (
@@ -55,7 +56,7 @@ from service.refusals import (
     Refusals,
 )
 from service.tokens import TokenBusy, Tokens, Unauthenticated
-from solver.budget import Budget
+from solver.budget import MAX_WORLDS, Budget
 from solver.errors import IllegalMove, InvalidInput, OutOfRange
 from solver.games import Game, find_game, games
 from solver.json_text import strict_dumps
@@ -123,12 +124,16 @@ class SolverServicer(pb_grpc.SolverServicer):
 
     def Solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:
         with self._rpc("Solve", context) as call:
-            _, handler, position = self._read(request.position, call)
+            game, handler, position = self._read(request.position, call)
+            if described(request):
+                return described_solve(game, request, position, self._calls(context, call))
             return handler.solve(request, position, self._calls(context, call))
 
     def Hint(self, request: pb.HintRequest, context: grpc.ServicerContext) -> pb.HintResponse:
         with self._rpc("Hint", context) as call:
-            _, handler, position = self._read(request.position, call)
+            game, handler, position = self._read(request.position, call)
+            if described(request):
+                return described_hint(game, request, position, self._calls(context, call))
             return handler.hint(request, position, self._calls(context, call))
 
     def GetServerInfo(self, request: pb.GetServerInfoRequest,
@@ -136,7 +141,7 @@ class SolverServicer(pb_grpc.SolverServicer):
         with self._rpc("GetServerInfo", context):
             return pb.ServerInfo(
                 version=version("fortress-solver"),
-                games=[handler.info() for handler in self._handlers.values()],
+                games=[self._info(game) for game in games()],
                 limits=pb.Limits(
                     workers=self.pool.workers, queue=self.pool.queue_size,
                     max_seconds=self.limits.seconds or 0, max_nodes=self.limits.nodes or 0,
@@ -268,6 +273,12 @@ class SolverServicer(pb_grpc.SolverServicer):
     def _calls(self, context: grpc.ServicerContext, call: _Call) -> Calls:
         return Calls(self.pool, context, self.limits, self.max_batch, self._stopping,
                      call.client)
+
+    def _info(self, game: Game[Any]) -> pb.GameInfo:
+        """What its handler says of a game, and the questions its descriptor asks."""
+        info = self._handlers[game.name].info()
+        info.questions.extend(questions(game))
+        return info
 
     def _read(self, source: pb.PositionSource, call: _Call) -> tuple[Game[Any], Handler, Any]:
         """The position's game, its handler and the position, read once: JSON by the

@@ -7,12 +7,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from solver.errors import InvalidInput, OutOfRange
+
 # A search's tables at their largest, by default: room for some 5 million positions in
 # the compiled kernel, as the cap of 5,000,000 entries it replaces had.
 DEFAULT_MEMORY_MIB = 512
 # About what a table entry of the Python searches takes (a position's key, a tuple of
 # tuples, and what the table maps it to): their memory budget is a cap in entries.
 PYTHON_ENTRY_BYTES = 1200  # Beleaguered Castle deal 16, A* of 94,675 entries: 1,200 bytes each
+# A hint's samples of what its player cannot see: each is a copy of the position, so a
+# cap on one question's memory that no time budget gives.
+MAX_WORLDS = 1000
 
 
 class Status(StrEnum):
@@ -101,3 +106,11 @@ class Meter:
 
     def stats(self, table_entries: int) -> SearchStats:
         return SearchStats(self.nodes, time.perf_counter() - self.started, table_entries)
+
+
+def check_worlds(worlds: int) -> None:
+    """A hint's worlds within 1..MAX_WORLDS, else refused before any is dealt."""
+    if worlds < 1:
+        raise InvalidInput(f"worlds must be at least 1, got {worlds}")
+    if worlds > MAX_WORLDS:
+        raise OutOfRange(f"worlds {worlds} is more than the limit of {MAX_WORLDS}")

@@ -67,9 +67,17 @@ class Question(Generic[P, O, A]):
     options: type[O]                     # a frozen dataclass; its defaults are the defaults
     answer: type[A]
     run: Callable[[P, O, Budget], A]     # a module-level function, so it pickles
+    # refuses what the question cannot answer (a finished game, a position it needs
+    # whole) with InvalidInput, on the server before a search is queued; None: nothing
+    check: Callable[[P, O], None] | None = None
 
     def ask(self, position: P, options: O | None, budget: Budget) -> A:
         return self.run(position, self.options() if options is None else options, budget)
+
+    def refuse(self, position: P, options: O) -> None:
+        """InvalidInput when the question cannot be asked of this position."""
+        if self.check is not None:
+            self.check(position, options)
 
 
 @dataclass(frozen=True)

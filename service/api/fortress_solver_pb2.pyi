@@ -990,18 +990,30 @@ class ServerInfo(_message.Message):
     def __init__(self, version: _Optional[str] = ..., games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("name", "modes", "algorithms", "max_deal", "variants")
+    __slots__ = ("name", "modes", "algorithms", "max_deal", "variants", "questions")
     NAME_FIELD_NUMBER: _ClassVar[int]
     MODES_FIELD_NUMBER: _ClassVar[int]
     ALGORITHMS_FIELD_NUMBER: _ClassVar[int]
     MAX_DEAL_FIELD_NUMBER: _ClassVar[int]
     VARIANTS_FIELD_NUMBER: _ClassVar[int]
+    QUESTIONS_FIELD_NUMBER: _ClassVar[int]
     name: str
     modes: _containers.RepeatedScalarFieldContainer[str]
     algorithms: _containers.RepeatedScalarFieldContainer[str]
     max_deal: int
     variants: _containers.RepeatedCompositeFieldContainer[VariantInfo]
-    def __init__(self, name: _Optional[str] = ..., modes: _Optional[_Iterable[str]] = ..., algorithms: _Optional[_Iterable[str]] = ..., max_deal: _Optional[int] = ..., variants: _Optional[_Iterable[_Union[VariantInfo, _Mapping]]] = ...) -> None: ...
+    questions: _containers.RepeatedCompositeFieldContainer[QuestionInfo]
+    def __init__(self, name: _Optional[str] = ..., modes: _Optional[_Iterable[str]] = ..., algorithms: _Optional[_Iterable[str]] = ..., max_deal: _Optional[int] = ..., variants: _Optional[_Iterable[_Union[VariantInfo, _Mapping]]] = ..., questions: _Optional[_Iterable[_Union[QuestionInfo, _Mapping]]] = ...) -> None: ...
+
+class QuestionInfo(_message.Message):
+    __slots__ = ("name", "summary", "options_schema")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_SCHEMA_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    summary: str
+    options_schema: str
+    def __init__(self, name: _Optional[str] = ..., summary: _Optional[str] = ..., options_schema: _Optional[str] = ...) -> None: ...
 
 class VariantInfo(_message.Message):
     __slots__ = ("name", "title", "max_deal", "empty", "sequence_moves")

@@ -1,7 +1,8 @@
 """The commands every game has from its descriptor alone: one per question
-(`fortress-solver GAME QUESTION FILE`), its options as flags made from the question's
-options dataclass, the answer printed as its JSON; the same under `client`, sent to a
-server through `PositionSource.json` and `QuestionOptions`.
+(`fortress-solver ask GAME QUESTION FILE`, and at the top for a game without commands of
+its own), its options as flags made from the question's options dataclass, the answer
+printed as its JSON; the same under `client`, sent to a server through
+`PositionSource.json` and `QuestionOptions`.
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ def options_from_json(question: Question[Any, Any, Any], text: str) -> Any:
     try:
         return TypeAdapter(question.options).validate_python(data)
     except ValidationError as error:
+        refused = [e["ctx"]["error"] for e in error.errors()
+                   if isinstance(e.get("ctx", {}).get("error"), InvalidInput)]
+        if refused:  # an options class's own check (a range, a choice), in its own words
+            raise refused[0] from None
         raise InvalidInput([f"options.{fault}" for fault in faults(error)]) from None
 
 
@@ -58,21 +63,37 @@ class Commands:
         self.game = game
 
     def add_commands(self, commands: Any) -> None:
-        self._add(commands, remote=False)
+        self.add_questions(commands, remote=False)
 
     def add_client_commands(self, commands: Any) -> None:
-        self._add(commands, remote=True)
+        self.add_questions(commands, remote=True, under="client")
 
-    def _add(self, commands: Any, remote: bool) -> None:
+    def add_questions(self, commands: Any, remote: bool, under: str = "") -> None:
+        """`GAME QUESTION FILE` for each question, asked here or (`remote`) of a server:
+        a plug-in's commands at the top, and every game's under `ask` (`under`: the
+        words between the program's name and the game's, for the examples)."""
         game = self.game
         parser = commands.add_parser(game.name, aliases=list(game.aliases),
                                      help=game.summary, description=game.summary)
         questions = parser.add_subparsers(dest="question", required=True,
-                                          parser_class=type(parser))
+                                          parser_class=type(parser),
+                                          help="the question to ask (each has its own --help)")
+        words = " ".join(("fortress-solver", *under.split(), game.name))
+        parser.epilog = f"example:\n  {self.example(words, game.questions[0], remote)}"
         for question in game.questions:
             asked = questions.add_parser(question.name, help=question.summary,
-                                         description=question.summary)
-            asked.add_argument("file", help="position JSON file, or - for standard input")
+                                         description=question.summary,
+                                         epilog="example:\n  "
+                                                + self.example(words, question, remote))
+            source = asked.add_mutually_exclusive_group(required=True)
+            source.add_argument("file", nargs="?",
+                                help="position JSON file, or - for standard input")
+            if game.deal is not None:
+                source.add_argument("--deal", type=int, metavar="N",
+                                    help="deal N of the game, instead of a file")
+            if game.start is not None:
+                source.add_argument("--start", type=int, metavar="SEED",
+                                    help="a new game from SEED, instead of a file")
             add_budget(asked, seconds=_SECONDS)
             for field, kind in _option_fields(question):
                 _add_option(asked, field, kind)
@@ -82,9 +103,24 @@ class Commands:
             else:
                 asked.set_defaults(run=partial(self._ask, question))
 
+    def example(self, words: str, question: Question[Any, Any, Any], remote: bool) -> str:
+        """A command that asks the question of a position the game gives: a deal, a new
+        game, or its schema's example (else a file of the reader's)."""
+        server = " --server 127.0.0.1:50051" if remote else ""
+        game = self.game
+        if game.deal is not None:
+            return f"{words} {question.name} --deal 2{server}"
+        if game.start is not None:
+            return f"{words} {question.name} --start 7{server}"
+        found = game.schema().get("examples")
+        if isinstance(found, list) and found:
+            return f"echo '{json.dumps(found[0])}' | {words} {question.name} -{server}"
+        return f"{words} {question.name} position.json{server}"
+
     def _ask(self, question: Question[Any, Any, Any], args: argparse.Namespace) -> None:
-        position = read_position(self.game, args.file)
-        answer = question.ask(position, _options_of(question, args), budget_of(args))
+        position, options = self._position(args), _options_of(question, args)
+        question.refuse(position, options)
+        answer = question.ask(position, options, budget_of(args))
         print(json.dumps(answer.to_json(), ensure_ascii=False))
 
     def _ask_server(self, question: Question[Any, Any, Any], args: argparse.Namespace,
@@ -92,7 +128,7 @@ class Commands:
         from service.api import fortress_solver_pb2 as pb
         from service.messages import budget_to_proto
 
-        position = read_position(self.game, args.file)
+        position = self._position(args)
         options = dataclasses.asdict(_options_of(question, args))
         chosen = pb.QuestionOptions(question=question.name, options=json.dumps(
             {key: value.value if isinstance(value, enum.Enum) else value
@@ -101,6 +137,15 @@ class Commands:
             position=pb.PositionSource(json=json.dumps(self.game.to_json(position))),
             question_options=chosen, budget=budget_to_proto(budget_of(args)))
         print(client.solve(request).answer_json)
+
+
+    def _position(self, args: argparse.Namespace) -> Any:
+        """The position of FILE, of --deal N, or of --start SEED."""
+        if getattr(args, "deal", None) is not None and self.game.deal is not None:
+            return self.game.deal(args.deal)
+        if getattr(args, "start", None) is not None and self.game.start is not None:
+            return self.game.start(args.start)
+        return read_position(self.game, args.file)
 
 
 def _option_fields(question: Question[Any, Any, Any]) -> list[tuple[str, Any]]:

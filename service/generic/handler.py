@@ -1,18 +1,24 @@
-"""The RPCs every game has from its descriptor alone: positions through
-`PositionSource.json`, the question and its options through `QuestionOptions`, the
-answer sent back as its JSON beside its status and statistics.
+"""Every game's questions from its descriptor alone: positions through
+`PositionSource.json` (or the game's typed message), the question and its options
+through `QuestionOptions`, the answer sent back as its JSON beside its status and
+statistics. The servicer answers a request that sets `question_options` here, whatever
+the game; a game without typed messages of its own is served here whole.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from functools import cache
 from typing import TYPE_CHECKING, Any
+
+from pydantic import TypeAdapter
 
 from service.api import fortress_solver_pb2 as pb
 from service.generic.commands import default_question, options_from_json
 from service.messages import STATUS, stats_to_proto
 from solver.errors import InvalidInput
-from solver.games import Answer, Game
+from solver.games import Answer, Game, Question
 from solver.json_text import strict_dumps
 
 if TYPE_CHECKING:
@@ -40,25 +46,53 @@ class Handler:
         return pb.PositionSource(json=strict_dumps(self.game.to_json(position)))
 
     def solve(self, request: pb.SolveRequest, position: Any, calls: Calls) -> pb.SolveResponse:
-        answer = self._ask(request, "solve", position, calls)
-        return pb.SolveResponse(status=STATUS[answer.status], stats=stats_to_proto(answer.stats),
-                                answer_json=strict_dumps(answer.to_json()))
+        return described_solve(self.game, request, position, calls)
 
     def hint(self, request: pb.HintRequest, position: Any, calls: Calls) -> pb.HintResponse:
-        answer = self._ask(request, "hint", position, calls)
-        return pb.HintResponse(status=STATUS[answer.status],
-                               answer_json=strict_dumps(answer.to_json()))
+        return described_hint(self.game, request, position, calls)
 
     def collectors(self) -> Iterable[Collector]:
         return ()
 
-    def _ask(self, request: pb.SolveRequest | pb.HintRequest, rpc: str, position: Any,
-             calls: Calls) -> Answer:
-        chosen = request.WhichOneof("options")
-        if chosen not in (None, "question_options"):
-            raise InvalidInput(f"options are for {chosen}, but the position is {self.game.name}")
-        named = request.question_options.question
-        question = self.game.question(named) if named else default_question(self.game, rpc)
-        options = options_from_json(question, request.question_options.options)
-        answer: Answer = calls.ask(question, position, options, request.budget)
-        return answer
+
+def described(request: pb.SolveRequest | pb.HintRequest) -> bool:
+    """Whether the request asks its question through `QuestionOptions`."""
+    return bool(request.WhichOneof("options") == "question_options")
+
+
+def described_solve(game: Game[Any], request: pb.SolveRequest, position: Any,
+          calls: Calls) -> pb.SolveResponse:
+    answer = _ask(game, request, "solve", position, calls)
+    return pb.SolveResponse(status=STATUS[answer.status], stats=stats_to_proto(answer.stats),
+                            answer_json=strict_dumps(answer.to_json()))
+
+
+def described_hint(game: Game[Any], request: pb.HintRequest, position: Any,
+         calls: Calls) -> pb.HintResponse:
+    answer = _ask(game, request, "hint", position, calls)
+    return pb.HintResponse(status=STATUS[answer.status],
+                           answer_json=strict_dumps(answer.to_json()))
+
+
+def questions(game: Game[Any]) -> list[pb.QuestionInfo]:
+    """What GameInfo.questions says of a game: each question and its options' schema."""
+    return [pb.QuestionInfo(name=question.name, summary=question.summary,
+                            options_schema=_options_schema(question))
+            for question in game.questions]
+
+
+@cache
+def _options_schema(question: Question[Any, Any, Any]) -> str:
+    return json.dumps(TypeAdapter(question.options).json_schema(), sort_keys=True)
+
+
+def _ask(game: Game[Any], request: pb.SolveRequest | pb.HintRequest, rpc: str, position: Any,
+         calls: Calls) -> Answer:
+    chosen = request.WhichOneof("options")
+    if chosen not in (None, "question_options"):
+        raise InvalidInput(f"options are for {chosen}, but the position is {game.name}")
+    named = request.question_options.question
+    question = game.question(named) if named else default_question(game, rpc)
+    options = options_from_json(question, request.question_options.options)
+    answer: Answer = calls.ask(question, position, options, request.budget)
+    return answer

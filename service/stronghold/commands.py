@@ -20,6 +20,7 @@ from solver.stronghold.game import CLEAR, GAME, PLAN, RACE, ClearOptions, PlanOp
 from solver.stronghold.policies import POLICIES
 from solver.stronghold.position import Position
 from solver.stronghold.questions import METHODS
+from solver.stronghold.schema import EXAMPLE
 from solver.stronghold.search import MAX_TURNS
 
 if TYPE_CHECKING:
@@ -30,10 +31,7 @@ _MAX_UINT32 = 2**32 - 1  # the request's max_turns
 # service.stronghold.messages is imported by the client commands that use it.
 
 # The examples' siege, on standard input: three attackers in base, one defender unit.
-_SIEGE = "echo '{}' | ".format(json.dumps({"mode": "1v3", "turn": 2, "units": [
-    {"id": "a1", "owner": "A1", "might": 3}, {"id": "a2", "owner": "A2", "might": 2},
-    {"id": "a3", "owner": "A3", "might": 2}, {"id": "d1", "owner": "D", "might": 2,
-                                             "loc": "O1"}]}))
+_SIEGE = f"echo '{json.dumps(EXAMPLE)}' | "
 _SERVER = "--server 127.0.0.1:50051"
 
 

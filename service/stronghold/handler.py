@@ -47,7 +47,6 @@ class Handler:
     def solve(self, request: pb.SolveRequest, position: Position,
               calls: Calls) -> pb.SolveResponse:
         """The fewest turns to clear all nine, or the defender's race."""
-        _not_over(position)
         question, options = self._solve_options(request)
         if question == "race":
             race: Race = calls.ask(RACE, position, options, request.budget)
@@ -58,7 +57,6 @@ class Handler:
     def hint(self, request: pb.HintRequest, position: Position,
              calls: Calls) -> pb.HintResponse:
         """The best assignment of the attacker to move, after the hold step of its turn."""
-        _not_over(position)
         plan: Plan = calls.ask(PLAN, position, self._hint_options(request), request.budget)
         return plan_to_proto(plan)
 
@@ -80,8 +78,3 @@ class Handler:
     def _hint_options(self, request: pb.HintRequest) -> PlanOptions:
         return PlanOptions(options_of(request, "stronghold", self.game.name).exact)
 
-
-def _not_over(position: Position) -> None:
-    """Nothing is left to plan or search once the game is over."""
-    if position.winner is not None:
-        raise InvalidInput(f"the game is over: the {position.winner} won")

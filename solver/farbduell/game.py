@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.budget import Budget
+from solver.budget import Budget, check_worlds
 from solver.farbduell.actions import parse_action
 from solver.farbduell.chains import Chain, best_chain
 from solver.farbduell.data import default_tables
@@ -34,6 +34,9 @@ class ChainOptions:
 class HintOptions:
     worlds: int = Settings().worlds   # samples of the cards the mover does not know
     seed: int = 0
+
+    def __post_init__(self) -> None:
+        check_worlds(self.worlds)
 
 
 def run_puzzle(state: State, options: PuzzleOptions, budget: Budget) -> PuzzleAnswer:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from solver.budget import Budget
+from solver.budget import Budget, check_worlds
 from solver.ffkingdom.actions import parse_action
 from solver.ffkingdom.data import shipped_rules
 from solver.ffkingdom.drawing import picture
@@ -32,9 +32,16 @@ class HintOptions:
     worlds: int = Settings().worlds  # samples of the cards the player to move cannot see
     seed: int = 0                    # seeds the sampling: same seed, same hint
 
+    def __post_init__(self) -> None:
+        check_worlds(self.worlds)
+
+
+def _complete(position: Loaded, options: PuzzleOptions) -> None:
+    check_complete(position, options.turns)
+
 
 def _puzzle(position: Loaded, options: PuzzleOptions, budget: Budget) -> PuzzleAnswer:
-    check_complete(position, options.turns)
+    _complete(position, options)
     return solve_puzzle(position.state, options.turns, budget)
 
 
@@ -64,7 +71,7 @@ def _to_json(position: Loaded) -> dict[str, Any]:
 
 
 PUZZLE = Question("puzzle", "win this turn, or force a win within N turns (exact)",
-                  PuzzleOptions, PuzzleAnswer, _puzzle)
+                  PuzzleOptions, PuzzleAnswer, _puzzle, check=_complete)
 HINT = Question("hint", "the best action from what the player to move sees",
                 HintOptions, Hint, _hint)
 

@@ -36,11 +36,16 @@ class ClearOptions:
             raise InvalidInput(f"max_turns must be at least 1, not {self.max_turns}")
 
 
+def not_over(position: Position, options: object = None) -> None:
+    """Nothing is left to plan or search once the game is over."""
+    if position.winner is not None:
+        raise InvalidInput(f"the game is over: the {position.winner} won")
+
+
 def started(position: Position) -> Position:
     """The position after the hold, burn-out and reinforcement steps of its turn, where
     the attacker to move plans; a finished game is refused."""
-    if position.winner is not None:
-        raise InvalidInput(f"the game is over: the {position.winner} won")
+    not_over(position)
     return begin_turn(position)
 
 
@@ -64,11 +69,11 @@ def _to_json(position: Position) -> dict[str, Any]:
 
 
 PLAN = Question("plan", "the attacker to move: the best assignment this turn",
-                PlanOptions, Plan, _plan)
+                PlanOptions, Plan, _plan, check=not_over)
 CLEAR = Question("clear", "the fewest turns for the attackers to clear all nine",
-                 ClearOptions, Outcome, _clear)
+                 ClearOptions, Outcome, _clear, check=not_over)
 RACE = Question("race", "does the defender reach its target first, and when",
-                ClearOptions, Race, _race)
+                ClearOptions, Race, _race, check=not_over)
 
 GAME: Game[Position] = Game(
     name=NAME,

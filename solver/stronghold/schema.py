@@ -13,7 +13,7 @@ import json
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, Strict
+from pydantic import ConfigDict, Field, JsonValue, Strict
 
 from solver.reading import MaxKeys, Schema, schema
 
@@ -83,9 +83,17 @@ Consoled = Annotated[tuple[Annotated[Name, Strict()], Annotated[Count, Strict()]
                      Strict(False)]
 
 
+# A position as short as they come: turn 2, A1 to move, the defender holding O1.
+EXAMPLE: dict[str, JsonValue] = {"game": "stronghold", "mode": "1v3", "turn": 2, "units": [
+    {"id": "a1", "owner": "A1", "might": 3}, {"id": "a2", "owner": "A2", "might": 2},
+    {"id": "a3", "owner": "A3", "might": 2}, {"id": "d1", "owner": "D", "might": 2, "loc": "O1"}]}
+
+
 class PositionSchema(Schema):
     """A Stronghold position: every field but `units` may be left out, or null where the
     default depends on others (docs/stronghold.md C.2 gives the defaults)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [EXAMPLE]})
 
     game: Literal["stronghold"] = "stronghold"
     mode: Literal["1v3", "1v2"] = "1v3"

@@ -1,0 +1,97 @@
+"""One way to ask every game: `fortress-solver ask GAME QUESTION`, and `QuestionOptions`
+on a server, for every game of `games()` and every question its descriptor has, the
+built-in games' typed options and answers aside. GameInfo lists the questions."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import grpc
+import pytest
+
+from service.api import fortress_solver_pb2 as pb
+from solver.games import find_game, games
+from tests.support.cli import assert_one_line_error, run, timeless
+from tests.support.seeds import own_positions
+from tests.support.servers import address
+from tests.support.stronghold import NEAR_END
+
+ASKED = [(game, question) for game in games() for question in game.questions]
+
+
+def test_the_server_lists_every_question_of_every_game_with_its_options_schema(stub):
+    info = stub.GetServerInfo(pb.GetServerInfoRequest(), timeout=30)
+    assert [listed.name for listed in info.games] == [game.name for game in games()]
+    for listed, game in zip(info.games, games(), strict=True):
+        assert [(q.name, q.summary) for q in listed.questions] == \
+            [(q.name, q.summary) for q in game.questions]
+        for shown, question in zip(listed.questions, game.questions, strict=True):
+            schema = json.loads(shown.options_schema)
+            assert set(schema.get("properties", {})) == \
+                {field.name for field in dataclasses.fields(question.options)}
+
+
+@pytest.mark.parametrize(("game", "question"), ASKED,
+                         ids=[f"{game.name}-{question.name}" for game, question in ASKED])
+def test_every_question_of_every_game_is_answered_by_a_server_as_here(
+        capsys, tmp_path, solver_server, game, question):
+    """The answer_json of a server is what the command prints, timings aside; a question
+    that cannot be asked of the position is refused in the same one line."""
+    for number, position in enumerate(own_positions(game)[:2]):
+        path = tmp_path / f"{number}.json"
+        path.write_text(json.dumps(position))
+        asked = ("ask", game.name, question.name, str(path), "--seconds", "60")
+        local = run(capsys, *asked)
+        remote = run(capsys, "client", *asked, "--server", address(solver_server))
+        assert local[0] in (0, 2), local
+        assert (remote[0], timeless(remote[1]), remote[2]) == \
+            (local[0], timeless(local[1]), local[2])
+
+
+def test_the_patience_questions_reach_what_only_typed_options_did(stub):
+    """`grade` was reachable only through BeleagueredHintOptions.all_moves."""
+    request = pb.HintRequest(position=pb.PositionSource(beleaguered_deal=2),
+                             question_options=pb.QuestionOptions(question="grade"),
+                             budget=pb.Budget(seconds=60))
+    graded = json.loads(stub.Hint(request, timeout=120).answer_json)
+    typed = stub.Hint(pb.HintRequest(position=pb.PositionSource(beleaguered_deal=2),
+                                     beleaguered=pb.BeleagueredHintOptions(all_moves=True),
+                                     budget=pb.Budget(seconds=60)), timeout=120)
+    assert graded["status"] == "solved"
+    assert sorted(item["moves_left"] for item in graded["all_moves"]
+                  if item["moves_left"] is not None) == \
+        sorted(item.moves_left for item in typed.all_moves if item.HasField("moves_left"))
+
+
+@pytest.mark.parametrize(("position", "question", "options", "code", "words"), [
+    ("fortress-fight-kingdom", "hint", '{"worlds": 5000}',
+     grpc.StatusCode.OUT_OF_RANGE, "worlds 5000 is more than the limit of 1000"),
+    ("farbduell", "hint", '{"worlds": 0}',
+     grpc.StatusCode.INVALID_ARGUMENT, "worlds must be at least 1, got 0"),
+    ({"game": "stronghold", **NEAR_END, "winner": "attackers"}, "clear", "",
+     grpc.StatusCode.INVALID_ARGUMENT, "the game is over: the attackers won"),
+    ({"game": "stronghold", **NEAR_END}, "clear", '{"defender": "lazy"}',
+     grpc.StatusCode.INVALID_ARGUMENT, "defender must be one of"),
+], ids=["worlds-above-the-cap", "no-worlds", "game-over", "unknown-defender"])
+def test_what_a_question_cannot_take_is_refused_in_its_own_words(
+        stub, position, question, options, code, words):
+    """A position given by its game's name is that game's first own position."""
+    if isinstance(position, str):
+        position = own_positions(find_game(position))[0]
+    source = pb.PositionSource(json=json.dumps(position))
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.Solve(pb.SolveRequest(position=source, question_options=pb.QuestionOptions(
+            question=question, options=options)), timeout=60)
+    assert (caught.value.code(), words in caught.value.details()) == (code, True), \
+        caught.value.details()
+
+
+def test_ask_lists_every_game_and_names_the_command_for_another_games_position(
+        capsys, tmp_path):
+    code, out, _ = run(capsys, "ask", "--help")
+    assert code == 0 and all(game.name in out for game in games())
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(own_positions(games()[0])[0]))
+    code, out, err = run(capsys, "ask", "farbduell", "chain", str(path))
+    assert_one_line_error(code, out, err, f"try `fortress-solver ask {games()[0].name} ")
