@@ -43,35 +43,30 @@ _MAX_CHUNK = 128  # items, whatever their speed: what one message carries
 
 
 class _ChunkSizes:
-    """How many items the next chunk takes: one at first, so that the first answer
-    comes after one search, then at most twice the last, up to _CHUNK_SECONDS of work
-    at the rate the chunks finished so far went."""
+    """How many items the next chunk takes: _CHUNK_SECONDS of work at the pace the pool
+    has seen the stream's question and options go at lately (WorkerPool.pace), whichever
+    call asked them; while that is not known, one at first (a job of unknown length
+    holds no more behind it), then twice the last. (The answers of a chunk go out as
+    they come, whatever its size: the first after one search.)"""
 
     def __init__(self) -> None:
         self._last = 0
-        self._items = 0
-        self._seconds = 0.0
 
-    def next(self) -> int:
-        size = 2 * self._last
-        if self._seconds > 0:
-            size = min(size, int(self._items / self._seconds * _CHUNK_SECONDS))
+    def next(self, pace: float | None) -> int:
+        if pace is not None:
+            size = int(_CHUNK_SECONDS / max(pace, 1e-6))
+        else:
+            size = 2 * self._last
         self._last = max(1, min(size, _MAX_CHUNK))
         return self._last
-
-    def finished(self, items: int, seconds: float) -> None:
-        self._items += items
-        self._seconds += seconds
 
 
 @dataclass
 class _Ended(Generic[T]):
-    """A chunk done: the items it answered and its seconds (waiting for a worker
-    included), those it handed back unstarted (its worker was borrowed), or what
-    failed it."""
+    """A chunk done: the items it answered, those it handed back unstarted (its worker
+    was borrowed), or what failed it."""
 
     items: int
-    seconds: float = 0.0
     error: Exception | None = None
     left: list[_Item[T]] = field(default_factory=list)
 
@@ -144,14 +139,21 @@ class Calls:
             return replace(budget, seconds=min(budget.seconds or math.inf, left))
 
         def read() -> list[_Item[T]]:
-            chunk = list(islice(jobs, sizes.next()))
+            """The next chunk, sized by the pace of its first job's kind."""
             given = within()
-            return [_Item(tag, Job(question, position, options, given))
-                    for tag, question, position, options in chunk]
+
+            def made(rows: Iterator[tuple[T, Question[Any, Any, Any], Any, Any]]
+                     ) -> list[_Item[T]]:
+                return [_Item(tag, Job(question, position, options, given))
+                        for tag, question, position, options in rows]
+
+            items = made(islice(jobs, 1))
+            if items:
+                items += made(islice(jobs, sizes.next(self._pool.pace(items[0].job)) - 1))
+            return items
 
         def run(chunk: list[_Item[T]]) -> None:
             ended: _Ended[T] = _Ended(len(chunk))
-            started = time.perf_counter()
             try:
                 ended.items = self._pool.run_chunk(
                     [item.job for item in chunk], cancelled,
@@ -161,48 +163,48 @@ class Calls:
             except Exception as error:
                 ended.error = error
             finally:
-                ended.seconds = time.perf_counter() - started
                 answers.put(ended)
 
         workers = self._pool.workers
+        running = 0
+        ahead: list[_Item[T]] | None = None
+        back: list[list[_Item[T]]] = []  # handed back unstarted: run first
+
+        def fill(executor: ThreadPoolExecutor) -> None:
+            """A chunk for every worker free: those handed back first, then the one
+            read ahead, then more."""
+            nonlocal running, ahead
+            while running < workers and more():
+                if back:
+                    chunk = back.pop()
+                else:
+                    chunk = read() if ahead is None else ahead
+                    ahead = None
+                if not chunk:
+                    return
+                executor.submit(run, chunk)
+                running += 1
+
         with ThreadPoolExecutor(workers) as executor:
             try:
-                running = 0
-                ahead: list[_Item[T]] | None = None
-                back: list[list[_Item[T]]] = []  # handed back unstarted: run first
-                while True:
-                    while running < workers and more():
-                        if back:
-                            chunk = back.pop()
-                        else:
-                            chunk = read() if ahead is None else ahead
-                            ahead = None
-                        if not chunk:
-                            break
-                        executor.submit(run, chunk)
-                        running += 1
-                    if not running:
-                        return
+                fill(executor)
+                while running:
                     ready: list[tuple[T, Any]] = []
-                    answer = answers.get()
-                    while True:
-                        if isinstance(answer, _Ended):
-                            running -= 1
-                            if answer.error is not None:
-                                raise answer.error
-                            sizes.finished(answer.items, answer.seconds)
-                            if answer.left:
-                                back.append(answer.left)
-                            if not ready:
-                                break  # hand out the work it freed before waiting again
-                        else:
+                    while len(ready) < most and (not ready or not answers.empty()):
+                        answer = answers.get()
+                        if not isinstance(answer, _Ended):
                             ready.append(answer)
-                        if len(ready) >= most or answers.empty():
+                            continue
+                        running -= 1
+                        if answer.error is not None:
+                            raise answer.error
+                        if answer.left:
+                            back.append(answer.left)
+                        fill(executor)  # the work it freed, before its answers go out
+                        if not running:
                             break
-                        answer = answers.get_nowait()
-                    if not ready:
-                        continue
-                    yield ready
+                    if ready:
+                        yield ready
                     if ahead is None and more():
                         ahead = read()
             finally:

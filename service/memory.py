@@ -16,7 +16,7 @@ import os
 import resource
 import threading
 import time
-from pathlib import Path
+from functools import cache
 
 LARGE = 64 << 10  # a request this size or more is noted
 
@@ -24,18 +24,34 @@ LARGE = 64 << 10  # a request this size or more is noted
 def resident_mib() -> int:
     """This process's resident memory in MiB (its peak where /proc is not there)."""
     try:
-        pages = int(Path("/proc/self/statm").read_text().split()[1])
-        return pages * os.sysconf("SC_PAGE_SIZE") >> 20
+        pages = int(os.pread(_statm(os.getpid()), 256, 0).split()[1])
+        return pages * _PAGE_BYTES >> 20
     except (OSError, ValueError, IndexError):
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10
+
+
+_PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
+
+
+@cache
+def _statm(pid: int) -> int:
+    """This process's /proc/<pid>/statm, opened once (by process: a forked child has
+    its own), and read again at each look: a worker looks before every search."""
+    return os.open(f"/proc/{pid}/statm", os.O_RDONLY)
 
 
 def give_back_memory() -> None:
     """Return the free pages of every heap to the system (glibc only)."""
     try:
-        ctypes.CDLL(None).malloc_trim(0)
+        _libc().malloc_trim(0)
     except (OSError, AttributeError):
         pass
+
+
+@cache
+def _libc() -> ctypes.CDLL:
+    """The C library, loaded once: a worker gives memory back after every chunk."""
+    return ctypes.CDLL(None)
 
 
 class Trimmer:

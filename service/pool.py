@@ -48,6 +48,11 @@ from solver.budget import Budget
 from solver.games import Question
 
 _POLL_SECONDS = 0.01
+# How long a worker holds an answer of a chunk for the answers after it, to send them
+# together: a quick search's answer costs its worker about what the search did to send
+# alone (a pickle, a pipe write, a wake-up on the other side).
+_LINGER_SECONDS = 0.005
+_PACE_WEIGHT = 0.3  # of the last chunk in a question's pace, a moving average
 
 
 class Overloaded(Exception):
@@ -76,15 +81,62 @@ class Job:
         return self.question.answer.unknown(seconds)
 
 
+def _kind(job: Job) -> tuple[Question[Any, Any, Any], str]:
+    """What a job's pace is kept by: its question and its options (by their text, which
+    every options value has; a hash not every one)."""
+    return job.question, repr(job.options)
+
+
 class _Stopped:
     """A worker's word that it started no more of its chunk (cancelled or halted)."""
+
+
+class Outbox:
+    """A worker's answers on their way back, in lists: the answers of a chunk that
+    finish within _LINGER_SECONDS of the first one held go as one message, and a thread
+    sends what a slow search would otherwise hold back, so that none waits longer. The
+    last message of a chunk goes at once."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._connection = connection
+        self._changed = threading.Condition()  # guards the two below and the pipe
+        self._held: list[Any] = []
+        self._since = 0.0  # when the first answer held was put
+        threading.Thread(target=self._send_late, name="outbox", daemon=True).start()
+
+    def put(self, message: Any, last: bool = False) -> None:
+        with self._changed:
+            if not self._held:
+                self._since = time.monotonic()
+                self._changed.notify()
+            self._held.append(message)
+            if last or time.monotonic() - self._since >= _LINGER_SECONDS:
+                self._send()
+
+    def _send(self) -> None:
+        """Send what is held (the lock held)."""
+        self._connection.send(self._held)
+        self._held = []
+
+    def _send_late(self) -> None:
+        with self._changed:
+            while True:
+                if not self._held:
+                    self._changed.wait()
+                    continue
+                left = self._since + _LINGER_SECONDS - time.monotonic()
+                if left > 0:
+                    self._changed.wait(left)
+                    continue
+                self._send()
 
 
 def _work(connection: Connection, cancel: Event, halt: Event,
           preload: tuple[str, ...], memory_mib: int | None) -> None:
     """A worker process: import what searches will need, then run each chunk of jobs
-    received until told to stop (None), sending one message a job run: its answer, or
-    the exception that ends the chunk, or _Stopped in place of the jobs left. What is
+    received until told to stop (None), sending, in lists (Outbox), what each job
+    ends with: its answer, or the exception that ends the chunk, or _Stopped in place
+    of the jobs left. What is
     imported lives as long as the process: the garbage collector leaves it alone, or
     each full collection would walk all of it (some 40 ms, in the middle of a search or
     on an answer's way out). Ctrl-C, which a terminal sends the whole process group, is
@@ -94,17 +146,18 @@ def _work(connection: Connection, cancel: Event, halt: Event,
     for module in preload:
         importlib.import_module(module)
     gc.freeze()
+    outbox = Outbox(connection)
     while (chunk := connection.recv()) is not None:
-        for job in chunk:
+        for k, job in enumerate(chunk, 1):
             if cancel.is_set() or halt.is_set():
-                connection.send(_Stopped())
+                outbox.put(_Stopped(), last=True)
                 break
             try:
                 budget = replace(_within(job.budget, memory_mib), stop=cancel.is_set)
-                connection.send(job.run(budget))
+                outbox.put(job.run(budget), last=k == len(chunk))
             except Exception as error:  # a bug must not take the worker down with it
                 error.add_note(traceback.format_exc().rstrip())  # where, for the server's log
-                connection.send(error)
+                outbox.put(error, last=True)
                 break
         give_back_memory()  # the chunk's tables: a worker is as large as its largest search
 
@@ -175,6 +228,7 @@ class WorkerPool:
         self._queue: list[_Ticket] = []  # jobs admitted and waiting, oldest first
         self._running: Counter[str] = Counter()  # jobs on a worker, by owner
         self._held: Counter[str] = Counter()  # running and waiting, by owner
+        self._paces: dict[tuple[Question[Any, Any, Any], str], float] = {}  # see pace()
 
     @property
     def busy(self) -> int:
@@ -193,6 +247,12 @@ class WorkerPool:
             waiting = {ticket.owner for ticket in self._queue} - set(self._running)
             return (len(self._running), len(waiting),
                     max(self._running.values(), default=0))
+
+    def pace(self, job: Job) -> float | None:
+        """The seconds a job of the same question and options has taken lately on a
+        worker, its way there and back included (a moving average over the chunks
+        run); None before any."""
+        return self._paces.get(_kind(job))
 
     def run(self, job: Job, cancelled: Callable[[], bool], wait: bool = False,
             owner: str = "") -> Any:
@@ -312,6 +372,7 @@ class WorkerPool:
             worker = self._replace(worker)
         ran = 0
         failure: Exception | None = None
+        sent = time.perf_counter()
         try:
             worker.cancel.clear()
             worker.halt.clear()
@@ -320,18 +381,18 @@ class WorkerPool:
             worker.connection.send([replace(first, budget=replace(first.budget,
                                                                   seconds=remaining)),
                                     *jobs[1:]])
-            while ran < len(jobs):
+            ended = False
+            while ran < len(jobs) and not ended:
                 while not worker.connection.poll(_POLL_SECONDS):
                     worker.watch(cancelled, enough)
-                result = worker.connection.recv()
-                if isinstance(result, _Stopped):
-                    break
-                if isinstance(result, Exception):
-                    failure = result
-                    break
-                answered(ran, result)
-                ran += 1
-                worker.watch(cancelled, enough)
+                for result in worker.connection.recv():
+                    if isinstance(result, _Stopped | Exception):
+                        failure = result if isinstance(result, Exception) else None
+                        ended = True
+                        break
+                    answered(ran, result)
+                    ran += 1
+                    worker.watch(cancelled, enough)
         except (EOFError, OSError):  # died during the job: this call fails, the next won't
             worker = self._replace(worker)
             raise WorkerLost("the search process died during this call") from None
@@ -343,6 +404,10 @@ class WorkerPool:
         finally:
             with self._changed:
                 self._idle.append(worker)
+        if ran:
+            took = (time.perf_counter() - sent) / ran
+            last = self._paces.get(_kind(jobs[0]), took)
+            self._paces[_kind(jobs[0])] = last + _PACE_WEIGHT * (took - last)
         if failure is not None:
             raise failure
         return ran

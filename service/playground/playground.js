@@ -21,7 +21,7 @@
  * A position pasted without a "game" key is one of the game in the selector.
  * Any other game gets the generic view (GENERIC): its picture as the server draws it, its
  * position's JSON in the paste box to edit and load again, its legal moves as buttons, and
- * a button for each of its questions (GameInfo.modes), whose answer is shown as JSON.
+ * a button for each of its questions (GameInfo.questions), whose answer is shown as JSON.
  *
  * It calls the server it is served from, in the Connect protocol with JSON bodies
  * (POST /fortress.solver.v1.Solver/<Method>, see protos/fortress_solver.proto):
@@ -79,7 +79,7 @@ const STRONGHOLD_EXAMPLE = `{"game": "stronghold", "mode": "1v3", "turn": 2,    
 //   solution    fills the solution panel's list; says whether there is one to show
 //   click       a click on the board that is not on an action button
 //   actionClass an action button's class
-//   questions   a button for each of the game's questions (GameInfo.modes)
+//   questions   a button for each of the game's questions (GameInfo.questions)
 //   rules       the game's rules page (GET /docs/NAME, service/rules_routes.py)
 //   tables      deals on the table and for the players chosen (Farbduell)
 //   prepare     called when the game is chosen, before its first position comes
@@ -1515,13 +1515,14 @@ function genericStatus(view) {
   return `playing: ${made} made${mover}`;
 }
 
-// A button for each of the game's questions (GameInfo.modes), in the controls; none for
-// a game with a board of its own (its Hint and Solve ask).
+// A button for each of the game's questions (GameInfo.questions, each titled by its
+// summary), in the controls; none for a game with a board of its own (its Hint and Solve
+// ask).
 function renderQuestions() {
-  const modes = boardOf().questions ? state.games?.get(state.game)?.modes || [] : [];
-  $("questions").replaceChildren(...modes.map((question) => el("button", {
-    type: "button", class: "question", "data-testid": "question", "data-question": question,
-    title: `ask the server: ${question}`, text: question, disabled: state.busy})));
+  const asked = boardOf().questions ? state.games?.get(state.game)?.questions || [] : [];
+  $("questions").replaceChildren(...asked.map(({name, summary}) => el("button", {
+    type: "button", class: "question", "data-testid": "question", "data-question": name,
+    title: `ask the server: ${summary || name}`, text: name, disabled: state.busy})));
 }
 
 // The last question's answer: its status, then its JSON pretty-printed.

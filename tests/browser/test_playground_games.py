@@ -65,7 +65,8 @@ def test_the_plugged_in_games_are_in_the_selector(tab, server_url):
 
 def test_a_plugged_in_game_deals_plays_and_answers_its_questions(tab, server_url):
     page = tab.page
-    modes = next(game["modes"] for game in call(server_url, "GetServerInfo", {})["games"]
+    asked = next([question["name"] for question in game["questions"]]
+                 for game in call(server_url, "GetServerInfo", {})["games"]
                  if game["name"] == "coins")
     status, picture = page.get_by_test_id("status"), page.get_by_test_id("picture")
     page.get_by_test_id("game").select_option("coins")
@@ -79,10 +80,10 @@ def test_a_plugged_in_game_deals_plays_and_answers_its_questions(tab, server_url
     for hidden in ("hint", "solve", "prev", "next", "play"):
         expect(page.get_by_test_id(hidden)).to_be_hidden()
     questions = page.get_by_test_id("question")
-    assert questions.all_inner_texts() == modes == ["solve", "hint"]
+    assert questions.all_inner_texts() == asked == ["solve", "hint"]
     assert actions(page) == list(COINS.moves(dealt))
 
-    for question in modes:  # asked through Solve, answered as JSON
+    for question in asked:  # asked through Solve, answered as JSON
         questions.filter(has_text=question).click()
         expect(page.get_by_test_id("answer-question")).to_have_text(f"{question}: solved")
         assert json.loads(page.get_by_test_id("answer").inner_text()) == answer(

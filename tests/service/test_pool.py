@@ -7,15 +7,17 @@ cancellation)."""
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 
 import pytest
 
 from service.calls import Calls
-from service.pool import Job, Overloaded, WorkerLost, WorkerPool
+from service.pool import Job, Outbox, Overloaded, WorkerLost, WorkerPool
 from solver.beleaguered import Algorithm, Mode, deal
 from solver.beleaguered.game import SOLVE, SolveOptions
 from solver.budget import Budget, Status
@@ -179,7 +181,15 @@ def test_a_batch_in_chunks_answers_every_item_once_as_one_at_a_time(pool, monkey
     answers = list(calls.ask_many(((n, SOLVE, deal(n), QUICK) for n in numbers), BUDGET))
     assert sorted(n for n, _ in answers) == list(numbers)
     assert all(same(answer, alone[n]) for n, answer in answers)
-    assert chunks[0] == 1 and len(chunks) < len(numbers) and sum(chunks) == len(numbers)
+    assert len(chunks) < len(numbers) and sum(chunks) == len(numbers)
+    # the pace of QUICK solves was known from the calls above: the first chunk is sized
+    # by it; other options, not yet seen, start with one job
+    assert chunks[0] > 1
+    chunks.clear()
+    slower = replace(QUICK, single_cards=True)
+    assert pool.pace(Job(SOLVE, deal(1), slower, BUDGET)) is None
+    list(calls.ask_many(((n, SOLVE, deal(n), slower) for n in numbers), BUDGET))
+    assert chunks[0] == 1 and sum(chunks) == len(numbers)
 
 
 def test_a_chunk_passes_each_answer_on_as_it_finishes_and_stops_when_cancelled(pool):
@@ -262,3 +272,22 @@ def test_a_worker_that_dies_mid_chunk_fails_the_call_and_is_replaced(pool):
         again = list(threads.map(lambda n: pool.run(quick_job(n), lambda: False), (1, 2)))
     assert all(answer.status is not Status.UNKNOWN for answer in again)
     assert (pool.busy, pool.waiting) == (0, 0)
+
+
+def test_a_workers_quick_answers_travel_together_and_a_held_one_goes_without_the_next():
+    """A worker's outbox: answers put in quick succession arrive in fewer messages than
+    answers, in order; one put alone arrives while no other follows (its thread sends
+    it); the last of a chunk goes at once."""
+    received, sent = multiprocessing.Pipe(duplex=False)
+    outbox = Outbox(sent)
+    for k in range(200):
+        outbox.put(k, last=k == 199)
+    messages = []
+    while sum(map(len, messages)) < 200:
+        messages.append(received.recv())
+    assert [k for message in messages for k in message] == list(range(200))
+    assert len(messages) < 200
+    outbox.put("alone")
+    assert received.poll(30) and received.recv() == ["alone"]
+    outbox.put("last", last=True)
+    assert received.poll(0) and received.recv() == ["last"]
