@@ -5,6 +5,8 @@ round_robin target, and on a Dask cluster of 1 and 2 workers, beside the local p
 Every replica is a `fortress-solver serve --workers 1` and every Dask worker one
 process of one thread, so "2" is two cores' worth in each; what is timed is the whole
 command a user runs (`client batch`, `batch --dask`, `batch --jobs`), start-up included.
+A setup's servers or cluster run only around its own runs (started, warmed up, then
+timed): an idle Dask cluster alone takes some 0.4 of a core, which the others would pay.
 
 Then what a single call costs the server beyond its search, on one replica of one
 worker: warm Beleaguered Fortress Solves (`any` mode, a deal each) and Fortress Fight
@@ -27,7 +29,8 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
+from functools import partial
 from pathlib import Path
 from typing import IO
 
@@ -176,31 +179,47 @@ def _ffk_hint(position: str) -> Callable[[pb_grpc.SolverStub, int, list[tuple[st
     return hint
 
 
+@contextmanager
+def _given(command: list[str]) -> Iterator[list[str]]:
+    """A setup that needs nothing running: the local pool."""
+    yield command
+
+
+@contextmanager
+def _on_replicas(count: int, command: list[str]) -> Iterator[list[str]]:
+    with replicas(count) as target:
+        yield [*command, "--server", target]
+
+
+@contextmanager
+def _on_dask(count: int, command: list[str]) -> Iterator[list[str]]:
+    with dask_cluster(count) as address:
+        yield [*command, "--dask", address]
+
+
 def scale(deals: str, rounds: int) -> None:
     """The batch on every setup, rounds interleaved; the table of medians."""
     first, last = (int(n) for n in deals.split("-"))
     count = last - first + 1
     batch = ["--deals", deals, "--mode", "any"]
     seconds: dict[str, list[float]] = {}
-    with ExitStack() as stack:
-        setups = {
-            "local pool, 1 process": [*CLI, "batch", *batch, "--jobs", "1"],
-            "local pool, 2 processes": [*CLI, "batch", *batch, "--jobs", "2"],
-        }
-        for n in (1, 2):
-            target = stack.enter_context(replicas(n))
-            setups[f"gRPC round_robin, {n} replica{'s' * (n > 1)}"] = [
-                *CLI, "client", "batch", "--server", target, *batch]
-        for n in (1, 2):
-            address = stack.enter_context(dask_cluster(n))
-            setups[f"Dask, {n} worker{'s' * (n > 1)}"] = [*CLI, "batch", *batch, "--dask",
-                                                          address]
-        names = list(setups)
-        for round_ in range(rounds):
-            order = names if round_ % 2 == 0 else names[::-1]  # interleaved, both ways
-            for name in order:
-                seconds.setdefault(name, []).append(run(setups[name]))
-                print(f"round {round_ + 1}: {name}: {seconds[name][-1]:.1f} s", file=sys.stderr)
+    setups: dict[str, Callable[[], AbstractContextManager[list[str]]]] = {
+        "local pool, 1 process": partial(_given, [*CLI, "batch", *batch, "--jobs", "1"]),
+        "local pool, 2 processes": partial(_given, [*CLI, "batch", *batch, "--jobs", "2"]),
+    }
+    for n in (1, 2):
+        setups[f"gRPC round_robin, {n} replica{'s' * (n > 1)}"] = partial(
+            _on_replicas, n, [*CLI, "client", "batch", *batch])
+    for n in (1, 2):
+        setups[f"Dask, {n} worker{'s' * (n > 1)}"] = partial(
+            _on_dask, n, [*CLI, "batch", *batch])
+    names = list(setups)
+    for round_ in range(rounds):
+        order = names if round_ % 2 == 0 else names[::-1]  # interleaved, both ways
+        for name in order:
+            with setups[name]() as command:  # its servers up only while it is timed
+                seconds.setdefault(name, []).append(run(command))
+            print(f"round {round_ + 1}: {name}: {seconds[name][-1]:.1f} s", file=sys.stderr)
     rate = {name: count / statistics.median(times) for name, times in seconds.items()}
     print(f"deals {deals} (`any` mode), median of {rounds} interleaved rounds, "
           f"{os.cpu_count()} cores")
