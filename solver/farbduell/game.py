@@ -34,6 +34,7 @@ class ChainOptions:
 class HintOptions:
     worlds: int = Settings().worlds   # samples of the cards the mover does not know
     seed: int = 0
+    knowing: bool = True  # deal the samples around what the mover has seen (False: blind)
 
     def __post_init__(self) -> None:
         check_worlds(self.worlds)
@@ -48,7 +49,8 @@ def run_chain(state: State, options: ChainOptions, budget: Budget) -> Chain:
 
 
 def run_hint(state: State, options: HintOptions, budget: Budget) -> Hint:
-    return hint(state, budget, Settings(worlds=options.worlds), options.seed)
+    return hint(state, budget, Settings(worlds=options.worlds, knowing=options.knowing),
+                options.seed)
 
 
 PUZZLE = Question("puzzle", "force a win within N own turns (all cards known)",

@@ -11,6 +11,7 @@ import grpc
 import pytest
 
 from service.api import fortress_solver_pb2 as pb
+from solver.budget import Budget
 from solver.games import find_game, games
 from tests.support.cli import assert_one_line_error, run, timeless
 from tests.support.seeds import own_positions
@@ -95,3 +96,38 @@ def test_ask_lists_every_game_and_names_the_command_for_another_games_position(
     path.write_text(json.dumps(own_positions(games()[0])[0]))
     code, out, err = run(capsys, "ask", "farbduell", "chain", str(path))
     assert_one_line_error(code, out, err, f"try `fortress-solver ask {games()[0].name} ")
+
+
+def test_an_option_added_in_its_game_package_alone_reaches_every_front_end(
+        capsys, tmp_path, stub, solver_server):
+    """Farbduell's hint option `knowing`, a field of its HintOptions that nothing in
+    service/ names: the server lists it in the question's options schema and takes it in
+    QuestionOptions, `ask` and `client ask` take it as a flag, and each answer is the
+    library's with it (which is not the answer without it, in this position)."""
+    game = find_game("farbduell")
+    position = game.start(5)
+    for _ in range(8):
+        position = game.play(position, game.bot(position))
+    hint = game.question("hint")
+    blind, knowing = (hint.ask(position, hint.options(knowing=flag), Budget(seconds=60))
+                      for flag in (False, True))
+    assert (blind.action, blind.value) != (knowing.action, knowing.value)
+    expected = {key: blind.to_json()[key] for key in ("status", "action", "value")}
+
+    info = stub.GetServerInfo(pb.GetServerInfoRequest(), timeout=30)
+    listed = next(q for g in info.games if g.name == game.name for q in g.questions
+                  if q.name == "hint")
+    assert json.loads(listed.options_schema)["properties"]["knowing"]["default"] is True
+    source = pb.PositionSource(json=json.dumps(game.to_json(position)))
+    answer = stub.Hint(pb.HintRequest(position=source, budget=pb.Budget(seconds=60),
+                                      question_options=pb.QuestionOptions(
+                                          options='{"knowing": false}')), timeout=120)
+    assert {key: json.loads(answer.answer_json)[key] for key in expected} == expected
+
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(game.to_json(position)))
+    asked = ("ask", game.name, "hint", str(path), "--no-knowing", "--seconds", "60")
+    for argv in (asked, ("client", *asked, "--server", address(solver_server))):
+        code, out, err = run(capsys, *argv)
+        assert code == 0, err
+        assert {key: json.loads(out)[key] for key in expected} == expected
