@@ -138,7 +138,6 @@ class Commands:
             question_options=chosen, budget=budget_to_proto(budget_of(args)))
         print(client.solve(request).answer_json)
 
-
     def _position(self, args: argparse.Namespace) -> Any:
         """The position of FILE, of --deal N, or of --start SEED."""
         if getattr(args, "deal", None) is not None and self.game.deal is not None:
