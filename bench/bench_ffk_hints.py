@@ -11,7 +11,7 @@ import argparse
 import statistics
 import time
 
-from solver.ffkingdom.data import shipped_rules
+from solver.ffkingdom.data import shipped_cards
 from solver.ffkingdom.hints import Settings, hint
 from solver.ffkingdom.policies import greedy_action
 from solver.ffkingdom.rules import apply, new_game
@@ -21,7 +21,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6, help="games, seeds 1..GAMES")
     args = parser.parse_args()
-    rules = shipped_rules()
+    rules = shipped_cards()
     seconds: dict[bool, list[float]] = {True: [], False: []}
     positions = 0
     for seed in range(1, args.games + 1):

@@ -15,7 +15,7 @@ import random
 import statistics
 import time
 
-from solver.ffkingdom import Rules, apply, load_rules, new_game
+from solver.ffkingdom import CardTable, apply, load_cards, new_game
 from solver.ffkingdom.bots import MAX_ROUNDS
 from solver.ffkingdom.policies import random_action
 
@@ -28,7 +28,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true",
                         help="profile one repeat instead, and print the costliest calls")
     args = parser.parse_args()
-    rules = load_rules()
+    rules = load_cards()
     if args.profile:
         profile(rules, args.games, args.seed)
         return
@@ -43,7 +43,7 @@ def main() -> None:
           f"{args.seed + args.games - 1}, {actions / args.games:.1f} actions a game")
 
 
-def playouts(rules: Rules, games: int, seed: int) -> tuple[float, float, int]:
+def playouts(rules: CardTable, games: int, seed: int) -> tuple[float, float, int]:
     """Seconds by the clock and of CPU time, and actions, for `games` random games from
     consecutive seeds."""
     actions = 0
@@ -57,7 +57,7 @@ def playouts(rules: Rules, games: int, seed: int) -> tuple[float, float, int]:
     return time.perf_counter() - started, time.process_time() - cpu_started, actions
 
 
-def profile(rules: Rules, games: int, seed: int) -> None:
+def profile(rules: CardTable, games: int, seed: int) -> None:
     profiler = cProfile.Profile()
     profiler.runcall(playouts, rules, games, seed)
     stats = pstats.Stats(profiler)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from service.arguments import add_progress, progress_bar
 from solver.budget import Budget
-from solver.ffkingdom import Rules, apply, load, load_rules, new_game
+from solver.ffkingdom import CardTable, apply, load, load_cards, new_game
 from solver.ffkingdom.policies import greedy_action
 from solver.ffkingdom.puzzles import solve_puzzle
 
@@ -29,12 +29,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="budget per forced win")
     add_progress(parser)
     args = parser.parse_args()
-    rules = load_rules()
+    rules = load_cards()
     hand_made(rules, args.repeat)
     real_positions(rules, args.games, args.seconds, args.progress)
 
 
-def hand_made(rules: Rules, repeat: int) -> None:
+def hand_made(rules: CardTable, repeat: int) -> None:
     medians = []
     print(f"{'puzzle':45} {'turns':>5} {'verdict':>10} {'actions':>7} {'nodes':>7} {'median s':>9}")
     for path in sorted(PUZZLES.glob("*.json")):
@@ -51,7 +51,7 @@ def hand_made(rules: Rules, repeat: int) -> None:
           f"slowest {max(medians):.4f} s (each the median of {repeat} runs)")
 
 
-def real_positions(rules: Rules, games: int, seconds: float, progress: bool) -> None:
+def real_positions(rules: CardTable, games: int, seconds: float, progress: bool) -> None:
     positions = []
     for seed in range(1, games + 1):
         state = new_game(rules, seed)

@@ -16,12 +16,12 @@ import numpy as np
 
 from bench.fitting import accuracy_and_log_loss, fit_logistic
 from service.arguments import add_progress, progress_bar
-from solver.ffkingdom import apply, load_rules, new_game
+from solver.ffkingdom import apply, load_cards, new_game
 from solver.ffkingdom.evaluate import FEATURES, side_features
 from solver.ffkingdom.policies import greedy_action
 
 OUT = Path(__file__).resolve().parent.parent / "solver" / "ffkingdom" / "fitted_eval.toml"
-RULES = load_rules()
+RULES = load_cards()
 
 
 def game_rows(seed: int) -> tuple[list[list[float]], list[int]]:

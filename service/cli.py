@@ -523,9 +523,9 @@ def _other_game(error: OtherGame, words: list[str], args: argparse.Namespace) ->
         question = next((name for name in (asked, "hint") if name in answered),
                         answered[0] if answered else asked)
         client = "client " if words[:1] == ["client"] else ""
-        asking = words[len(client) > 0:][:1] == ["ask"]
-        words_for = f"ask {game.name} {question}" if asking else words_of(game, question)
-        command = f"{client}{words_for} {file}"
+        asked_by = words[1:] if client else words
+        command = (f"{client}ask {game.name} {question} {file}" if asked_by[:1] == ["ask"]
+                   else f"{client}{words_of(game, question)} {file}")
     return f"this is a {game.title} position: try `{PROG} {command}`"
 
 

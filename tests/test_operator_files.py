@@ -15,10 +15,10 @@ import pytest
 from service.tls import ServerTls
 from service.tokens import read_tokens
 from solver.beleaguered.variant import MAX_RULES_BYTES
-from solver.beleaguered.variant import load_rules as load_variant
+from solver.beleaguered.variant import load_variant_file as load_variant
 from solver.errors import InvalidInput
 from solver.farbduell.data import load_tables
-from solver.ffkingdom.data import load_rules as load_cards
+from solver.ffkingdom.data import load_cards
 from solver.operator_files import MAX_DEPTH, read_text, toml_of
 
 CLI = Path(sys.executable).parent / "fortress-solver"

@@ -59,7 +59,7 @@ from solver.beleaguered.variant import (
     DEFAULT,
     Variant,
     find_variant,
-    load_rules,
+    load_variant_file,
     rules_schema,
     variants,
 )
@@ -174,7 +174,7 @@ def chosen_variant(name: str | None, rules: Path | None) -> Variant | None:
     an InvalidInput of one line."""
     if rules is None:
         return None if name is None else find_variant(name)
-    loaded = load_rules(rules)
+    loaded = load_variant_file(rules)
     if name is not None and name != loaded.name:
         raise InvalidInput(f"{rules} holds the rules of {loaded.name!r}, not of --variant "
                            f"{name!r}: give --variant {loaded.name}, or leave it out")
@@ -224,7 +224,7 @@ def _deal_name(number: int, variant: Variant | None) -> str:
 
 def _variants(args: argparse.Namespace) -> None:
     if args.rules is not None:
-        load_rules(args.rules)
+        load_variant_file(args.rules)
     listed = variants()
     if args.json:
         _print_json([variant.to_json() for variant in listed])

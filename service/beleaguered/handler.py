@@ -35,7 +35,7 @@ from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEALS, check_deals
 from solver.beleaguered.game import GAME, GRADE, SOLVE, HintOptions, SolveOptions
 from solver.beleaguered.grading import Grading
 from solver.beleaguered.solve import Metric, hint_from
-from solver.beleaguered.variant import Variant, load_rules, variants
+from solver.beleaguered.variant import Variant, load_variant_file, variants
 from solver.budget import Budget, SearchStats, Status
 from solver.errors import InvalidInput, OutOfRange
 from solver.games import Game, Question
@@ -78,7 +78,7 @@ class Handler:
         their variants are known by name here: their positions and deals are served.
         (A worker needs no file: a position takes its rules along, see Variant.__reduce__.)"""
         for path in settings.rules:
-            load_rules(path)
+            load_variant_file(path)
         self.game = game
         self.cache = HintCache(settings.cache_entries)
 

@@ -16,7 +16,7 @@ from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from solver.ffkingdom import Loaded, new_game
 from solver.ffkingdom.bots import BOTS, GameResult, pairing_games, play_game
-from solver.ffkingdom.data import shipped_rules
+from solver.ffkingdom.data import shipped_cards
 from solver.ffkingdom.game import GAME, HINT, PUZZLE, HintOptions, PuzzleOptions
 from solver.ffkingdom.hints import HINT_BUDGET, Hint
 from solver.ffkingdom.puzzles import PuzzleAnswer, check_complete
@@ -114,7 +114,7 @@ def _add_hint(sub: Any, server: bool) -> argparse.ArgumentParser:
 
 
 def _deal(args: argparse.Namespace) -> None:
-    rules = shipped_rules()
+    rules = shipped_cards()
     names = [name or None for name in args.leaders.split(",")] if args.leaders else []
     if len(names) not in (0, 2):
         raise InvalidInput("--leaders takes two names separated by a comma (empty for none)")
@@ -222,4 +222,4 @@ def _selfplay(args: argparse.Namespace) -> None:
 def _play(game: tuple[tuple[str, str], int]) -> GameResult:
     """One self-play game, in a worker process (so a module-level function)."""
     seats, seed = game
-    return play_game(seats, seed, shipped_rules())
+    return play_game(seats, seed, shipped_cards())

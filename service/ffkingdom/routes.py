@@ -11,12 +11,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from solver.ffkingdom.data import Card, Rules, reveal_count, shipped_rules
+from solver.ffkingdom.data import Card, CardTable, reveal_count, shipped_cards
 
 
 def ffk_cards(request: Request) -> Response:
     """The card table as JSON: {"cards": {id: card}, "surcharge": {...}}."""
-    rules = shipped_rules()
+    rules = shipped_cards()
     config = rules.config
     return JSONResponse({
         "cards": {card.id: card_json(card, rules) for card in rules.cards.values()},
@@ -25,7 +25,7 @@ def ffk_cards(request: Request) -> Response:
     })
 
 
-def card_json(card: Card, rules: Rules) -> dict[str, Any]:
+def card_json(card: Card, rules: CardTable) -> dict[str, Any]:
     """One card for a person: its name, type and cost, what it does, and its flags."""
     effects = [effect_text(key, value, rules) for key, value in card.effect.items()]
     effects += {0: [], 1: ["play again"]}.get(card.extra_actions,
@@ -49,7 +49,7 @@ def _signed(amount: int) -> str:
     return f"+{amount}" if amount >= 0 else f"−{-amount}"
 
 
-def effect_text(key: str, value: Any, rules: Rules) -> str:
+def effect_text(key: str, value: Any, rules: CardTable) -> str:
     """One effect of cards.toml in words (the effect names of solver/ffkingdom/data.py)."""
     match key:
         case "wall" | "castle":

@@ -114,7 +114,7 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def parse_rules(text: str, source: str = "rules file") -> Variant:
+def parse_variant_file(text: str, source: str = "rules file") -> Variant:
     """A variant from its TOML text, every fault named in one InvalidInput."""
     from solver.beleaguered.rules_file import checked  # pydantic only for a file to check
 
@@ -127,9 +127,9 @@ def _toml(text: str, source: str) -> dict[str, Any]:
     return toml_of(text, source)
 
 
-def load_rules(path: str | Path) -> Variant:
+def load_variant_file(path: str | Path) -> Variant:
     """Read a user's rules file and make its variant known by name for this process."""
-    rules = parse_rules(read_text(path, MAX_RULES_BYTES, "rules file"), str(path))
+    rules = parse_variant_file(read_text(path, MAX_RULES_BYTES, "rules file"), str(path))
     if rules.name in _shipped() and _shipped()[rules.name] != rules:
         raise InvalidInput(f"{path}: variant {rules.name!r} is a shipped variant: give "
                            "your rules a name of their own")

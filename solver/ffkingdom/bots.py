@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.ffkingdom.data import Rules
+from solver.ffkingdom.data import CardTable
 from solver.ffkingdom.hints import Settings, hint
 from solver.ffkingdom.policies import greedy_action, random_action
 from solver.ffkingdom.rules import apply, new_game
@@ -32,7 +32,7 @@ class GameResult:
     hint_seconds: float      # time it spent choosing them
 
 
-def play_game(seats: tuple[str, str], seed: int, rules: Rules) -> GameResult:
+def play_game(seats: tuple[str, str], seed: int, rules: CardTable) -> GameResult:
     """One game from the deal of `seed`, seat 0 first."""
     Bots.check(seats, BOTS)
     bots = Bots(seed, random_action, greedy_action,

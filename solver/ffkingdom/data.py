@@ -69,7 +69,7 @@ class Card:
 @dataclass(frozen=True)
 class Terms:
     """What playing a card takes, in the engine's indices: worked out once per card table
-    (`Rules.terms`), so that finding the legal plays reads no strings or tables."""
+    (`CardTable.terms`), so that finding the legal plays reads no strings or tables."""
 
     type: str
     cost: tuple[tuple[int, int], ...]  # (index into RESOURCES, amount) per resource paid
@@ -120,7 +120,7 @@ class Config:
 
 
 @dataclass(frozen=True)
-class Rules:
+class CardTable:
     config: Config
     start: Mapping[str, int]
     leaders: Mapping[str, Mapping[str, int]]
@@ -138,25 +138,25 @@ class Rules:
 
     @cached_property
     def terms(self) -> Mapping[str, Terms]:
-        """Each card's terms (see Terms), by id; kept with these rules once worked out."""
+        """Each card's terms (see Terms), by id; kept with this table once worked out."""
         return {card_id: Terms.of(card) for card_id, card in self.cards.items()}
 
     def __reduce__(self) -> str | tuple[Any, ...]:
         """The shipped card table travels to a search process by name, not as 4 KB of
         cards on every job: there it is the process's own copy, its terms worked out once."""
-        if self is shipped_rules():
-            return shipped_rules, ()
+        if self is shipped_cards():
+            return shipped_cards, ()
         return object.__reduce__(self)
 
 
 @cache
-def shipped_rules() -> Rules:
+def shipped_cards() -> CardTable:
     """The card table shipped with the package, read once: what positions default to."""
-    return load_rules()
+    return load_cards()
 
 
-def load_rules(path: Path | None = None) -> Rules:
-    """Read and check a rules file (default: the cards.toml shipped with the package)."""
+def load_cards(path: Path | None = None) -> CardTable:
+    """Read and check a card table (default: the cards.toml shipped with the package)."""
     where = "cards.toml" if path is None else path.name
     text = (read_text(path, MAX_RULES_BYTES, "rules file") if path is not None
             else files("solver.ffkingdom").joinpath("cards.toml").read_text(encoding="utf-8"))
@@ -174,7 +174,7 @@ def load_rules(path: Path | None = None) -> Rules:
         problems.append(f"the cards' copies add up to {total}, not deck_size {config.deck_size}")
     if problems or config is None:
         raise InvalidInput([f"{where}: {problem}" for problem in problems])
-    return Rules(config, start, leaders,
+    return CardTable(config, start, leaders,
                  {card_id: card for card_id, card in cards.items() if card is not None})
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from importlib.resources import files
 
 from solver.errors import InvalidInput
-from solver.ffkingdom.data import Rules
+from solver.ffkingdom.data import CardTable
 from solver.ffkingdom.position import Player, State
 from solver.ffkingdom.rules import surcharge
 
@@ -104,7 +104,7 @@ def side_features(p: Player, state: State, hands: bool = True) -> tuple[float, .
     )
 
 
-def _hand_features(p: Player, rules: Rules) -> tuple[float, ...]:
+def _hand_features(p: Player, rules: CardTable) -> tuple[float, ...]:
     """What the cards in hand could do: damage, castle and wall they add, producers, and
     how many are out of reach next turn."""
     damage = castle = wall = producers = out_of_reach = 0
@@ -121,7 +121,7 @@ def _hand_features(p: Player, rules: Rules) -> tuple[float, ...]:
     return damage, castle, wall, producers, out_of_reach
 
 
-def card_value(p: Player, card_id: str, rules: Rules) -> float:
+def card_value(p: Player, card_id: str, rules: CardTable) -> float:
     """Dearer cards do more; a card payable by next turn counts fully, one far out of
     reach little."""
     terms = rules.terms[card_id]
@@ -134,7 +134,7 @@ def card_value(p: Player, card_id: str, rules: Rules) -> float:
     return 0.15 * (2.0 + 0.4 * price) / (1.0 + shortfall)
 
 
-def _reach(p: Player, rules: Rules) -> tuple[int, ...]:
+def _reach(p: Player, rules: CardTable) -> tuple[int, ...]:
     """Each stock (in RESOURCES order) with next turn's production added: producers line
     up with stocks, builders Z, soldiers W, mages K, markets G."""
     stocks, producers = p.stocks, p.producers

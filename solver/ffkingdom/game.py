@@ -11,7 +11,7 @@ from typing import Any
 
 from solver.budget import Budget, check_worlds
 from solver.ffkingdom.actions import parse_action
-from solver.ffkingdom.data import shipped_rules
+from solver.ffkingdom.data import shipped_cards
 from solver.ffkingdom.drawing import picture
 from solver.ffkingdom.hints import Hint, Settings, hint
 from solver.ffkingdom.policies import greedy_action
@@ -63,7 +63,7 @@ def moves(position: Loaded) -> tuple[str, ...]:
 
 def start(seed: int) -> Loaded:
     """A new game on the shipped rules, seat 0 first, everything known."""
-    return Loaded(new_game(shipped_rules(), seed, first_player=0), True, True)
+    return Loaded(new_game(shipped_cards(), seed, first_player=0), True, True)
 
 
 def _to_json(position: Loaded) -> dict[str, Any]:

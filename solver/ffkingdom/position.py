@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from solver.errors import InvalidInput
-from solver.ffkingdom.data import PRODUCERS, RESOURCES, Rules
+from solver.ffkingdom.data import PRODUCERS, RESOURCES, CardTable
 
 NAME = "fortress-fight-kingdom"
 SHIELD_CARD = "schild"
@@ -94,7 +94,7 @@ class State:
     winner: int | None = None
     seed: int = 0                         # drives reshuffles and random discards
     # The rules are not part of the position's identity.
-    rules: Rules = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+    rules: CardTable = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
 
     @property
     def mover(self) -> Player:
@@ -117,7 +117,7 @@ class State:
         return counts
 
     @classmethod
-    def from_json(cls, data: Any, rules: Rules | None = None) -> State:
+    def from_json(cls, data: Any, rules: CardTable | None = None) -> State:
         """A position whose every card is placed (the opponent's hand and the deck too)."""
         from solver.ffkingdom.reading import load  # the reader builds these values
 

@@ -12,13 +12,13 @@ from dataclasses import replace
 from typing import Any
 
 from solver.errors import InvalidInput
-from solver.ffkingdom.data import Rules, shipped_rules
+from solver.ffkingdom.data import CardTable, shipped_cards
 from solver.ffkingdom.position import NOTHING, SHIELD_CARD, Knowledge, Loaded, Player, State
 from solver.ffkingdom.schema import PlayerSchema, PositionSchema
 from solver.reading import check
 
 
-def parse(text: str, rules: Rules) -> State:
+def parse(text: str, rules: CardTable) -> State:
     """Read back the text form that str(state) writes: every card must be placed."""
     try:
         data = json.loads(text)
@@ -27,10 +27,10 @@ def parse(text: str, rules: Rules) -> State:
     return State.from_json(data, rules)
 
 
-def load(data: Any, rules: Rules | None = None) -> Loaded:
+def load(data: Any, rules: CardTable | None = None) -> Loaded:
     """A position from its JSON value (read by the shipped card table unless `rules`
     says otherwise); every fault is named, all at once."""
-    rules = rules or shipped_rules()
+    rules = rules or shipped_cards()
     wire = check(PositionSchema, data)
     config = rules.config
     problems: list[str] = []
@@ -111,7 +111,7 @@ def load(data: Any, rules: Rules | None = None) -> Loaded:
                   deck_known=wire.deck is not None)
 
 
-def _knowledge(wire: PositionSchema, index: int, rules: Rules,
+def _knowledge(wire: PositionSchema, index: int, rules: CardTable,
                problems: list[str]) -> Knowledge:
     """What player `index` knows, with the checks against what the position gives: the
     cards it knows in a given opponent's hand must be there, the known top must be the
@@ -166,7 +166,7 @@ def _over(cards: Counter[str], limit: Counter[str], label: str) -> str:
                      for card, n in sorted(cards.items()) if n > limit[card])
 
 
-def _player(wire: PlayerSchema, index: int, rules: Rules, problems: list[str]) -> Player:
+def _player(wire: PlayerSchema, index: int, rules: CardTable, problems: list[str]) -> Player:
     """The player's numbers (the rules' starting values where left out) and the checks
     that need the card table; the hand is placed later."""
     what = f"players[{index}]"
@@ -206,7 +206,7 @@ def _player(wire: PlayerSchema, index: int, rules: Rules, problems: list[str]) -
     )
 
 
-def _known_cards(cards: list[str] | None, what: str, rules: Rules,
+def _known_cards(cards: list[str] | None, what: str, rules: CardTable,
                  problems: list[str]) -> None:
     unknown = [card for card in cards or () if card not in rules.cards]
     if unknown:

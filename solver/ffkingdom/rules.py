@@ -27,15 +27,15 @@ from solver.ffkingdom.data import (
     PRODUCTION,
     RESOURCES,
     Card,
+    CardTable,
     Config,
-    Rules,
     Terms,
 )
 from solver.ffkingdom.knowledge import drawn, left_hand, revealed_top, saw_hand, saw_top
 from solver.ffkingdom.position import SHIELD_CARD, Knowledge, Player, State
 
 
-def new_game(rules: Rules, seed: int, first_player: int | None = None,
+def new_game(rules: CardTable, seed: int, first_player: int | None = None,
              leaders: tuple[str | None, str | None] = (None, None),
              resource_win: bool | None = None) -> State:
     """Shuffle, deal nine each (alternately, the first player first) and start turn one."""
@@ -58,7 +58,7 @@ def new_game(rules: Rules, seed: int, first_player: int | None = None,
     return game.freeze()
 
 
-def _starting_player(rules: Rules, leader: str | None, hand: list[str]) -> Player:
+def _starting_player(rules: CardTable, leader: str | None, hand: list[str]) -> Player:
     values = dict(rules.start)
     if leader is not None:
         if leader not in rules.leaders:
@@ -72,7 +72,7 @@ def _starting_player(rules: Rules, leader: str | None, hand: list[str]) -> Playe
                   hand=tuple(sorted(hand)))
 
 
-def cost(player: Player, card: Card, rules: Rules) -> dict[str, int]:
+def cost(player: Player, card: Card, rules: CardTable) -> dict[str, int]:
     """What the card costs this player now: producers cost more for each one played."""
     extra = surcharge(player, rules.terms[card.id], rules.config)
     return {resource: amount + extra for resource, amount in card.cost.items()}

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from solver.ffkingdom.data import shipped_rules
+from solver.ffkingdom.data import shipped_cards
 from solver.reading import Schema, schema
 
 PLAYERS = 2                 # a duel
@@ -38,7 +38,7 @@ MAX_CARDS = 200             # in one list of cards; the table has 72
 MAX_CARD_ID = 40            # characters of a card id
 MAX_SEED = 2**64 - 1
 
-_RULES = shipped_rules()
+_RULES = shipped_cards()
 _START = _RULES.start
 
 CardId = Annotated[str, Field(

@@ -20,7 +20,7 @@ from solver.beleaguered.variant import (
     SHIPPED_ORDER,
     Variant,
     find_variant,
-    parse_rules,
+    parse_variant_file,
     rules_schema,
 )
 from tests.support.batch_output import batch_records
@@ -32,7 +32,7 @@ from tests.support.serve_process import ServeProcess
 DEALS = {"beleaguered-fortress": 2, "fortress": 3, "bastion": 3, "beleaguered-castle": 2,
          "streets-and-alleys": 17, "citadel": 5}
 
-OWN = parse_rules(CASTLE_ONE_CELL, "castle-one-cell.toml")  # read, not registered
+OWN = parse_variant_file(CASTLE_ONE_CELL, "castle-one-cell.toml")  # read, not registered
 OWN_DEAL = 2
 
 

@@ -17,7 +17,7 @@ from pysol_cards.random import LCRandom31, MTRandom
 from pysol_cards.random_base import RandomBase
 
 from solver.beleaguered.deals import MAX_DEAL, MAX_DEALS, check_deals, deal, shuffled_deck
-from solver.beleaguered.variant import Numbering, find_variant, parse_rules
+from solver.beleaguered.variant import Numbering, find_variant, parse_variant_file
 from solver.cards import FULL_DECK, Card
 from solver.errors import OutOfRange
 
@@ -190,7 +190,7 @@ def test_beleaguered_fortress_deals_are_unchanged():
 
 
 def test_a_users_rules_lay_out_cells_left_empty():
-    rules = parse_rules('name = "ten-by-two"\ntitle = "Ten by Two"\nsource = "a test"\n'
+    rules = parse_variant_file('name = "ten-by-two"\ntitle = "Ten by Two"\nsource = "a test"\n'
                         'piles = [5, 5, 5, 5, 5, 5, 5, 5, 5, 5]\ncells = 4\ncells_dealt = 2\n'
                         'build = "same-suit-up-or-down"\n')
     position = deal(1, rules)

@@ -31,7 +31,7 @@ from solver.beleaguered import (
     solve,
 )
 from solver.beleaguered.problem import FortressProblem
-from solver.beleaguered.variant import SequenceMoves, Variant, parse_rules, variants
+from solver.beleaguered.variant import SequenceMoves, Variant, parse_variant_file, variants
 from solver.budget import Budget, Status
 from solver.cards import Card
 from solver.search import astar
@@ -83,14 +83,14 @@ build = "same-suit-down"
 empty = "none"
 """]
 
-VARIANTS: list[Variant] = [*variants(), *(parse_rules(text) for text in MADE_UP)]
+VARIANTS: list[Variant] = [*variants(), *(parse_variant_file(text) for text in MADE_UP)]
 
 
 def _narrow(variant: Variant) -> Variant:
     """The same rules on three piles (the deal still counts 52)."""
     total = sum(variant.piles)
     piles = (total - 2 * (total // 3), total // 3, total // 3)
-    return parse_rules(f"""
+    return parse_variant_file(f"""
 name = "{variant.name}-narrow"
 title = "{variant.name} on three piles"
 source = "made for this test"
@@ -202,7 +202,7 @@ def _opening(position: Position) -> list[str]:
 
 
 def _rules(build: str, worrying_back: bool = False, empty: str = "any") -> Variant:
-    return parse_rules(f"""
+    return parse_variant_file(f"""
 name = "probe"
 title = "probe"
 source = "made for this test"

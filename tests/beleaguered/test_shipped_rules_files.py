@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 import solver.beleaguered
-from solver.beleaguered.variant import SHIPPED_ORDER, Variant, find_variant, parse_rules
+from solver.beleaguered.variant import SHIPPED_ORDER, Variant, find_variant, parse_variant_file
 
 FILES = sorted((Path(solver.beleaguered.__file__).parent / "variants").glob("*.toml"))
 
 
 @pytest.mark.parametrize("path", FILES, ids=[path.stem for path in FILES])
 def test_a_shipped_rules_file_meets_the_schema_as_it_is_read(path: Path) -> None:
-    checked = parse_rules(path.read_text(encoding="utf-8"), path.name)
+    checked = parse_variant_file(path.read_text(encoding="utf-8"), path.name)
     assert checked == find_variant(checked.name)
     assert Variant.from_json(checked.to_json()) == checked
 

@@ -14,8 +14,8 @@ from solver.beleaguered.variant import (
     SHIPPED_ORDER,
     Build,
     find_variant,
-    load_rules,
-    parse_rules,
+    load_variant_file,
+    parse_variant_file,
     rules_schema,
     variants,
 )
@@ -50,7 +50,7 @@ def test_the_default_variant_is_beleaguered_fortress() -> None:
 ])
 def test_a_bad_rules_file_is_one_line_naming_its_fault(text: str, fault: str) -> None:
     with pytest.raises(InvalidInput) as refused:
-        parse_rules(text, "mine.toml")
+        parse_variant_file(text, "mine.toml")
     message = str(refused.value)
     assert fault in message and message.startswith("mine.toml") and "\n" not in message
 
@@ -66,7 +66,7 @@ def test_a_users_rules_file_makes_its_variant_known(tmp_path: Path,
     monkeypatch.setattr(variant_module, "_added", {})  # known in this test only
     path = tmp_path / "castle-one-cell.toml"
     path.write_text(CASTLE_ONE_CELL)
-    variant = load_rules(path)
+    variant = load_variant_file(path)
     assert find_variant("castle-one-cell") == variant
     position = deal(7, variant)
     assert len(position.cells) == 1 and position.cells[0] is not None
@@ -83,7 +83,7 @@ def test_a_shipped_name_cannot_be_taken_by_other_rules(tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
     path.write_text(CASTLE_ONE_CELL.replace('"castle-one-cell"', '"citadel"'))
     with pytest.raises(InvalidInput, match="is a shipped variant"):
-        load_rules(path)
+        load_variant_file(path)
 
 
 def test_the_rules_schema_names_every_field() -> None:

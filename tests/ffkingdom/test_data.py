@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from solver.errors import InvalidInput
-from solver.ffkingdom import load_rules
+from solver.ffkingdom import load_cards
 from tests.support.ffkingdom import RULES, act, position
 
 SHIPPED = Path(__file__).resolve().parents[2] / "solver" / "ffkingdom" / "cards.toml"
@@ -79,7 +79,7 @@ def test_shipped_config_defaults():
 
 
 def test_loading_the_path_explicitly_gives_the_same_rules():
-    assert load_rules(SHIPPED) == RULES
+    assert load_cards(SHIPPED) == RULES
 
 
 # --- broken tables ----------------------------------------------------------------------------
@@ -96,7 +96,7 @@ def write_with(tmp_path: Path, *replacements: tuple[str, str]) -> Path:
 
 def broken(tmp_path: Path, old: str, new: str) -> list[str]:
     with pytest.raises(InvalidInput) as info:
-        load_rules(write_with(tmp_path, (old, new)))
+        load_cards(write_with(tmp_path, (old, new)))
     return info.value.problems
 
 
@@ -133,7 +133,7 @@ TWO_BROKEN_CARDS = (("effect = { wall = 6 }", "effect = { moat = 6 }"),
 
 def test_several_table_problems_are_listed_at_once(tmp_path):
     with pytest.raises(InvalidInput) as info:
-        load_rules(write_with(tmp_path, *TWO_BROKEN_CARDS))
+        load_cards(write_with(tmp_path, *TWO_BROKEN_CARDS))
     problems = info.value.problems
     assert "cards.toml: card 'wehrgang' has an unknown effect 'moat'" in problems
     assert "cards.toml: card 'doppelzug' cost has an unknown field 'X'" in problems
@@ -142,7 +142,7 @@ def test_several_table_problems_are_listed_at_once(tmp_path):
 def test_broken_cards_do_not_add_a_false_copies_total(tmp_path):
     """The copies still add up to 72; only the two cards' own faults are problems."""
     with pytest.raises(InvalidInput) as info:
-        load_rules(write_with(tmp_path, *TWO_BROKEN_CARDS))
+        load_cards(write_with(tmp_path, *TWO_BROKEN_CARDS))
     assert info.value.problems == ["cards.toml: card 'wehrgang' has an unknown effect 'moat'",
                                    "cards.toml: card 'doppelzug' cost has an unknown field 'X'"]
 
@@ -159,7 +159,7 @@ def test_malformed_card_fields_are_refused_not_crashed_on(tmp_path, old, new, fr
 
 
 def test_corrected_card_value_changes_play(tmp_path):
-    rules = load_rules(write_with(tmp_path, ("effect = { dmg = 9 }", "effect = { dmg = 10 }")))
+    rules = load_cards(write_with(tmp_path, ("effect = { dmg = 9 }", "effect = { dmg = 10 }")))
     assert rules.cards["katapult"].effect == {"dmg": 10}
     state = position({"W": 7, "hand": ["katapult", "mauer"]}, {}, rules=rules, actions_left=2)
     after = act(state, "play katapult")

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.ffkingdom import Play, State, apply, new_game
-from solver.ffkingdom.data import PRODUCED, PRODUCERS, Rules
+from solver.ffkingdom.data import PRODUCED, PRODUCERS, CardTable
 from solver.ffkingdom.evaluate import (
     BOARD_FEATURES,
     BOARD_WEIGHTS,
@@ -126,7 +126,7 @@ def test_board_weights_price_castle_points_by_band():
 
 
 
-def reference_card_value(player: Player, card_id: str, rules: Rules) -> float:
+def reference_card_value(player: Player, card_id: str, rules: CardTable) -> float:
     """card_value as its docstring states it, from the card's price now (`cost`) and what
     each stock will hold next turn (stock plus production)."""
     price = cost(player, rules.cards[card_id], rules)
@@ -135,7 +135,7 @@ def reference_card_value(player: Player, card_id: str, rules: Rules) -> float:
     return 0.15 * (2.0 + 0.4 * sum(price.values())) / (1.0 + shortfall)
 
 
-def reference_hand(player: Player, rules: Rules) -> tuple[int, ...]:
+def reference_hand(player: Player, rules: CardTable) -> tuple[int, ...]:
     """The hand features read from the card table: damage, castle, wall, producers, and
     the cards some stock cannot pay for even after next turn's production."""
     effects = [rules.cards[card_id].effect for card_id in player.hand]
@@ -148,7 +148,7 @@ def reference_hand(player: Player, rules: Rules) -> tuple[int, ...]:
             sum("producer" in e for e in effects), out_of_reach)
 
 
-def _production(player: Player, resource: str, rules: Rules) -> int:
+def _production(player: Player, resource: str, rules: CardTable) -> int:
     """What a turn's production adds to a stock (PRODUCED: builders make Z, ...)."""
     kind = next(kind for kind, made in PRODUCED.items() if made == resource)
     per_unit = rules.config.market_gold_per_turn if resource == "G" else 1

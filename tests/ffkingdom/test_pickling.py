@@ -7,22 +7,22 @@ import pickle
 
 from solver.farbduell.data import default_tables, load_tables
 from solver.farbduell.rules import new_game as new_farbduell
-from solver.ffkingdom import load_rules, new_game
-from solver.ffkingdom.data import shipped_rules
+from solver.ffkingdom import load_cards, new_game
+from solver.ffkingdom.data import shipped_cards
 
 
 def test_a_position_on_the_shipped_card_table_carries_it_by_name():
-    state = new_game(shipped_rules(), 7)
+    state = new_game(shipped_cards(), 7)
     back = pickle.loads(pickle.dumps(state))
-    assert back == state and back.rules is shipped_rules()
-    assert len(pickle.dumps(state)) * 3 < len(pickle.dumps(new_game(load_rules(), 7)))
+    assert back == state and back.rules is shipped_cards()
+    assert len(pickle.dumps(state)) * 3 < len(pickle.dumps(new_game(load_cards(), 7)))
 
 
 def test_a_position_on_other_rules_carries_them_whole():
-    rules = load_rules()
+    rules = load_cards()
     state = new_game(rules, 7)
     back = pickle.loads(pickle.dumps(state))
-    assert back == state and back.rules is not shipped_rules() and back.rules == rules
+    assert back == state and back.rules is not shipped_cards() and back.rules == rules
 
 
 def test_a_farbduell_position_carries_its_shipped_table_by_name():

@@ -26,7 +26,7 @@ from solver.beleaguered import Position
 from solver.budget import Budget
 from solver.farbduell import default_tables
 from solver.farbduell import new_game as new_farbduell
-from solver.ffkingdom import load, load_rules
+from solver.ffkingdom import load, load_cards
 from solver.ffkingdom import new_game as new_ffk
 from tests.support.servers import connect, running_server
 
@@ -56,7 +56,7 @@ def _ffk(data: dict) -> pb.PositionSource:
 
 def _ffk_view(seed: int) -> pb.PositionSource:
     """A new game as the player to move sees it: the opponent's hand and the deck unknown."""
-    data = new_ffk(load_rules(), seed).to_json()
+    data = new_ffk(load_cards(), seed).to_json()
     del data["deck"]
     del data["players"][1 - data["to_move"]]["hand"]
     return _ffk(data)
@@ -69,12 +69,12 @@ FFK_LONG_TURN = _ffk({"actions_left": 20, "resource_win": False, "players": [
     {**_RICH, "hand": ["mauer", "wehrgang", "turm", "angriff", "sturmlaeufer", "heilkunde",
                        "bannzauber", "wachen", "kundschafter"]},
     {"castle": 99, "wall": 500}]})
-FFK_NEW_GAME = _ffk(new_ffk(load_rules(), 1).to_json())  # no forced win in 3 turns found in 20 s
+FFK_NEW_GAME = _ffk(new_ffk(load_cards(), 1).to_json())  # no forced win in 3 turns found in 20 s
 
 
 def _ffk_whole(data: dict) -> pb.PositionSource:
     """The position with the cards it leaves out filled in and given: all of it known."""
-    return _ffk(load(data, load_rules()).state.to_json())
+    return _ffk(load(data, load_cards()).state.to_json())
 
 
 # A forced win this turn, found at once; its fewest actions (five damage cards of nine

@@ -41,7 +41,7 @@ from solver.beleaguered import (
     solve,
 )
 from solver.beleaguered.reading import read
-from solver.beleaguered.variant import SHIPPED_ORDER, Variant, find_variant, parse_rules
+from solver.beleaguered.variant import SHIPPED_ORDER, Variant, find_variant, parse_variant_file
 from solver.budget import Budget
 from tests.support.castle_one_cell import CASTLE_ONE_CELL
 from tests.support.http import post
@@ -51,7 +51,7 @@ from tests.support.servers import moves_from_proto, rpc_error
 GAME = "beleaguered-fortress"
 
 # read here without registering it: this process's variants stay the shipped ones
-OWN = parse_rules(CASTLE_ONE_CELL, "castle-one-cell.toml")
+OWN = parse_variant_file(CASTLE_ONE_CELL, "castle-one-cell.toml")
 
 # a deal of each variant that is won, solved optimally and graded in well under a second
 DEALS = {"beleaguered-fortress": 2, "fortress": 3, "bastion": 3, "beleaguered-castle": 2,

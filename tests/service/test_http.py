@@ -31,7 +31,7 @@ from solver.beleaguered.game import GAME
 from solver.farbduell.data import default_tables
 from solver.farbduell.game import GAME as FARBDUELL
 from solver.farbduell.rules import new_game
-from solver.ffkingdom.data import shipped_rules
+from solver.ffkingdom.data import shipped_cards
 from tests.support.http import SOLVER, post
 from tests.support.servers import running_server
 
@@ -501,7 +501,7 @@ def test_the_card_table_is_the_shipped_one_in_words(server):
     status, kind, body = get(server, "/games/fortress-fight-kingdom/cards.json")
     assert (status, kind) == (200, "application/json")
     table = json.loads(body)
-    rules = shipped_rules()
+    rules = shipped_cards()
     assert list(table["cards"]) == list(rules.cards)
     for card_id, card in table["cards"].items():
         shipped = rules.card(card_id)

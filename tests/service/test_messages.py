@@ -29,13 +29,13 @@ from solver.farbduell.position import State as FarbduellState
 from solver.farbduell.rules import apply as farbduell_apply
 from solver.farbduell.rules import legal_actions as farbduell_moves
 from solver.farbduell.rules import new_game as farbduell_game
-from solver.ffkingdom import Loaded, apply, legal_actions, load, load_rules, new_game
+from solver.ffkingdom import Loaded, apply, legal_actions, load, load_cards, new_game
 from solver.reading import path_of
 from solver.stronghold.position import Position
 from solver.stronghold.rules import act, begin_turn, destinations
 from tests.support.stronghold import E3
 
-RULES = load_rules()
+RULES = load_cards()
 TABLES = default_tables()
 
 

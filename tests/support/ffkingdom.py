@@ -11,27 +11,27 @@ import pytest
 
 from solver.errors import IllegalMove, InvalidInput
 from solver.ffkingdom import (
-    Rules,
+    CardTable,
     State,
     apply,
     legal_actions,
     load,
-    load_rules,
+    load_cards,
     new_game,
     parse_action,
 )
 
-RULES = load_rules()
+RULES = load_cards()
 
 
-def with_config(rules: Rules = RULES, **changes) -> Rules:
+def with_config(rules: CardTable = RULES, **changes) -> CardTable:
     return dataclasses.replace(rules, config=dataclasses.replace(rules.config, **changes))
 
 
 EVERY_STEP = with_config(win_check="every_step")
 
 
-def position(*players: dict, rules: Rules = RULES, **fields) -> State:
+def position(*players: dict, rules: CardTable = RULES, **fields) -> State:
     """A state from JSON fields; player 0 is to move unless `to_move` says otherwise."""
     return load({"players": list(players), **fields}, rules).state
 
@@ -48,7 +48,7 @@ def refused(state: State, text: str) -> str:
     return str(info.value)
 
 
-def problems_of(data, rules: Rules = RULES) -> list[str]:
+def problems_of(data, rules: CardTable = RULES) -> list[str]:
     with pytest.raises(InvalidInput) as info:
         load(data, rules)
     assert str(info.value) == "; ".join(info.value.problems)
@@ -60,7 +60,7 @@ def has(problems: list[str], *fragments: str) -> bool:
     return any(all(f in p for f in fragments) for p in problems)
 
 
-def rest_of_deck(*hands: list[str], rules: Rules = RULES) -> list[str]:
+def rest_of_deck(*hands: list[str], rules: CardTable = RULES) -> list[str]:
     """The cards of a full deck that none of the hands hold, in table order."""
     rest = Counter(rules.deck())
     for hand in hands:
