@@ -22,15 +22,21 @@ SLOW = {"selfplay", "batch", "census"}  # examples that run for long, or on file
 
 def commands(parser: argparse.ArgumentParser,
              path: tuple[str, ...] = ()) -> Iterator[tuple[str, argparse.ArgumentParser]]:
-    """(the command's words, its parser) for the root and every subcommand, nested."""
+    """(the command's words, its parser) for the root and every subcommand, nested; a
+    command's aliases (`ask bf` beside `ask beleaguered-fortress`) are its own parser,
+    walked once, by its name."""
     yield " ".join((PROG, *path)), parser
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
+            walked: set[int] = set()
             for name, sub in action.choices.items():
-                yield from commands(sub, (*path, name))
+                if id(sub) not in walked:
+                    walked.add(id(sub))
+                    yield from commands(sub, (*path, name))
 
 
-COMMANDS = dict(commands(build_parser()))
+PARSER = build_parser()
+COMMANDS = dict(commands(PARSER))
 
 
 def examples(epilog: str) -> list[str]:
@@ -70,7 +76,7 @@ def test_every_help_ends_with_an_example_that_parses(words):
             argv = shlex.split(part.split(">")[0])
             if argv[0] == PROG:
                 try:
-                    build_parser().parse_args(argv[1:])
+                    PARSER.parse_args(argv[1:])
                 except SystemExit as stop:
                     pytest.fail(f"{words}: {part!r} does not parse (exit {stop.code})")
 
