@@ -114,9 +114,9 @@ class Outbox:
                 self._send()
 
     def _send(self) -> None:
-        """Send what is held (the lock held)."""
-        self._connection.send(self._held)
-        self._held = []
+        """Send what is held (the lock held); what fails to pickle is not held again."""
+        held, self._held = self._held, []
+        self._connection.send(held)
 
     def _send_late(self) -> None:
         with self._changed:
@@ -134,14 +134,14 @@ class Outbox:
 def _work(connection: Connection, cancel: Event, halt: Event,
           preload: tuple[str, ...], memory_mib: int | None) -> None:
     """A worker process: import what searches will need, then run each chunk of jobs
-    received until told to stop (None), sending, in lists (Outbox), what each job
-    ends with: its answer, or the exception that ends the chunk, or _Stopped in place
-    of the jobs left. What is
-    imported lives as long as the process: the garbage collector leaves it alone, or
-    each full collection would walk all of it (some 40 ms, in the middle of a search or
-    on an answer's way out). Ctrl-C, which a terminal sends the whole process group, is
-    the server's to handle: it drains, then tells the workers to stop. `memory_mib`: what
-    the process may hold, its own memory and a search's tables (None: no limit)."""
+    received until told to stop (None), sending, in lists (Outbox), what each job ends
+    with: its answer, or the exception that ends the chunk, or _Stopped in place of the
+    jobs left. What is imported lives as long as the process: the garbage collector
+    leaves it alone, or each full collection would walk all of it (some 40 ms, in the
+    middle of a search or on an answer's way out). Ctrl-C, which a terminal sends the
+    whole process group, is the server's to handle: it drains, then tells the workers to
+    stop. `memory_mib`: what the process may hold, its own memory and a search's tables
+    (None: no limit)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for module in preload:
         importlib.import_module(module)
