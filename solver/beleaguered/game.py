@@ -102,7 +102,7 @@ GRADE = Question("grade", "every legal move: wins in N moves, loses, or unknown"
 
 GAME: Game[Position] = Game(
     name="beleaguered-fortress",
-    aliases=("beleaguered", "fortress", "bf"),
+    aliases=("patience", "beleaguered", "bf"),  # none a variant's name: --variant is for those
     summary="Beleaguered Fortress: one deck of patience, every card face up",
     from_json=_from_json,
     to_json=_to_json,

@@ -20,6 +20,7 @@ from solver.beleaguered.variant import (
     variants,
 )
 from solver.errors import InvalidInput
+from solver.games import find_game, games
 from tests.support.castle_one_cell import CASTLE_ONE_CELL
 
 
@@ -89,3 +90,13 @@ def test_a_shipped_name_cannot_be_taken_by_other_rules(tmp_path: Path) -> None:
 def test_the_rules_schema_names_every_field() -> None:
     assert {"name", "piles", "reserve", "cells", "build", "empty", "worrying_back",
             "aces_first", "citadel_deal", "numbering"} <= set(rules_schema()["properties"])
+
+
+def test_no_game_answers_to_a_variants_name():
+    """A variant is chosen by --variant (or a position's "variant"), never by a game's
+    name: `--game fortress` is refused, not played as Beleaguered Fortress."""
+    aliases = {alias for game in games() for alias in game.aliases}
+    assert not aliases & {variant.name for variant in variants()}
+    with pytest.raises(InvalidInput, match="no game is called 'fortress'"):
+        find_game("fortress")
+    assert find_game("patience") is find_game("beleaguered-fortress")
