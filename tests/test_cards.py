@@ -165,3 +165,16 @@ def test_a_card_pickles_as_its_index_and_comes_back_as_the_same_card():
     assert len(pickle.dumps(FULL_DECK)) < 52 * 8 + 100
     line = solve(deal(2), Mode.ANY)
     assert pickle.loads(pickle.dumps(line)) == line
+
+
+def test_a_lines_places_are_shared_and_pickled_once():
+    """A line's moves share their places (solver.beleaguered.rules.place): pickled on its
+    way from a worker, each place is written once, and read back shared again."""
+    line = solve(deal(2), Mode.ANY)
+    places = {place for move in line.moves for place in (move.source, move.target)}
+    assert len({id(place) for move in line.moves
+                for place in (move.source, move.target)}) == len(places)
+    back = pickle.loads(pickle.dumps(line))
+    assert back == line
+    assert len({id(place) for move in back.moves
+                for place in (move.source, move.target)}) == len(places)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from solver.beleaguered import _kernel
 from solver.beleaguered.position import Position
-from solver.beleaguered.rules import CELL, FOUNDATION, RESERVE, TABLEAU, Location, Move
+from solver.beleaguered.rules import CELL, FOUNDATION, RESERVE, TABLEAU, Move, place
 from solver.beleaguered.variant import Variant
 from solver.budget import Budget, SearchStats, Status
 from solver.cards import Card
@@ -59,18 +59,18 @@ def _numbered(position: Position, moves: list[tuple[int, int, int]]) -> tuple[Mo
         if source == _CELL:
             slot = cells.index(card)
             cells[slot] = None
-            where = Location(CELL, slot)
+            where = place(CELL, slot)
         elif source == _FOUNDATION:
-            where = Location(FOUNDATION)
+            where = place(FOUNDATION)
         elif source >= piles:
-            where = Location(RESERVE, source - piles)
+            where = place(RESERVE, source - piles)
         else:
-            where = Location(TABLEAU, source)
+            where = place(TABLEAU, source)
         if target == _CELL:
             slot = cells.index(None)
             cells[slot] = card
-            to = Location(CELL, slot)
+            to = place(CELL, slot)
         else:
-            to = Location(FOUNDATION) if target == _HOME else Location(TABLEAU, target)
+            to = place(FOUNDATION) if target == _HOME else place(TABLEAU, target)
         numbered.append(Move(card, where, to))
     return tuple(numbered)

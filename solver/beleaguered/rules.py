@@ -13,8 +13,9 @@ together, as one move (`7H tableau:2 tableau:5` moves 7H and every card above it
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from solver.beleaguered.position import SUITS, Position
@@ -38,8 +39,9 @@ class Location:
     def __str__(self) -> str:
         return self.kind if self.index is None else f"{self.kind}:{self.index}"
 
-    def __reduce__(self) -> tuple[type[Location], tuple[str, int | None]]:
-        return Location, (self.kind, self.index)  # a line's places, pickled as their fields
+    def __reduce__(self) -> tuple[Callable[[str, int | None], Location],
+                                  tuple[str, int | None]]:
+        return place, (self.kind, self.index)  # a line's places, pickled as their fields
 
     @classmethod
     def parse(cls, text: Any) -> Location:
@@ -54,6 +56,13 @@ class Location:
 
 
 _STEP = re.compile(r"^\s*\d+\.\s")  # "  12. ", a step's number as `solve` prints it
+
+
+@cache
+def place(kind: str, index: int | None = None) -> Location:
+    """The one Location of each place: the moves of a line share them, so that a line
+    pickled (on its way from a worker) holds each place once, not twice a move."""
+    return Location(kind, index)
 
 
 @dataclass(frozen=True)
