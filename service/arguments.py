@@ -126,6 +126,17 @@ SERVER = "127.0.0.1:50051"  # where `serve`, and so `make run`, listens by defau
 SERVER_VARIABLE = "FORTRESS_SOLVER_SERVER"  # the environment's server, over SERVER
 
 
+def add_variant(parser: argparse.ArgumentParser) -> None:
+    """--variant and --rules, for a game whose front end plays variants (`in_variant`)."""
+    parser.add_argument("--variant", metavar="NAME",
+                        help="the variant of a game that has several, such as the patience "
+                             "variants `fortress-solver variants` lists (when not given: the "
+                             "position's own, else the game's first)")
+    parser.add_argument("--rules", type=Path, metavar="FILE",
+                        help="a rules file of a variant of your own, for a game that reads "
+                             "them (--variant may name it too, no other)")
+
+
 def add_server(parser: argparse.ArgumentParser) -> None:
     """--server of a client command; service.client reads the target when the command
     runs, so that building the parser imports no grpc."""

@@ -19,6 +19,7 @@ from service.arguments import (
     HelpFormatter,
     Shortfall,
     Version,
+    add_variant,
     positive,
     read_bytes,
     source_name,
@@ -140,7 +141,7 @@ def _add_apply(apply: argparse.ArgumentParser) -> None:
                        help="start from deal N of the game that numbers its deals")
     apply.add_argument("--game", metavar="GAME",
                        help='the position\'s game, for a position without a "game" key')
-    _add_variant(apply)
+    add_variant(apply)
     apply.add_argument("--json", action="store_true", help="print the position as JSON")
     apply.set_defaults(run=_apply)
 
@@ -294,7 +295,8 @@ def _add_ask(ask: argparse.ArgumentParser, remote: bool = False) -> None:
     chosen = ask.add_subparsers(dest="game", required=True, parser_class=_Parser,
                                 help="the game to ask (each has its own --help)")
     for game in games():
-        Questions(game).add_questions(chosen, remote, under)
+        in_variant = getattr(front_end(game).commands, "in_variant", None)
+        Questions(game, in_variant).add_questions(chosen, remote, under)
 
 
 # The commands of every game, after the games' own: each one's help and its parser's maker.
@@ -316,18 +318,7 @@ def _add_any_position(parser: argparse.ArgumentParser) -> None:
                         help="deal N of the game that numbers its deals")
     parser.add_argument("--game", metavar="GAME",
                         help='the position\'s game, for a position without a "game" key')
-    _add_variant(parser)
-
-
-def _add_variant(parser: argparse.ArgumentParser) -> None:
-    """--variant and --rules, for a game whose front end plays variants (`in_variant`)."""
-    parser.add_argument("--variant", metavar="NAME",
-                        help="the variant of a game that has several, such as the patience "
-                             "variants `fortress-solver variants` lists (when not given: the "
-                             "position's own, else the game's first)")
-    parser.add_argument("--rules", type=Path, metavar="FILE",
-                        help="a rules file of a variant of your own, for a game that reads "
-                             "them (--variant may name it too, no other)")
+    add_variant(parser)
 
 
 def _position_of(args: argparse.Namespace) -> tuple[Game[Any], Any]:

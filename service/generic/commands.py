@@ -12,12 +12,14 @@ import dataclasses
 import enum
 import json
 import typing
+from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from service.arguments import add_budget, add_server, budget_of, read_position
+from service.arguments import add_budget, add_server, add_variant, budget_of, read_position
 from solver.errors import InvalidInput
 from solver.games import Game, Question
 from solver.reading import faults, json_of
@@ -26,6 +28,8 @@ if TYPE_CHECKING:
     from service.client import Client
 
 _SECONDS = 10.0  # a command's default budget
+# a game's front end's `in_variant(game, --variant, --rules)`: the game in that variant
+InVariant = Callable[[Game[Any], str | None, Path | None], Game[Any]]
 
 
 def default_question(game: Game[Any], rpc: str) -> Question[Any, Any, Any]:
@@ -59,8 +63,11 @@ def options_from_json(question: Question[Any, Any, Any], text: str) -> Any:
 class Commands:
     """`fortress-solver GAME QUESTION FILE` and `client GAME QUESTION FILE`."""
 
-    def __init__(self, game: Game[Any]) -> None:
+    def __init__(self, game: Game[Any], in_variant: InVariant | None = None) -> None:
+        """`in_variant`: how the game's front end plays the variant --variant and
+        --rules choose, for a game that has variants (None: it has none)."""
         self.game = game
+        self.in_variant = in_variant
 
     def add_commands(self, commands: Any) -> None:
         self.add_questions(commands, remote=False)
@@ -94,6 +101,8 @@ class Commands:
             if game.start is not None:
                 source.add_argument("--start", type=int, metavar="SEED",
                                     help="a new game from SEED, instead of a file")
+            if self.in_variant is not None:
+                add_variant(asked)
             add_budget(asked, seconds=_SECONDS)
             for field, kind in _option_fields(question):
                 _add_option(asked, field, kind)
@@ -139,12 +148,15 @@ class Commands:
         print(client.solve(request).answer_json)
 
     def _position(self, args: argparse.Namespace) -> Any:
-        """The position of FILE, of --deal N, or of --start SEED."""
-        if getattr(args, "deal", None) is not None and self.game.deal is not None:
-            return self.game.deal(args.deal)
-        if getattr(args, "start", None) is not None and self.game.start is not None:
-            return self.game.start(args.start)
-        return read_position(self.game, args.file)
+        """The position of FILE, of --deal N, or of --start SEED, in the variant chosen."""
+        game = self.game
+        if self.in_variant is not None and (args.variant is not None or args.rules is not None):
+            game = self.in_variant(game, args.variant, args.rules)
+        if getattr(args, "deal", None) is not None and game.deal is not None:
+            return game.deal(args.deal)
+        if getattr(args, "start", None) is not None and game.start is not None:
+            return game.start(args.start)
+        return read_position(game, args.file)
 
 
 def _option_fields(question: Question[Any, Any, Any]) -> list[tuple[str, Any]]:

@@ -13,7 +13,7 @@ import pytest
 from service.api import fortress_solver_pb2 as pb
 from solver.budget import Budget
 from solver.games import find_game, games
-from tests.support.cli import assert_one_line_error, run, timeless
+from tests.support.cli import assert_one_line_error, run, run_json, timeless
 from tests.support.seeds import own_positions
 from tests.support.servers import address
 from tests.support.stronghold import NEAR_END
@@ -131,3 +131,16 @@ def test_an_option_added_in_its_game_package_alone_reaches_every_front_end(
         code, out, err = run(capsys, *argv)
         assert code == 0, err
         assert {key: json.loads(out)[key] for key in expected} == expected
+
+
+def test_ask_plays_the_variant_chosen_here_and_on_a_server(capsys, solver_server):
+    """--variant reaches `ask` for the game whose front end plays variants: deal 3 of
+    Fortress, solved as `solve --variant fortress` solves it, not as deal 3 of the
+    game's first variant."""
+    typed = run_json(capsys, "solve", "--deal", "3", "--variant", "fortress", "--json")
+    first = run_json(capsys, "ask", "beleaguered-fortress", "solve", "--deal", "3")
+    assert first["moves"] != typed["moves"]
+    asked = ("ask", "beleaguered-fortress", "solve", "--deal", "3", "--variant", "fortress")
+    for argv in (asked, ("client", *asked, "--server", address(solver_server))):
+        answer = run_json(capsys, *argv)
+        assert (answer["length"], answer["moves"]) == (typed["length"], typed["moves"])
