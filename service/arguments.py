@@ -122,10 +122,6 @@ def add_budget(parser: argparse.ArgumentParser, seconds: float) -> None:
                              "--memory-per-worker leaves")
 
 
-SERVER = "127.0.0.1:50051"  # where `serve`, and so `make run`, listens by default
-SERVER_VARIABLE = "FORTRESS_SOLVER_SERVER"  # the environment's server, over SERVER
-
-
 def add_variant(parser: argparse.ArgumentParser) -> None:
     """--variant and --rules, for a game whose front end plays variants (`in_variant`)."""
     parser.add_argument("--variant", metavar="NAME",
@@ -135,6 +131,10 @@ def add_variant(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", type=Path, metavar="FILE",
                         help="a rules file of a variant of your own, for a game that reads "
                              "them (--variant may name it too, no other)")
+
+
+SERVER = "127.0.0.1:50051"  # where `serve`, and so `make run`, listens by default
+SERVER_VARIABLE = "FORTRESS_SOLVER_SERVER"  # the environment's server, over SERVER
 
 
 def add_server(parser: argparse.ArgumentParser) -> None:
