@@ -96,7 +96,8 @@ class Calls:
     def ask(self, question: Question[P, Opts, A], position: P, options: Opts | None,
             budget: pb.Budget) -> A:
         """The question's answer, typed as the question says; what it cannot be asked is
-        refused here, before a worker is taken (Question.check)."""
+        refused here, before a worker is taken (Question.check, which Question.ask in
+        the worker runs again: a look at the position, no search)."""
         chosen: Opts = question.options() if options is None else options
         question.refuse(position, chosen)
         job = Job(question, position, chosen, self._budget(budget))

@@ -72,7 +72,10 @@ class Question(Generic[P, O, A]):
     check: Callable[[P, O], None] | None = None
 
     def ask(self, position: P, options: O | None, budget: Budget) -> A:
-        return self.run(position, self.options() if options is None else options, budget)
+        """The answer, once `check` has let the question be asked of the position."""
+        chosen = self.options() if options is None else options
+        self.refuse(position, chosen)
+        return self.run(position, chosen, budget)
 
     def refuse(self, position: P, options: O) -> None:
         """InvalidInput when the question cannot be asked of this position."""

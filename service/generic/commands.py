@@ -127,9 +127,8 @@ class Commands:
         return f"{words} {question.name} position.json{server}"
 
     def _ask(self, question: Question[Any, Any, Any], args: argparse.Namespace) -> None:
-        position, options = self._position(args), _options_of(question, args)
-        question.refuse(position, options)
-        answer = question.ask(position, options, budget_of(args))
+        position = self._position(args)
+        answer = question.ask(position, _options_of(question, args), budget_of(args))
         print(json.dumps(answer.to_json(), ensure_ascii=False))
 
     def _ask_server(self, question: Question[Any, Any, Any], args: argparse.Namespace,

@@ -61,14 +61,14 @@ def described(request: pb.SolveRequest | pb.HintRequest) -> bool:
 
 
 def described_solve(game: Game[Any], request: pb.SolveRequest, position: Any,
-          calls: Calls) -> pb.SolveResponse:
+                    calls: Calls) -> pb.SolveResponse:
     answer = _ask(game, request, "solve", position, calls)
     return pb.SolveResponse(status=STATUS[answer.status], stats=stats_to_proto(answer.stats),
                             answer_json=strict_dumps(answer.to_json()))
 
 
 def described_hint(game: Game[Any], request: pb.HintRequest, position: Any,
-         calls: Calls) -> pb.HintResponse:
+                   calls: Calls) -> pb.HintResponse:
     answer = _ask(game, request, "hint", position, calls)
     return pb.HintResponse(status=STATUS[answer.status],
                            answer_json=strict_dumps(answer.to_json()))

@@ -41,7 +41,6 @@ def _complete(position: Loaded, options: PuzzleOptions) -> None:
 
 
 def _puzzle(position: Loaded, options: PuzzleOptions, budget: Budget) -> PuzzleAnswer:
-    _complete(position, options)
     return solve_puzzle(position.state, options.turns, budget)
 
 
