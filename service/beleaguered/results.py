@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from solver.beleaguered.variant import DEFAULT, SHIPPED_ORDER, Variant
+from solver.beleaguered.variant import DEFAULT, Variant, is_shipped
 from solver.budget import Budget
 from solver.errors import InvalidInput
 
@@ -43,7 +43,7 @@ class Settings:
         """A run's settings: `variant` None is Beleaguered Fortress."""
         if variant is None:
             return cls(DEFAULT, mode, budget, metric=metric)
-        own = None if variant.name in SHIPPED_ORDER else rules_digest(variant)
+        own = None if is_shipped(variant) else rules_digest(variant)
         return cls(variant.name, mode, budget, own, metric=metric)
 
     def fields(self) -> dict[str, Any]:
@@ -119,7 +119,8 @@ def drop_cut_line(path: Path, raw: bytes) -> None:
 def rules_digest(variant: Variant) -> str:
     """sha256 of a user's rules as read (their JSON, keys sorted): a comment or another
     layout of the same file keeps the digest, any other change does not."""
-    text = json.dumps(variant.to_json(), sort_keys=True, ensure_ascii=False)
+    rules = {key: value for key, value in variant.to_json().items() if key != "listed"}
+    text = json.dumps(rules, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from solver.beleaguered.variant import DEFAULT, SHIPPED_ORDER, Variant, find_variant
+from solver.beleaguered.variant import DEFAULT, Variant, find_variant, is_shipped
 from solver.budget import Status
 
 PATH = Path(__file__).with_name("census.bin")  # Beleaguered Fortress's census (FSC1)
@@ -273,7 +273,7 @@ def shipped(variant: Variant | None = None) -> Census | None:
     file's own)."""
     if variant is None:
         return _read(DEFAULT)
-    if variant.name not in SHIPPED_ORDER or find_variant(variant.name) != variant:
+    if not is_shipped(variant):
         return None
     return _read(variant.name)
 

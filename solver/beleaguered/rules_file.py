@@ -65,6 +65,10 @@ class RulesFile(Schema):
         "empty piles could carry one at a time ((empty cells + 1) x 2^(empty piles), the "
         "target aside; empty cells + 1 where empty piles take kings only)")
     numbering: Numbering = Numbering.PYSOL
+    listed: int | None = Field(
+        None, ge=1, le=999, description="where the list of variants shows a shipped "
+        "variant, lower first (the seed game, then its parents and their siblings); not a "
+        "rule of play. A user's variants come after the shipped ones")
 
     @model_validator(mode="after")
     def _whole_deck(self) -> RulesFile:

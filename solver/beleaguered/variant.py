@@ -10,7 +10,7 @@ foundation cards may come back, whether a built run moves as one move).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
@@ -82,6 +82,9 @@ class Variant:
     worrying_back: bool = False
     sequence_moves: SequenceMoves = SequenceMoves.NONE
     numbering: Numbering = Numbering.PYSOL
+    # where `variants` lists a shipped variant, lower first: not a rule of play, so two
+    # variants that differ in it alone are the same rules (and a user's file digests alike)
+    listed: int | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return self.name
@@ -143,20 +146,26 @@ def _shipped() -> dict[str, Variant]:
     # meets the rules file's schema, which a test checks
     found = [Variant.from_json(_toml(entry.read_text(encoding="utf-8"), entry.name))
              for entry in (Path(__file__).parent / "variants").glob("*.toml")]
-    order = {name: k for k, name in enumerate(SHIPPED_ORDER)}
-    return {rules.name: rules for rules in sorted(found, key=lambda r: order.get(r.name, 99))}
+    return {rules.name: rules for rules in sorted(
+        found, key=lambda rules: (rules.listed is None, rules.listed or 0, rules.name))}
 
 
-# the order `variants` lists them: the seed game, then its parents and their siblings
-SHIPPED_ORDER = ("beleaguered-fortress", "fortress", "bastion", "beleaguered-castle",
-                 "streets-and-alleys", "citadel", "freecell", "bakers-game", "eight-off",
-                 "seahaven-towers", "forecell")
 _added: dict[str, Variant] = {}
 
 
 def variants() -> tuple[Variant, ...]:
     """The shipped variants, then those read from rules files in this process."""
-    return (*_shipped().values(), *(v for k, v in _added.items() if k not in _shipped()))
+    return (*shipped_variants(), *(v for k, v in _added.items() if k not in _shipped()))
+
+
+def shipped_variants() -> tuple[Variant, ...]:
+    """The variants of the package's own rules files, in the order their `listed` gives."""
+    return tuple(_shipped().values())
+
+
+def is_shipped(variant: Variant) -> bool:
+    """Whether these are the rules of the shipped variant of their name."""
+    return _shipped().get(variant.name) == variant
 
 
 def find_variant(name: str | None) -> Variant:

@@ -17,16 +17,18 @@ from solver.beleaguered.drawing import picture
 from solver.beleaguered.reading import read
 from solver.beleaguered.variant import (
     DEFAULT,
-    SHIPPED_ORDER,
     Variant,
     find_variant,
     parse_variant_file,
     rules_schema,
+    shipped_variants,
 )
 from tests.support.batch_output import batch_records
 from tests.support.castle_one_cell import CASTLE_ONE_CELL
 from tests.support.cli import assert_one_line_error, run, run_json, timeless
 from tests.support.serve_process import ServeProcess
+
+SHIPPED = [variant.name for variant in shipped_variants()]
 
 # a deal of each variant that is won, and solved optimally and graded in well under a second
 DEALS = {"beleaguered-fortress": 2, "fortress": 3, "bastion": 3, "beleaguered-castle": 2,
@@ -72,8 +74,8 @@ def test_variants_lists_the_shipped_ones_a_line_each(capsys):
     code, out, err = run(capsys, "variants")
     assert code == 0, err
     lines = out.splitlines()
-    assert [line.split()[0] for line in lines] == list(SHIPPED_ORDER)
-    for line, name in zip(lines, SHIPPED_ORDER, strict=True):
+    assert [line.split()[0] for line in lines] == SHIPPED
+    for line, name in zip(lines, SHIPPED, strict=True):
         rules = find_variant(name)
         assert f" {rules.title}: {len(rules.piles)} piles " in line
         assert f"; builds {rules.build}" in line and line.endswith(f"; from {rules.source}")
@@ -88,7 +90,7 @@ def test_variants_json_is_the_rules_of_each(capsys):
     code, out, err = run(capsys, "variants", "--json")
     assert code == 0, err
     listed = json.loads(out)
-    assert [entry["name"] for entry in listed] == list(SHIPPED_ORDER)
+    assert [entry["name"] for entry in listed] == SHIPPED
     for entry in listed:
         assert Variant.from_json(entry) == find_variant(entry["name"])
 
@@ -97,7 +99,7 @@ def test_variants_with_rules_adds_the_files_variant(capsys, rules_file):
     code, out, err = run(capsys, "variants", "--rules", str(rules_file))
     assert code == 0, err
     lines = out.splitlines()
-    assert len(lines) == len(SHIPPED_ORDER) + 1
+    assert len(lines) == len(SHIPPED) + 1
     name, line = lines[-1].split(maxsplit=1)
     assert name == "castle-one-cell"
     assert line == ("Beleaguered Castle with one free cell: 8 piles (6 6 6 6 6 6 6 5), no "

@@ -87,7 +87,8 @@ def test_another_rules_file_of_the_same_name_is_refused(tmp_path):
     rules, out = tmp_path / "castle-one-cell.toml", tmp_path / "results.jsonl"
     rules.write_text(CASTLE_ONE_CELL, encoding="utf-8")
     assert batch(out, "--rules", str(rules)).returncode == 0
-    rules.write_text("# the same rules, said again\n" + CASTLE_ONE_CELL, encoding="utf-8")
+    rules.write_text("# the same rules, said again, listed elsewhere\nlisted = 40\n"
+                     + CASTLE_ONE_CELL, encoding="utf-8")
     assert batch(out, "--rules", str(rules)).returncode == 0  # the rules, not the text
     rules.write_text(CASTLE_ONE_CELL + 'empty = "kings"\n', encoding="utf-8")
     line = refused(batch(out, "--rules", str(rules)), "holds castle-one-cell (rules sha256 ",
