@@ -236,7 +236,7 @@ def big_bodies() -> dict[str, bytes]:
     pile = _big_pile()
     message = pb.HintRequest(position=pb.PositionSource(
         beleaguered=pb.BeleagueredPosition(tableau=[pb.Pile(cards=pile)])))
-    position = compact({"game": "beleaguered-fortress", "tableau": [pile]})
+    position = compact({"game": "patience", "tableau": [pile]})
     return {
         "grpc": message.SerializeToString(),
         "http typed": compact({"position": {"beleaguered": {"tableau": [{"cards": pile}]}}}

@@ -42,9 +42,9 @@ class Own:
     routes: bool = False
 
 
-_PATIENCE = "Beleaguered Fortress"  # the game of the commands at the top, and its family's
+_PATIENCE = "Patience"  # the game of the commands at the top: Beleaguered Fortress's family
 OWN = {
-    "beleaguered-fortress": Own("service.beleaguered", {
+    "patience": Own("service.beleaguered", {
         "deal": f"{_PATIENCE}: the position of deal N",
         "solve": f"{_PATIENCE}: solve a position",
         "hint": f"{_PATIENCE}: the next move of an optimal solution",
@@ -52,7 +52,7 @@ OWN = {
         "census": f"{_PATIENCE}: the census of a range of deals",
         "generate": f"{_PATIENCE}: winnable deals of a band of optimal lengths",
         "deal-info": f"{_PATIENCE}: deal N's verdict, from the shipped census",
-        "variants": f"{_PATIENCE}'s family: the variants these commands play"},
+        "variants": f"{_PATIENCE}: the variants these commands play"},
         pages=("beleaguered-fortress.md", "castle-family.md")),
     "fortress-fight-kingdom": Own("service.ffkingdom", {
         "ffk": "Fortress Fight Kingdom: puzzles, hints, self-play"},

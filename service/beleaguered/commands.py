@@ -99,7 +99,7 @@ def deal_range(text: str) -> range:
 
 _SERVER = "--server 127.0.0.1:50051"  # the examples' server, as `serve` starts it
 TOGETHER = 64  # results `client batch` asks the server to send in one message at most
-_HELP = OWN["beleaguered-fortress"].commands  # the top-level help lists them from there
+_HELP = OWN["patience"].commands  # the top-level help lists them from there
 
 
 def add_commands(commands: Any) -> None:

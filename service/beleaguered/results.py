@@ -14,11 +14,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from solver.beleaguered.position import FORMER_NAME, NAME
 from solver.beleaguered.variant import DEFAULT, Variant, is_shipped
 from solver.budget import Budget
 from solver.errors import InvalidInput
 
-GAME = "beleaguered-fortress"
+GAME = NAME
 CENSUS = "census"  # the mode of a census's lines: `any` mode, then optimal for a win
 _MODES = {"any": "any-mode", "optimal": "optimal-mode", CENSUS: "census"}
 _KEYS = ("game", "variant", "rules", "mode", "metric", "budget")  # what `fields` adds to a line
@@ -66,7 +67,7 @@ class Settings:
             found = cls(line["variant"], line["mode"],
                         Budget(budget["seconds"], budget["nodes"], budget["table_entries"],
                                memory_mib=budget.get("memory_mib")),
-                        line.get("rules"), line["game"], line.get("metric", "moves"))
+                        line.get("rules"), _game(line["game"]), line.get("metric", "moves"))
         except (KeyError, TypeError, ValueError):
             raise ValueError("its settings are not whole") from None
         texts = (found.variant, found.mode, found.game, found.rules or "", found.metric)
@@ -97,6 +98,12 @@ class Settings:
             words.append("no memory cap" if budget.memory_mib is None
                          else f"{budget.memory_mib:,} MiB")
         return f"{', '.join(words) or 'no limit'} a search"
+
+
+def _game(written: Any) -> Any:
+    """The game a line names: lines written before the game was called patience name it
+    beleaguered-fortress, and resume as its lines."""
+    return NAME if written == FORMER_NAME else written
 
 
 def whole_lines(raw: bytes) -> list[tuple[int, bytes]]:

@@ -88,8 +88,8 @@ const STRONGHOLD_EXAMPLE = `{"game": "stronghold", "mode": "1v3", "turn": 2,    
 //   seats       a duel position's number of seats: with more than two, each bot is named
 //               by its seat
 const BOARDS = {
-  "beleaguered-fortress": {
-    label: "Beleaguered Fortress", input: "Deal", seed: 2, steps: true, variants: true,
+  "patience": {
+    label: "Patience", input: "Deal", seed: 2, steps: true, variants: true,
     rules: "beleaguered-fortress.md",
     draw: renderBeleaguered, status: beleagueredStatus, hint: renderBeleagueredHint,
     afterHint: gradeMoves, solve: {request: {}, keep: keepSolution}, solution: solutionLine,
@@ -291,7 +291,7 @@ function fillVariants(listed) {
   const named = (listed || []).filter((v) => v.name);
   state.variants = new Map(named.map((v) => [v.name, v]));
   const variants = named.length ? named.map((v) => ({name: v.name, title: v.title || v.name}))
-    : [{name: DEFAULT_VARIANT, title: BOARDS[DEFAULT_VARIANT].label}];
+    : [{name: DEFAULT_VARIANT, title: "Beleaguered Fortress"}];
   const chosen = $("variant").value;
   $("variant").replaceChildren(...variants.map((v) =>
     el("option", {value: v.name, text: v.title})));

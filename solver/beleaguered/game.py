@@ -9,7 +9,7 @@ from typing import Any
 from solver.beleaguered.deals import deal
 from solver.beleaguered.drawing import picture
 from solver.beleaguered.grading import Grading, grade_moves
-from solver.beleaguered.position import Position
+from solver.beleaguered.position import FORMER_NAME, NAME, Position
 from solver.beleaguered.rules import Move, apply, legal_moves
 from solver.beleaguered.solve import (
     ENGINES,
@@ -101,9 +101,12 @@ GRADE = Question("grade", "every legal move: wins in N moves, loses, or unknown"
                  HintOptions, Grading, _grade)
 
 GAME: Game[Position] = Game(
-    name="beleaguered-fortress",
-    aliases=("patience", "beleaguered", "bf"),  # none a variant's name: --variant is for those
-    summary="Beleaguered Fortress: one deck of patience, every card face up",
+    name=NAME,  # the family's
+    # its former name first, for old positions and clients: that is the variant it plays
+    # by default, and no other variant's name is an alias (--variant is for those)
+    aliases=(FORMER_NAME, "beleaguered", "bf"),
+    summary="Patience: Beleaguered Fortress and its castle and FreeCell families, one "
+            "deck, every card face up",
     from_json=_from_json,
     to_json=_to_json,
     schema=_schema,

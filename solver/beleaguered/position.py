@@ -17,7 +17,8 @@ from solver.beleaguered.variant import Variant, beleaguered_fortress
 from solver.cards import FULL_DECK, Card, Rank, Suit
 from solver.errors import InvalidInput
 
-NAME = "beleaguered-fortress"  # the game, the "game" key of its positions' JSON
+NAME = "patience"  # the game, the "game" key of its positions' JSON
+FORMER_NAME = "beleaguered-fortress"  # the game's name before 2026-12, read still
 SUITS = tuple(Suit)
 
 

@@ -42,7 +42,7 @@ class PositionSchema(Schema):
     fewer are padded with empty ones), reserve slots and free cells (null: empty) and the
     foundations (omitted: inferred from the cards left)."""
 
-    game: Literal["beleaguered-fortress"] = "beleaguered-fortress"
+    game: Literal["patience", "beleaguered-fortress"] = "patience"  # its former name read too
     variant: Name | None = None
     tableau: Annotated[list[Annotated[list[CardText], Field(max_length=MAX_CARDS)]],
                        Field(max_length=MAX_PILES)]

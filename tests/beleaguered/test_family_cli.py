@@ -391,7 +391,7 @@ def test_schema_all_writes_the_rules_schema_beside_the_games(capsys, tmp_path):
     assert code == 0, err
     assert str(tmp_path / "rules.json") in out.splitlines()
     assert json.loads((tmp_path / "rules.json").read_text()) == rules_schema()
-    assert (tmp_path / "beleaguered-fortress.json").is_file()
+    assert (tmp_path / "patience.json").is_file()
 
 
 # ---------------------------------------------------------------- the client commands

@@ -24,7 +24,7 @@ from solver.errors import InvalidInput
 # The shape docs/beleaguered-fortress.md shows: foundations D to 3 and S to A, two
 # emptied reserve slots.
 EXAMPLE_TEXT = """
-{"game": "beleaguered-fortress",
+{"game": "patience",
  "tableau": [["9S", "2H", "KD", "4C", "TS"], ["TH", "6C", "7S", "9D", "9C"],
              ["QC", "5H", "KS", "TC", "9H"], ["8C", "5C", "5S", "JH", "2C"],
              ["KH", "QD", "7H", "AC", "KC"], ["8D", "2S", "JS", "4H"],
@@ -279,7 +279,7 @@ def test_every_fault_of_shape_is_named_at_once_with_its_path():
     data["reserve"].append(None)
     data["foundations"]["S"] = 99
     assert problems_of(data) == [
-        "game: input should be 'beleaguered-fortress', not \"freecell\"",
+        "game: input should be 'patience' or 'beleaguered-fortress', not \"freecell\"",
         "tableau[0]: has 65 items, at most 52",
         "tableau[2][0]: must be a string, not 12",
         "reserve: has 13 items, at most 12",
@@ -369,7 +369,15 @@ def test_unknown_field():
 def test_wrong_game():
     data = example()
     data["game"] = "freecell"
-    assert problems_of(data) == ["game: input should be 'beleaguered-fortress', not \"freecell\""]
+    assert problems_of(data) == [
+        "game: input should be 'patience' or 'beleaguered-fortress', not \"freecell\""]
+
+
+def test_a_position_written_under_the_games_former_name_reads_as_it_did():
+    data = example()
+    data["game"] = "beleaguered-fortress"
+    assert Position.from_json(data) == Position.from_json(example())
+    assert Position.from_json(data).to_json()["game"] == "patience"
 
 
 def test_tableau_missing_or_malformed():

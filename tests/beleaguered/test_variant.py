@@ -11,6 +11,7 @@ from solver.beleaguered import variant as variant_module
 from solver.beleaguered.deals import deal
 from solver.beleaguered.reading import read
 from solver.beleaguered.variant import (
+    DEFAULT,
     Build,
     find_variant,
     load_variant_file,
@@ -92,11 +93,16 @@ def test_the_rules_schema_names_every_field() -> None:
             "aces_first", "citadel_deal", "numbering"} <= set(rules_schema()["properties"])
 
 
-def test_no_game_answers_to_a_variants_name():
+def test_no_game_answers_to_a_variants_name_but_the_one_it_plays_by_default():
     """A variant is chosen by --variant (or a position's "variant"), never by a game's
-    name: `--game fortress` is refused, not played as Beleaguered Fortress."""
-    aliases = {alias for game in games() for alias in game.aliases}
-    assert not aliases & {variant.name for variant in variants()}
+    name: `--game fortress` is refused, not played as Beleaguered Fortress. The patience
+    game keeps its former name, beleaguered-fortress, which is the variant it plays when
+    none is named: a client that asks by that name gets what it always got."""
+    patience = find_game("patience")
+    assert patience.name == "patience"
+    assert find_game("beleaguered-fortress") is patience
+    aliases = {(alias, game.name) for game in games() for alias in game.aliases}
+    named = {variant.name for variant in variants()}
+    assert {pair for pair in aliases if pair[0] in named} == {(DEFAULT, "patience")}
     with pytest.raises(InvalidInput, match="no game is called 'fortress'"):
         find_game("fortress")
-    assert find_game("patience") is find_game("beleaguered-fortress")

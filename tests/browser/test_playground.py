@@ -25,7 +25,7 @@ from playwright.sync_api import expect  # noqa: E402
 
 DEAL_2_LENGTH = 66  # the optimal solution's moves (docs, `fortress-solver solve --deal 2`)
 # the games the page has boards of its own for, under these names in the selector
-LABELS = {"beleaguered-fortress": "Beleaguered Fortress",
+LABELS = {"patience": "Patience",
           "fortress-fight-kingdom": "Fortress Fight Kingdom", "farbduell": "Farbduell",
           "stronghold": "Stronghold"}
 
@@ -326,7 +326,7 @@ def test_a_bad_stronghold_position_shows_the_servers_faults_on_load(tab, tmp_pat
     page.get_by_test_id("load-example").click()
     expect(error).to_be_hidden()
     page.get_by_test_id("position").fill(bad)
-    page.get_by_test_id("game").select_option("beleaguered-fortress")
+    page.get_by_test_id("game").select_option("patience")
     expect(status(page)).to_have_text("playing: 0 moves made")
     page.get_by_test_id("game").select_option("stronghold")
     expect(error).to_have_text(faults)

@@ -236,7 +236,7 @@ def headings(markdown: str, level: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("game", "page_name"), [
-    ("beleaguered-fortress", "beleaguered-fortress.md"), ("ffk", "fortress-fight-kingdom.md"),
+    ("patience", "beleaguered-fortress.md"), ("ffk", "fortress-fight-kingdom.md"),
     ("farbduell", "farbduell.md"), ("stronghold", "stronghold.md")])
 def test_the_rules_of_the_game_on_show_are_one_click_away(tab, game, page_name):
     page = tab.page
@@ -273,10 +273,10 @@ def test_a_family_variant_links_the_familys_rules(tab):
 
 def test_a_position_without_a_game_key_is_the_selected_games(tab):
     page = tab.page
-    dealt = json.loads(call(tab.url, "Deal", {"game": "beleaguered-fortress",
+    dealt = json.loads(call(tab.url, "Deal", {"game": "patience",
                                               "seed": 5})["positionJson"])
     dealt.pop("game", None)
-    paste(page, "beleaguered-fortress", dealt)
+    paste(page, "patience", dealt)
     expect(status(page)).to_have_text("playing: 0 moves made")
     expect(page.get_by_test_id("error")).to_be_hidden()
     top = dealt["tableau"][0][-1]
@@ -292,7 +292,7 @@ def test_a_position_without_a_game_key_is_the_selected_games(tab):
     expect(status(page)).to_have_text("turn 2: A1 to move; defender score 0/6")
     expect(page.get_by_test_id("error")).to_be_hidden()
     # a game named in the text still wins over the selector
-    paste(page, "beleaguered-fortress", {"game": "farbduell", **FARBDUELL_WIN})
+    paste(page, "patience", {"game": "farbduell", **FARBDUELL_WIN})
     expect(page.get_by_test_id("game")).to_have_value("farbduell")
     assert_clean(tab)
 

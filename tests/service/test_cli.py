@@ -107,7 +107,7 @@ WON = {
 def test_deal_json_round_trips(capsys):
     data = run_json(capsys, "deal", "1", "--json")
     assert set(data) == {"game", "tableau", "reserve", "foundations"}
-    assert data["game"] == "beleaguered-fortress"
+    assert data["game"] == "patience"
     assert Position.from_json(data) == deal(1)
     assert data == deal(1).to_json()
 
@@ -475,7 +475,7 @@ def test_batch_writes_and_resumes(capsys, tmp_path):
     for record in records:  # each line of the file says what it is a result of
         assert set(record) == BATCH_KEYS | {"game", "variant", "mode", "metric", "budget"}
         assert (record["game"], record["variant"], record["mode"]) == (
-            "beleaguered-fortress", "beleaguered-fortress", "any")
+            "patience", "beleaguered-fortress", "any")
         assert record["budget"] == {"seconds": 30, "nodes": None, "table_entries": None,
                                     "memory_mib": 512}
         assert record["status"] in {"solved", "unsolvable", "unknown"}

@@ -90,7 +90,7 @@ def positions(tmp_path_factory) -> dict[str, Path]:
     """A position file of every game, named by its game."""
     folder = tmp_path_factory.mktemp("positions")
     made = {
-        "beleaguered-fortress": output("deal", "2", "--json"),
+        "patience": output("deal", "2", "--json"),
         "fortress-fight-kingdom": output("ffk", "deal", "--seed", "7"),
         "farbduell": output("farbduell", "deal", "--seed", "3"),
         "stronghold": json.dumps({"game": "stronghold", "mode": "1v3", "units": [

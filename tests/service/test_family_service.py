@@ -42,6 +42,7 @@ from solver.beleaguered import (
 )
 from solver.beleaguered.reading import read
 from solver.beleaguered.variant import (
+    DEFAULT,
     Variant,
     find_variant,
     parse_variant_file,
@@ -53,7 +54,7 @@ from tests.support.http import post
 from tests.support.serve_process import SCRIPT, ServeProcess
 from tests.support.servers import moves_from_proto, rpc_error
 
-GAME = "beleaguered-fortress"
+GAME = "patience"
 
 # read here without registering it: this process's variants stay the shipped ones
 OWN = parse_variant_file(CASTLE_ONE_CELL, "castle-one-cell.toml")
@@ -127,7 +128,7 @@ def test_a_position_of_each_variant_makes_its_message_and_back(name):
     variant = _variant(name)
     position = deal(DEALS[name], variant)
     message = position_to_proto(position)
-    assert message.variant == ("" if name == GAME else name)
+    assert message.variant == ("" if name == DEFAULT else name)
     assert len(message.cells) == variant.cells
     assert position_from_proto(pb.BeleagueredPosition.FromString(
         message.SerializeToString()), variant) == position
@@ -142,7 +143,7 @@ def test_the_clients_requests_name_a_variant_other_than_the_seed_game():
                          variant=fortress).variant == "fortress"
     assert generate_request(1, None, None, budget, fortress).variant == "fortress"
     assert deal_request(3, OWN) == pb.DealRequest(game=GAME, seed=3, variant=OWN.name)
-    for default in (None, find_variant(GAME)):  # the requests of before variants
+    for default in (None, find_variant(DEFAULT)):  # the requests of before variants
         assert batch_request([1], Mode.ANY, Algorithm.ASTAR, budget,
                              variant=default).variant == ""
         assert generate_request(1, None, None, budget, default).variant == ""
@@ -170,7 +171,7 @@ def test_each_variant_is_dealt_then_solved_over_grpc(stub, name):
     view = stub.Deal(pb.DealRequest(game=GAME, seed=number, variant=name), timeout=30)
     position = position_from_proto(view.position.beleaguered, variant)
     assert position == deal(number, variant)
-    assert json.loads(view.position_json).get("variant", GAME) == name
+    assert json.loads(view.position_json).get("variant", DEFAULT) == name
     assert set(view.legal_moves) == {str(move) for move in legal_moves(position)}
     any_line = stub.Solve(pb.SolveRequest(
         position=view.position, beleaguered=pb.BeleagueredSolveOptions(mode=pb.MODE_ANY)),

@@ -304,7 +304,7 @@ def test_log_line_names_the_game(stub, caplog):
              if record.name == "fortress_solver.calls"]
     assert [(line["method"], line["game"], line["status"]) for line in lines] == [
         ("Solve", "fortress-fight-kingdom", "OK"),
-        ("Hint", "beleaguered-fortress", "OK"),
+        ("Hint", "patience", "OK"),
         ("Hint", "fortress-fight-kingdom", "INVALID_ARGUMENT"),
         ("GetServerInfo", None, "OK"),
     ]

@@ -24,7 +24,7 @@ IDASTAR = pb.BeleagueredSolveOptions(mode=pb.MODE_OPTIMAL, algorithm=pb.ALGORITH
 HINT = pb.HintRequest(position=deal_source(2))
 BAD_HINT = pb.HintRequest(position=pb.PositionSource(beleaguered=pb.BeleagueredPosition(
     tableau=[pb.Pile(cards=["7H", "7H"])])))
-GAME = "beleaguered-fortress"
+GAME = "patience"
 # IDA* through a 256-entry table on deal 126 searches for tens of seconds: a call that
 # holds its worker until it is cancelled
 LONG_SOLVE = pb.SolveRequest(position=deal_source(126), beleaguered=IDASTAR,

@@ -283,7 +283,7 @@ def test_the_shared_service_files_name_no_game(path):
 
 def test_only_the_registry_lines_name_the_built_in_games():
     assert [game.name for game in games()][:len(REGISTRY)] == [
-        "beleaguered-fortress", "fortress-fight-kingdom", "farbduell", "stronghold"]
+        "patience", "fortress-fight-kingdom", "farbduell", "stronghold"]
     for game in games():
         assert find_game(game.name) is game
         for alias in game.aliases:

@@ -47,7 +47,7 @@ def test_each_line_of_the_file_records_its_settings(tmp_path):
     assert batch(out, "--variant", "citadel", "--nodes", "5000").returncode == 0
     for record in batch_records(out.read_text()):
         assert (record["game"], record["variant"], record["mode"]) == (
-            "beleaguered-fortress", "citadel", "any")
+            "patience", "citadel", "any")
         assert record["budget"] == {"seconds": 30, "nodes": 5000, "table_entries": None,
                                     "memory_mib": 512}
         assert "rules" not in record  # a shipped variant is known by its name
@@ -65,6 +65,18 @@ def test_resuming_with_another_variant_is_refused_naming_both(tmp_path):
     refused(census(out, "--variant", "citadel"), "holds citadel any-mode results",
             "this run is citadel census")
     assert out.read_bytes() == before
+
+
+def test_a_file_written_under_the_games_former_name_resumes(tmp_path):
+    out = tmp_path / "results.jsonl"
+    assert batch(out).returncode == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert {line["game"] for line in lines} == {"patience"}
+    out.write_text("".join(json.dumps({**line, "game": "beleaguered-fortress"}) + "\n"
+                           for line in lines))
+    done = run("batch", "--deals", "1-5", "--jobs", "1", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert [record["deal"] for record in batch_records(out.read_text())] == [1, 2, 3, 4, 5]
 
 
 def test_resuming_with_another_mode_is_refused(tmp_path):

@@ -183,7 +183,7 @@ def test_solve_batch(stub):
 def test_a_batch_without_moves_keeps_every_verdict_and_length(stub):
     ranges = [pb.DealRange(first=1, last=12)]
     full, bare = ({r.deal: r.result for r in stub.SolveBatch(pb.SolveBatchRequest(
-        game="beleaguered-fortress", deals=ranges, mode=pb.MODE_OPTIMAL,
+        game="patience", deals=ranges, mode=pb.MODE_OPTIMAL,
         without_moves=without), timeout=60)} for without in (False, True))
     assert full.keys() == bare.keys() == set(range(1, 13))
     assert any(answer.moves for answer in full.values())
@@ -226,7 +226,7 @@ def test_generate_deals_band(stub):
 def test_get_server_info(stub, solver_server):
     info = stub.GetServerInfo(pb.GetServerInfoRequest(), timeout=5)
     assert info.version
-    assert [game.name for game in info.games] == ["beleaguered-fortress",
+    assert [game.name for game in info.games] == ["patience",
                                                   "fortress-fight-kingdom", "farbduell",
                                                   "stronghold"]
     game = info.games[0]

@@ -53,7 +53,8 @@ def _sketch(node: Any, root: dict[str, Any], depth: int) -> Any:
         properties = node.get("properties", {})
         required = set(node.get("required", []))
         return {name: _sketch(inner, root, depth + 1) for name, inner in properties.items()
-                if name in required or (isinstance(inner, dict) and "const" in inner)}
+                if name in required or name == "game"  # a position names its game
+                or (isinstance(inner, dict) and "const" in inner)}
     if kind == "array":
         items = [_sketch(inner, root, depth + 1) for inner in node.get("prefixItems", [])]
         for _ in range(max(0, node.get("minItems", 0) - len(items))):
