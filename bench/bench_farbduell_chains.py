@@ -17,7 +17,7 @@ from service.arguments import add_progress, progress_bar
 from solver.budget import Budget
 from solver.farbduell.chains import KEEPERS, best_chain
 from solver.farbduell.data import NUMBERS, Table, load_tables
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 
 KINDS = {"keepers": 25, "plain": 25, "go-out": 17}   # kind of hand -> cards in it
 
@@ -48,7 +48,7 @@ def main() -> None:
                   f"{statistics.mean(chain.cards for chain in chains):>5.1f}")
 
 
-def position(table: Table, rng: random.Random, kind: str) -> State:
+def position(table: Table, rng: random.Random, kind: str) -> Position:
     """The hand of its kind with the rest at random; a number on top, seven cards for
     the opponent."""
     deck = list(table.deck)
@@ -62,7 +62,7 @@ def position(table: Table, rng: random.Random, kind: str) -> State:
     top = next(card for card in rest if card.rank in NUMBERS)
     rest.remove(top)
     hands = [[str(card) for card in hand], [str(card) for card in rest[:7]]]
-    return State.from_json({"table": table.name, "hands": hands, "discard": [str(top)]},
+    return Position.from_json({"table": table.name, "hands": hands, "discard": [str(top)]},
                            {table.name: table})
 
 

@@ -17,7 +17,7 @@ from service.arguments import add_progress, progress_bar
 from solver.farbduell.data import Table, default_tables
 from solver.farbduell.hints import Settings, hint
 from solver.farbduell.policies import greedy_action
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from solver.farbduell.rules import apply, new_game
 from solver.intervals import wilson_interval
 
@@ -55,10 +55,10 @@ def main() -> None:
           f"{spent / max(hints, 1) * 1000:.1f} ms per hint")
 
 
-def emptied(table: Table, count: int, seed: int) -> tuple[list[State], int]:
+def emptied(table: Table, count: int, seed: int) -> tuple[list[Position], int]:
     """Positions of two-player greedy games the moment their draw pile is empty, game
     not over; and how many deals it took."""
-    found: list[State] = []
+    found: list[Position] = []
     tried = 0
     while len(found) < count:
         state = new_game(table, 2, seed + tried, first=0)

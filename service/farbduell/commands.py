@@ -28,7 +28,7 @@ from solver.farbduell.game import (
     PuzzleOptions,
 )
 from solver.farbduell.hints import HINT_BUDGET, Hint
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from solver.farbduell.puzzles import PuzzleAnswer
 from solver.farbduell.rules import new_game
 from solver.selfplay import seatings
@@ -192,7 +192,7 @@ def _puzzle_remote(args: argparse.Namespace, client: Client) -> None:
     _print_puzzle(answer, state, args.turns, args.json)
 
 
-def _print_puzzle(answer: PuzzleAnswer, state: State, turns: int, as_json: bool) -> None:
+def _print_puzzle(answer: PuzzleAnswer, state: Position, turns: int, as_json: bool) -> None:
     if as_json:
         print(json.dumps(answer.to_json()))
         return

@@ -20,7 +20,7 @@ from solver.farbduell.chains import Chain
 from solver.farbduell.data import default_tables
 from solver.farbduell.game import CHAIN, HINT, PUZZLE, ChainOptions, HintOptions, PuzzleOptions
 from solver.farbduell.hints import Hint
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from solver.farbduell.puzzles import PuzzleAnswer
 from solver.farbduell.rules import new_game
 from solver.games import Game
@@ -39,7 +39,7 @@ TABLE_TITLES = {"classic": "Classic", "belagerung": "Belagerung", "tag_nacht": "
 class Handler:
     sources = ("farbduell",)
 
-    def __init__(self, game: Game[State], settings: Settings) -> None:
+    def __init__(self, game: Game[Position], settings: Settings) -> None:
         self.game = game
 
     def info(self) -> pb.GameInfo:
@@ -47,7 +47,7 @@ class Handler:
                   for name in default_tables()]
         return pb.GameInfo(name=self.game.name, modes=MODES, variants=tables)
 
-    def deal(self, request: pb.DealRequest) -> State:
+    def deal(self, request: pb.DealRequest) -> Position:
         """A new game on the table asked for (DealRequest.variant), of 2 to 6 seats."""
         tables = default_tables()
         table = request.variant or "classic"
@@ -55,13 +55,13 @@ class Handler:
             raise InvalidInput(f"Farbduell has no table {table!r} ({', '.join(tables)})")
         return new_game(tables[table], request.players or 2, request.seed, first=0)
 
-    def source(self, state: State) -> pb.PositionSource:
+    def source(self, state: Position) -> pb.PositionSource:
         return source(state)
 
-    def position(self, source: pb.PositionSource) -> State:
+    def position(self, source: pb.PositionSource) -> Position:
         return position_from_proto(source.farbduell)
 
-    def solve(self, request: pb.SolveRequest, state: State, calls: Calls) -> pb.SolveResponse:
+    def solve(self, request: pb.SolveRequest, state: Position, calls: Calls) -> pb.SolveResponse:
         options = self._solve_options(request)
         if isinstance(options, ChainOptions):
             found: Chain = calls.ask(CHAIN, state, options, request.budget)
@@ -69,7 +69,7 @@ class Handler:
         answer: PuzzleAnswer = calls.ask(PUZZLE, state, options, request.budget)
         return puzzle_to_proto(answer)
 
-    def hint(self, request: pb.HintRequest, state: State, calls: Calls) -> pb.HintResponse:
+    def hint(self, request: pb.HintRequest, state: Position, calls: Calls) -> pb.HintResponse:
         advice: Hint = calls.ask(HINT, state, self._hint_options(request), request.budget)
         return hint_to_proto(advice)
 

@@ -33,14 +33,14 @@ from solver.farbduell.game import (
     PuzzleOptions,
 )
 from solver.farbduell.hints import Hint
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from solver.farbduell.puzzles import PuzzleAnswer
 from solver.farbduell.schema import PositionSchema
 
 MODES = ("forced-win", "chain", "hint")   # what GetServerInfo lists
 
 
-def position_from_proto(message: pb.FarbduellPosition) -> State:
+def position_from_proto(message: pb.FarbduellPosition) -> Position:
     """The position on the shipped tables; InvalidInput names every fault."""
     return GAME.from_json(position_to_json(message))
 
@@ -58,18 +58,18 @@ def position_from_json(data: dict[str, Any]) -> pb.FarbduellPosition:
     return json_to_message(data, pb.FarbduellPosition, PositionSchema)
 
 
-def state_to_proto(state: State) -> pb.FarbduellPosition:
+def state_to_proto(state: Position) -> pb.FarbduellPosition:
     return position_from_json(state.to_json())
 
 
-def source(state: State) -> pb.PositionSource:
+def source(state: Position) -> pb.PositionSource:
     return pb.PositionSource(farbduell=state_to_proto(state))
 
 
 # ---------------------------------------------------------------- requests
 
 
-def solve_request(state: State, options: PuzzleOptions | ChainOptions,
+def solve_request(state: Position, options: PuzzleOptions | ChainOptions,
                   budget: Budget) -> pb.SolveRequest:
     """The puzzle, or the go-out chain, of `state`."""
     message = (pb.FarbduellSolveOptions(chain=options.objective)
@@ -79,7 +79,7 @@ def solve_request(state: State, options: PuzzleOptions | ChainOptions,
                            budget=budget_to_proto(budget))
 
 
-def hint_request(state: State, options: HintOptions, budget: Budget) -> pb.HintRequest:
+def hint_request(state: Position, options: HintOptions, budget: Budget) -> pb.HintRequest:
     """The hint of `state`; the seed must be 0 or more (the message's is unsigned)."""
     return pb.HintRequest(position=source(state), budget=budget_to_proto(budget),
                           farbduell=pb.FarbduellHintOptions(worlds=options.worlds,

@@ -14,7 +14,7 @@ from service.arguments import add_server, positive, read_position, seconds_of
 from service.selfplay_cli import add_selfplay, play_all, read_bots, report
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
-from solver.ffkingdom import Loaded, new_game
+from solver.ffkingdom import Position, new_game
 from solver.ffkingdom.bots import BOTS, GameResult, pairing_games, play_game
 from solver.ffkingdom.data import shipped_cards
 from solver.ffkingdom.game import GAME, HINT, PUZZLE, HintOptions, PuzzleOptions
@@ -129,8 +129,8 @@ def _deal(args: argparse.Namespace) -> None:
 # ---------------------------------------------------------------- puzzle
 
 
-def _read_puzzle(args: argparse.Namespace) -> tuple[Loaded, PuzzleOptions, Budget]:
-    position: Loaded = read_position(GAME, args.file)
+def _read_puzzle(args: argparse.Namespace) -> tuple[Position, PuzzleOptions, Budget]:
+    position: Position = read_position(GAME, args.file)
     check_complete(position, args.turns, option="--turns")
     return (position, PuzzleOptions(turns=args.turns),
             Budget(seconds=args.seconds, nodes=args.nodes, table_entries=None))
@@ -149,7 +149,7 @@ def _puzzle_remote(args: argparse.Namespace, client: Client) -> None:
     _print_puzzle(args, messages.puzzle_from_proto(response), position)
 
 
-def _print_puzzle(args: argparse.Namespace, answer: PuzzleAnswer, position: Loaded) -> None:
+def _print_puzzle(args: argparse.Namespace, answer: PuzzleAnswer, position: Position) -> None:
     if args.json:
         print(json.dumps(answer.to_json()))
         return
@@ -170,8 +170,8 @@ def _print_puzzle(args: argparse.Namespace, answer: PuzzleAnswer, position: Load
 # ---------------------------------------------------------------- hint
 
 
-def _read_hint(args: argparse.Namespace) -> tuple[Loaded, HintOptions, Budget]:
-    position: Loaded = read_position(GAME, args.file)
+def _read_hint(args: argparse.Namespace) -> tuple[Position, HintOptions, Budget]:
+    position: Position = read_position(GAME, args.file)
     return (position, HintOptions(worlds=args.worlds, seed=args.seed),
             seconds_of(args))
 

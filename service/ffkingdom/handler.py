@@ -14,7 +14,7 @@ from service.ffkingdom.messages import (
     puzzle_to_proto,
 )
 from service.messages import options_of, worlds
-from solver.ffkingdom import Loaded
+from solver.ffkingdom import Position
 from solver.ffkingdom.game import GAME, HINT, PUZZLE, HintOptions, PuzzleOptions
 from solver.ffkingdom.hints import Hint
 from solver.ffkingdom.puzzles import PuzzleAnswer, check_complete
@@ -30,26 +30,26 @@ if TYPE_CHECKING:
 class Handler:
     sources: tuple[str, ...] = ("ffkingdom",)
 
-    def __init__(self, game: Game[Loaded], settings: Settings) -> None:
+    def __init__(self, game: Game[Position], settings: Settings) -> None:
         self.game = game
 
     def info(self) -> pb.GameInfo:
         return pb.GameInfo(name=self.game.name, modes=MODES)
 
-    def source(self, position: Loaded) -> pb.PositionSource:
+    def source(self, position: Position) -> pb.PositionSource:
         return position_source(position)
 
-    def position(self, source: pb.PositionSource) -> Loaded:
+    def position(self, source: pb.PositionSource) -> Position:
         return position_from_proto(source.ffkingdom)
 
-    def solve(self, request: pb.SolveRequest, position: Loaded,
+    def solve(self, request: pb.SolveRequest, position: Position,
               calls: Calls) -> pb.SolveResponse:
         options = solve_options(request)
         check_complete(position, options.turns)
         answer: PuzzleAnswer = calls.ask(PUZZLE, position, options, request.budget)
         return puzzle_to_proto(answer)
 
-    def hint(self, request: pb.HintRequest, position: Loaded, calls: Calls) -> pb.HintResponse:
+    def hint(self, request: pb.HintRequest, position: Position, calls: Calls) -> pb.HintResponse:
         answer: Hint = calls.ask(HINT, position, hint_options(request), request.budget)
         return hint_to_proto(answer)
 

@@ -21,7 +21,7 @@ from service.messages import (
 )
 from service.position_messages import json_to_message, message_to_json
 from solver.budget import Budget, Status
-from solver.ffkingdom import Loaded, State, load, parse_action
+from solver.ffkingdom import Position, State, load, parse_action
 from solver.ffkingdom.evaluate import log_odds
 from solver.ffkingdom.game import HintOptions, PuzzleOptions
 from solver.ffkingdom.hints import Hint
@@ -34,7 +34,7 @@ MODES = ("win-this-turn", "forced-win", "hint")
 # ---------------------------------------------------------------- positions
 
 
-def position_from_proto(message: pb.FfkPosition) -> Loaded:
+def position_from_proto(message: pb.FfkPosition) -> Position:
     return load(position_to_json(message))
 
 
@@ -55,7 +55,7 @@ def state_to_proto(state: State) -> pb.FfkPosition:
     return position_from_json(state.to_json())
 
 
-def position_source(position: Loaded) -> pb.PositionSource:
+def position_source(position: Position) -> pb.PositionSource:
     """What the position's reader read, unknown parts left unknown: every number is in
     the reader's ranges, so it fits its field."""
     return pb.PositionSource(ffkingdom=position_from_json(position.to_json()))
@@ -115,13 +115,13 @@ def hint_from_proto(message: pb.HintResponse) -> Hint:
 # ---------------------------------------------------------------- requests (the client's)
 
 
-def solve_request(position: Loaded, options: PuzzleOptions, budget: Budget) -> pb.SolveRequest:
+def solve_request(position: Position, options: PuzzleOptions, budget: Budget) -> pb.SolveRequest:
     return pb.SolveRequest(position=position_source(position),
                            ffkingdom=pb.FfkSolveOptions(turns=options.turns),
                            budget=budget_to_proto(budget))
 
 
-def hint_request(position: Loaded, options: HintOptions, budget: Budget) -> pb.HintRequest:
+def hint_request(position: Position, options: HintOptions, budget: Budget) -> pb.HintRequest:
     return pb.HintRequest(position=position_source(position),
                           ffkingdom=pb.FfkHintOptions(worlds=options.worlds, seed=options.seed),
                           budget=budget_to_proto(budget))

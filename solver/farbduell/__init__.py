@@ -9,11 +9,11 @@ questions the service and the command line ask.
 
 from solver.farbduell.actions import Action, Choose, Draw, Keep, Play, parse_action
 from solver.farbduell.data import Card, Table, default_tables, load_tables
-from solver.farbduell.position import NAME, Clock, Fuse, State
+from solver.farbduell.position import NAME, Clock, Fuse, Position
 from solver.farbduell.rules import apply, legal_actions, new_game, playable, scores
 
 __all__ = [
-    "NAME", "Action", "Card", "Choose", "Clock", "Draw", "Fuse", "Keep", "Play", "State",
+    "NAME", "Action", "Card", "Choose", "Clock", "Draw", "Fuse", "Keep", "Play", "Position",
     "Table", "apply", "default_tables", "legal_actions", "load_tables", "new_game",
     "parse_action", "playable", "scores",
 ]

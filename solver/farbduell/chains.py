@@ -24,7 +24,7 @@ from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.farbduell.actions import Play
 from solver.farbduell.data import Card
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from solver.farbduell.rules import playable
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class Chain:
                 "seconds": round(self.stats.seconds, 6)}
 
 
-def best_chain(state: State, objective: str = "cards",
+def best_chain(state: Position, objective: str = "cards",
                budget: Budget = DEFAULT_BUDGET) -> Chain:
     """The chain that goes out, or else the one with the most cards or points.
 
@@ -101,7 +101,7 @@ def best_chain(state: State, objective: str = "cards",
                  sum(table.points(hand[k]) for k in order), solved.optimal, stats)
 
 
-def _check(state: State, objective: str) -> None:
+def _check(state: Position, objective: str) -> None:
     problems = []
     if objective not in OBJECTIVES:
         problems.append(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
@@ -118,7 +118,7 @@ def _check(state: State, objective: str) -> None:
         raise InvalidInput(problems)
 
 
-def _arcs(state: State, model: cp_model.CpModel,
+def _arcs(state: Position, model: cp_model.CpModel,
           used: list[cp_model.IntVar]) -> list[tuple[int, int, cp_model.LiteralT]]:
     """Depot (node 0) -> each card playable now, keeper -> each card playable on it,
     any card -> depot (the chain ends), plus the self-loops of the optional nodes: a
@@ -142,13 +142,13 @@ def _arcs(state: State, model: cp_model.CpModel,
     return arcs
 
 
-def _after(state: State, keeper: Card) -> State:
+def _after(state: Position, keeper: Card) -> Position:
     """The position once a keeper is played, as far as what may follow it goes."""
     return replace(state, discard=(keeper,), colour=keeper.colour, pending=0,
                    pending_kind=None, drawn=None)
 
 
-def _longest_allowed(state: State) -> int:
+def _longest_allowed(state: Position) -> int:
     """A stack's answer passes the turn; a burning fuse strikes at the handover that
     takes its count to 0 (the first one is free while skip_next is set), and the chain
     must reach its final card before that."""

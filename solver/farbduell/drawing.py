@@ -3,10 +3,10 @@ others'), the top of the pile, the colour in force and what is waiting."""
 
 from __future__ import annotations
 
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 
 
-def picture(state: State) -> str:
+def picture(state: Position) -> str:
     lines = [f"{state.table.name}: seat {state.to_move} to move"
              + ("" if state.winner is None else f"; seat {state.winner} has won")]
     for seat, hand in enumerate(state.hands):

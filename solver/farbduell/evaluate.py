@@ -16,7 +16,7 @@ import tomllib
 from importlib.resources import files
 
 from solver.errors import InvalidInput
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 
 FEATURES = ("cards", "one_left", "two_left", "wilds", "penalties", "wild_penalties",
             "turn_keepers", "largest_colour", "colours", "colour_in_force", "bombs")
@@ -36,7 +36,7 @@ def _fitted_weights() -> tuple[float, ...]:
 WEIGHTS = _fitted_weights()
 
 
-def chance(state: State, me: int, weights: tuple[float, ...] = WEIGHTS) -> float:
+def chance(state: Position, me: int, weights: tuple[float, ...] = WEIGHTS) -> float:
     """1 for a win, 0 for a loss, else the fitted chance of winning: a probability, so
     that averaging over sampled worlds weighs a lost world by what it costs."""
     if state.winner is not None:
@@ -44,7 +44,7 @@ def chance(state: State, me: int, weights: tuple[float, ...] = WEIGHTS) -> float
     return 1 / (1 + math.exp(-log_odds(state, me, weights)))
 
 
-def log_odds(state: State, me: int, weights: tuple[float, ...] = WEIGHTS) -> float:
+def log_odds(state: Position, me: int, weights: tuple[float, ...] = WEIGHTS) -> float:
     """My features against the mean of the others', weighed."""
     mine = side_features(state, me)
     others = [side_features(state, seat) for seat in range(state.players) if seat != me]
@@ -52,7 +52,7 @@ def log_odds(state: State, me: int, weights: tuple[float, ...] = WEIGHTS) -> flo
                for k, (w, a) in enumerate(zip(weights, mine, strict=True)))
 
 
-def side_features(state: State, seat: int) -> tuple[float, ...]:
+def side_features(state: Position, seat: int) -> tuple[float, ...]:
     faces = [state.face(card) for card in state.hands[seat]]
     held = len(faces) + (state.pending if state.to_move == seat else 0)
     colours = [sum(face.colour == colour for face in faces)

@@ -12,7 +12,7 @@ from solver.farbduell.data import default_tables
 from solver.farbduell.drawing import picture
 from solver.farbduell.hints import Hint, Settings, hint
 from solver.farbduell.policies import greedy_action
-from solver.farbduell.position import NAME, State
+from solver.farbduell.position import NAME, Position
 from solver.farbduell.puzzles import PuzzleAnswer, solve_puzzle
 from solver.farbduell.reading import read
 from solver.farbduell.rules import apply, legal_actions, new_game
@@ -40,15 +40,15 @@ class HintOptions:
         check_worlds(self.worlds)
 
 
-def run_puzzle(state: State, options: PuzzleOptions, budget: Budget) -> PuzzleAnswer:
+def run_puzzle(state: Position, options: PuzzleOptions, budget: Budget) -> PuzzleAnswer:
     return solve_puzzle(state, options.turns, budget)
 
 
-def run_chain(state: State, options: ChainOptions, budget: Budget) -> Chain:
+def run_chain(state: Position, options: ChainOptions, budget: Budget) -> Chain:
     return best_chain(state, options.objective, budget)
 
 
-def run_hint(state: State, options: HintOptions, budget: Budget) -> Hint:
+def run_hint(state: Position, options: HintOptions, budget: Budget) -> Hint:
     return hint(state, budget, Settings(worlds=options.worlds, knowing=options.knowing),
                 options.seed)
 
@@ -60,27 +60,27 @@ CHAIN = Question("chain", "go out before the opponent's turn (CP-SAT)",
 HINT = Question("hint", "the best play from what the player to move knows",
                 HintOptions, Hint, run_hint)
 
-def play(state: State, text: str) -> State:
+def play(state: Position, text: str) -> Position:
     """The position after the player to move takes one action (`play red-7`, `play joker
     blue`, `draw`, `keep`, `choose pink`); cards drawn come from the position's seed."""
     return apply(state, parse_action(text, state.table))
 
 
-def moves(state: State) -> tuple[str, ...]:
+def moves(state: Position) -> tuple[str, ...]:
     if state.winner is not None:
         return ()
     return tuple(str(action) for action in legal_actions(state))
 
 
-def start(seed: int) -> State:
+def start(seed: int) -> Position:
     """A new two-player game on the Classic table, seat 0 first."""
     return new_game(default_tables()["classic"], 2, seed, first=0)
 
 
-GAME: Game[State] = Game(
+GAME: Game[Position] = Game(
     name=NAME, aliases=(),
     summary="Farbduell: shed your hand on the Classic, Belagerung or Tag & Nacht table",
-    from_json=read, to_json=State.to_json, schema=position_schema,
+    from_json=read, to_json=Position.to_json, schema=position_schema,
     questions=(PUZZLE, CHAIN, HINT), draw=picture, play=play, moves=moves,
     winner=lambda state: state.winner, start=start, to_move=lambda state: state.to_move,
     bot=lambda state: str(greedy_action(state)), imports=("solver.cpsat",))

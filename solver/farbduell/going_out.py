@@ -15,17 +15,17 @@ from collections import Counter
 
 from solver.budget import Meter
 from solver.farbduell.actions import Action, Draw, Keep, Play
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from solver.farbduell.rules import apply, legal_actions
 
 
-def winning_line(state: State, action: Action, meter: Meter) -> tuple[Action, ...] | None:
+def winning_line(state: Position, action: Action, meter: Meter) -> tuple[Action, ...] | None:
     """The shortest line that begins with `action` and goes out this turn, showing the
     mover nothing they do not know; None when there is none. Ticks `meter` per action
     tried (BudgetExhausted when it runs out)."""
     me = state.to_move
-    lines: list[tuple[tuple[Action, ...], State]] = [((), state)]
-    seen: set[State] = set()
+    lines: list[tuple[tuple[Action, ...], Position]] = [((), state)]
+    seen: set[Position] = set()
     while lines:   # breadth first: the first line out is a shortest
         deeper = []
         for line, current in lines:
@@ -43,7 +43,7 @@ def winning_line(state: State, action: Action, meter: Meter) -> tuple[Action, ..
     return None
 
 
-def _shows_nothing(state: State, action: Action) -> State | None:
+def _shows_nothing(state: Position, action: Action) -> Position | None:
     """The state after the action, or None when it may show the mover a card they do
     not know before they have won: a draw, a card entering their hand, the table
     turning over."""

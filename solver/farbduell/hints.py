@@ -38,7 +38,7 @@ from solver.farbduell.evaluate import chance
 from solver.farbduell.going_out import winning_line
 from solver.farbduell.knowledge import Slot, View, blind_view, known
 from solver.farbduell.policies import greedy_action
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from solver.farbduell.rules import apply, legal_actions
 from solver.search.expectimax import expectimax
 
@@ -83,7 +83,7 @@ class Hint:
                 "seconds": round(self.stats.seconds, 6)}
 
 
-def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settings(),
+def hint(state: Position, budget: Budget = HINT_BUDGET, settings: Settings = Settings(),
          seed: int = 0) -> Hint:
     """The best action for the player to move, from what that player knows."""
     if state.winner is not None:
@@ -107,7 +107,7 @@ def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settin
             meter.tick()
             worlds.append(deal(state, view, rng))
 
-        def value(action: Action, dealt: tuple[State, tuple[Card, ...]]) -> float:
+        def value(action: Action, dealt: tuple[Position, tuple[Card, ...]]) -> float:
             world, own = dealt
             world = apply(world, in_world(action, state, view, own))
             for _ in range(settings.horizon):
@@ -136,7 +136,7 @@ def _answer(ranked: list[tuple[Action, float]], lines: dict[Action, tuple[Action
                 frozenset(lines))
 
 
-def told_apart(actions: list[Action], state: State, view: View) -> list[Action]:
+def told_apart(actions: list[Action], state: Position, view: View) -> list[Action]:
     """One action per choice the mover can tell apart: plays of the cards they know
     alike (the same slot of `view`) naming the same colour are one, the first kept."""
     hand = state.hands[state.to_move]
@@ -148,14 +148,14 @@ def told_apart(actions: list[Action], state: State, view: View) -> list[Action]:
     return list(kept.values())
 
 
-def sample_world(state: State, rng: random.Random, knowing: bool = True) -> State:
+def sample_world(state: Position, rng: random.Random, knowing: bool = True) -> Position:
     """The position with what the mover does not know dealt afresh at random and what
     they know kept where it is (not `knowing`: as if they knew nothing but their hand).
     A world keeps no knowledge of its own (`knows` None)."""
     return deal(state, known(state) if knowing else blind_view(state), rng)[0]
 
 
-def deal(state: State, view: View, rng: random.Random) -> tuple[State, tuple[Card, ...]]:
+def deal(state: Position, view: View, rng: random.Random) -> tuple[Position, tuple[Card, ...]]:
     """A world of `view`, with the card of each slot of the mover's hand: the pooled
     cards into unknown slots of the others' hands, then for each part (the whole card,
     or each side's face) the pool dealt at random into the slots that miss it, first
@@ -219,7 +219,7 @@ def _pair(day: Card, night: Card) -> Card:
     return card
 
 
-def in_world(action: Action, state: State, view: View, own: tuple[Card, ...]) -> Action:
+def in_world(action: Action, state: Position, view: View, own: tuple[Card, ...]) -> Action:
     """The action in a world whose mover holds the cards `own`, one per slot of `view`:
     a card played is the world's card of its slot (Tag & Nacht: the same face in play;
     elsewhere the same card)."""

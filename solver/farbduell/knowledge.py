@@ -4,7 +4,7 @@ discard pile, how many cards each seat and the draw pile hold, the side, what wa
 that hints and bots may look at.
 
 Where the rules let a player see or deduce a card (docs/farbduell.md §1, §5.3 and §6.1;
-rules.py keeps `State.knows` current through `Tracker`):
+rules.py keeps `Position.knows` current through `Tracker`):
 
 * The start card: the cards turned up before it, not number cards, go under the draw
   pile in the sight of all: everyone knows the pile's bottom cards (`deck_bottom`).
@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from solver.farbduell.data import Card, other_side
-from solver.farbduell.position import Knows, State
+from solver.farbduell.position import Knows, Position
 
 WHOLE = ("card",)              # parts of a slot: the whole card
 FACES = ("day", "night")       # or its faces, one per side (Tag & Nacht)
@@ -102,7 +102,7 @@ class View:
                 if slot.unknown and k not in mine]
 
 
-def known(state: State) -> View:
+def known(state: Position) -> View:
     """What the player to move knows. A state that keeps no knowledge (`knows` None: a
     position read without it) knows what the hint always assumed: `blind_view`."""
     if state.knows is None:
@@ -113,7 +113,7 @@ def known(state: State) -> View:
     return _cards_view(state, knows)
 
 
-def blind_view(state: State) -> View:
+def blind_view(state: Position) -> View:
     """The knowledge-blind view: one's own hand and the discard pile, every other card
     dealt afresh from the game's own cards (the hint before knowledge was kept; on Tag &
     Nacht this keeps the game's pairing of faces, which no player can know)."""
@@ -124,11 +124,11 @@ def blind_view(state: State) -> View:
                  (tuple(sorted([*unseen, *state.draw_pile])),))
 
 
-def _own_cards(state: State) -> tuple[Slot, ...]:
+def _own_cards(state: Position) -> tuple[Slot, ...]:
     return tuple(Slot((card,)) for card in state.hands[state.to_move])
 
 
-def _view(state: State, parts: tuple[str, ...], own: tuple[Slot, ...],
+def _view(state: Position, parts: tuple[str, ...], own: tuple[Slot, ...],
           others: Sequence[tuple[Slot, ...]] | None, deck: tuple[Slot, ...],
           pooled: tuple[Card, ...], pools: tuple[tuple[Card, ...], ...]) -> View:
     """The view with the mover's slots `own` (one per card of the hand, in its order)
@@ -153,7 +153,7 @@ def _order(slot: Slot) -> tuple[str, ...]:
     return (*("" if face is None else str(face) for face in slot.faces), str(slot.wild))
 
 
-def _cards_view(state: State, known: Knows) -> View:
+def _cards_view(state: Position, known: Knows) -> View:
     """One-faced tables: the known cards of each hand and of the pile in their places."""
     me, pile = state.to_move, state.draw_pile
     hands: list[tuple[Slot, ...]] = []
@@ -174,7 +174,7 @@ def _cards_view(state: State, known: Knows) -> View:
                  (tuple(sorted(left.elements())),))
 
 
-def _faces_view(state: State, known: Knows) -> View:
+def _faces_view(state: Position, known: Knows) -> View:
     """Tag & Nacht: whole the cards known; else the face the mover sees, the face in
     play of their own cards and the other face of the others' and of the pile's top."""
     me, side, pile = state.to_move, state.side, state.draw_pile

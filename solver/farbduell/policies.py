@@ -8,15 +8,15 @@ import random
 from collections import Counter
 
 from solver.farbduell.actions import Action, Choose, Draw, Keep, Play
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from solver.farbduell.rules import legal_actions
 
 
-def random_action(state: State, rng: random.Random) -> Action:
+def random_action(state: Position, rng: random.Random) -> Action:
     return rng.choice(legal_actions(state))
 
 
-def greedy_action(state: State) -> Action:
+def greedy_action(state: Position) -> Action:
     if not state.colour:   # the table turned over onto a wild
         return Choose(favourite_colour(state, state.table.colours(state.side)))
     plays = [action for action in legal_actions(state) if isinstance(action, Play)]
@@ -30,7 +30,7 @@ def greedy_action(state: State) -> Action:
     return Play(best.card, favourite_colour(state, named))
 
 
-def favourite_colour(state: State, colours: tuple[str, ...]) -> str:
+def favourite_colour(state: Position, colours: tuple[str, ...]) -> str:
     """Of `colours`, the one the mover's hand holds most of by the faces in play (the
     first on a tie)."""
     held = Counter(state.face(card).colour for card in state.hands[state.to_move])

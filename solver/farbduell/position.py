@@ -80,7 +80,7 @@ def _texts(cards: tuple[Card, ...]) -> list[str]:
 
 
 @dataclass(frozen=True)
-class State:
+class Position:
     hands: tuple[tuple[Card, ...], ...]   # sorted, one per seat
     draw_pile: tuple[Card, ...]           # top first
     discard: tuple[Card, ...]             # bottom first: the last card is the top
@@ -116,7 +116,7 @@ class State:
         return card.face(self.side)
 
     @classmethod
-    def from_json(cls, data: Any, tables: Mapping[str, Table] | None = None) -> State:
+    def from_json(cls, data: Any, tables: Mapping[str, Table] | None = None) -> Position:
         """A position from its JSON value, on one of `tables` (default: the shipped
         tables.toml); InvalidInput names every fault (solver/farbduell/reading.py)."""
         from solver.farbduell.reading import read  # it builds States: import it late

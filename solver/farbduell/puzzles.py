@@ -1,7 +1,7 @@
 """Perfect-information puzzles: with every hand and the draw pile's order known, the
 fewest own turns in which the player to move forces a win against all the others, or a
 proof that none does within N turns. Nothing is hidden, so nothing is sampled and what
-the players know (`State.knows`) plays no part: the search leaves it out."""
+the players know (`Position.knows`) plays no part: the search leaves it out."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any, Self
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.farbduell.actions import Action
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from solver.farbduell.rules import apply, legal_actions
 from solver.search.andor import forced_win
 
@@ -34,7 +34,7 @@ class PuzzleAnswer:
                 "nodes": self.stats.nodes, "seconds": round(self.stats.seconds, 6)}
 
 
-def solve_puzzle(state: State, turns: int = 1, budget: Budget = DEFAULT_BUDGET) -> PuzzleAnswer:
+def solve_puzzle(state: Position, turns: int = 1, budget: Budget = DEFAULT_BUDGET) -> PuzzleAnswer:
     if turns < 1:
         raise InvalidInput(f"turns must be at least 1, got {turns}")
     if state.winner is not None:
@@ -47,14 +47,14 @@ class _Game:
     """Farbduell for the forced-win search: a turn is every action until the turn passes
     (a two-player Skip or Reverse, and a drawn card's decision, keep it)."""
 
-    def player(self, state: State) -> int:
+    def player(self, state: Position) -> int:
         return state.to_move
 
-    def winner(self, state: State) -> int | None:
+    def winner(self, state: Position) -> int | None:
         return state.winner
 
-    def moves(self, state: State, final_turn: bool) -> Iterable[tuple[Action, State]]:
+    def moves(self, state: Position, final_turn: bool) -> Iterable[tuple[Action, Position]]:
         return [(action, apply(state, action)) for action in legal_actions(state)]
 
-    def key(self, state: State, final_turn: bool) -> Hashable:
+    def key(self, state: Position, final_turn: bool) -> Hashable:
         return state

@@ -19,7 +19,7 @@ from typing import Any
 
 from solver.errors import InvalidInput
 from solver.farbduell.data import HUNT, SIDES, Card, Table, default_tables
-from solver.farbduell.position import Clock, Fuse, Knows, State
+from solver.farbduell.position import Clock, Fuse, Knows, Position
 from solver.farbduell.rules import playable
 from solver.farbduell.schema import KnowsSchema, PositionSchema
 from solver.reading import check
@@ -27,7 +27,7 @@ from solver.reading import check
 _TWO_SIDED_FIELDS = ("side", "clock", "hunt_colour")   # double-faced tables only
 
 
-def read(data: Any, tables: Mapping[str, Table] | None = None) -> State:
+def read(data: Any, tables: Mapping[str, Table] | None = None) -> Position:
     """The position of a JSON value, on one of `tables` (default: the shipped ones)."""
     wire = check(PositionSchema, data)
     tables = default_tables() if tables is None else tables
@@ -45,7 +45,7 @@ class _Reader:
         self.table = table
         self.problems: list[str] = []
 
-    def state(self) -> State:
+    def state(self) -> Position:
         wire, table, problems = self.wire, self.table, self.problems
         config = table.config
         if not table.double_faced:
@@ -75,7 +75,7 @@ class _Reader:
                                                            rest if pile is None else pile)
         if problems:
             raise InvalidInput(problems)
-        state = State(
+        state = Position(
             hands=tuple(tuple(sorted(hand)) for hand in hands),
             draw_pile=tuple(rest if pile is None else pile), discard=tuple(discard),
             colour=colour, to_move=wire.to_move, direction=wire.direction,

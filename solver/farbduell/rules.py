@@ -14,7 +14,7 @@ Tischwende's player names the colour with the play, and after a clock flip the p
 receiving the turn names it first (`Choose`).
 
 Every rule that shows a card or lets a player deduce one also updates what each player
-knows (`State.knows`, through solver/farbduell/knowledge.py's Tracker): the cards turned
+knows (`Position.knows`, through solver/farbduell/knowledge.py's Tracker): the cards turned
 up before the start card, a card drawn from a known place, the draw pile running out, a
 card played, a table turning over.
 """
@@ -29,12 +29,12 @@ from solver.errors import IllegalMove
 from solver.farbduell.actions import Action, Choose, Draw, Keep, Play
 from solver.farbduell.data import HUNT, NUMBERS, PENALTY, Card, Table, other_side
 from solver.farbduell.knowledge import Tracker
-from solver.farbduell.position import Clock, Fuse, Knows, State
+from solver.farbduell.position import Clock, Fuse, Knows, Position
 
 Timer = TypeVar("Timer", Fuse, Clock)
 
 
-def new_game(table: Table, players: int, seed: int, first: int | None = None) -> State:
+def new_game(table: Table, players: int, seed: int, first: int | None = None) -> Position:
     """Pair the faces (double-faced tables), shuffle, deal seven each, turn up a number
     card (by its day face) to start on; the cards turned up before it go under the draw
     pile, seen by all (on Tag & Nacht both faces: the other showed on top of the pile)."""
@@ -58,14 +58,14 @@ def new_game(table: Table, players: int, seed: int, first: int | None = None) ->
         turned += 1
     start = pile.pop(0)
     bottom = tuple(pile[len(pile) - min(turned, len(pile)):])
-    return State(hands=tuple(tuple(h) for h in hands), draw_pile=tuple(pile),
+    return Position(hands=tuple(tuple(h) for h in hands), draw_pile=tuple(pile),
                  discard=(start,), colour=start.colour,
                  to_move=rng.randrange(players) if first is None else first,
                  shields=(0,) * players, seed=rng.getrandbits(62),
                  knows=(Knows.nothing(players, bottom),) * players, table=table)
 
 
-def playable(state: State, card: Card) -> bool:
+def playable(state: Position, card: Card) -> bool:
     """Whether the card may go on the pile now (not counting a just-drawn card's limit)."""
     face = state.face(card)
     if state.pending_kind is not None:   # a stack waits
@@ -75,7 +75,7 @@ def playable(state: State, card: Card) -> bool:
     return face.wild or face.colour == state.colour or face.rank == state.face(state.top).rank
 
 
-def legal_actions(state: State) -> list[Action]:
+def legal_actions(state: Position) -> list[Action]:
     """Every play (a wild once per colour it may name), drawing, and keeping a drawn card;
     or, while the colour in force is to be named, each colour."""
     if state.winner is not None:
@@ -91,12 +91,12 @@ def legal_actions(state: State) -> list[Action]:
     return [*actions, Draw()]
 
 
-def _plays(state: State, card: Card) -> list[Play]:
+def _plays(state: Position, card: Card) -> list[Play]:
     colours = _names(state, card)
     return [Play(card, colour) for colour in colours] if colours else [Play(card)]
 
 
-def _names(state: State, card: Card) -> tuple[str, ...]:
+def _names(state: Position, card: Card) -> tuple[str, ...]:
     """The colours a play of the card chooses from: a wild's of the side in play; a
     Tischwende's of the other side when its other face, the new top, is a wild and it is
     not the last card; else none."""
@@ -109,7 +109,7 @@ def _names(state: State, card: Card) -> tuple[str, ...]:
     return ()
 
 
-def apply(state: State, action: Action) -> State:
+def apply(state: Position, action: Action) -> Position:
     """The state after the player to move takes this action; IllegalMove names why not."""
     if state.winner is not None:
         raise IllegalMove(f"the game is over: player {state.winner} won")
@@ -134,7 +134,7 @@ def apply(state: State, action: Action) -> State:
     return game.freeze()
 
 
-def scores(state: State) -> tuple[int, ...]:
+def scores(state: Position) -> tuple[int, ...]:
     """Each seat's score at the end: what everybody still holds (by the faces of the
     side in play), less one's own."""
     held = [sum(state.table.points(card, state.side) for card in hand) for hand in state.hands]
@@ -144,7 +144,7 @@ def scores(state: State) -> tuple[int, ...]:
 class _Game:
     """A mutable copy of a state for the length of one action."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: Position) -> None:
         self.state = state
         self.table = state.table
         self.hands = [list(hand) for hand in state.hands]
@@ -166,7 +166,7 @@ class _Game:
         self.known = None if state.knows is None else Tracker(state.knows,
                                                               state.table.double_faced)
 
-    def freeze(self) -> State:
+    def freeze(self) -> Position:
         return replace(self.state, hands=tuple(tuple(sorted(h)) for h in self.hands),
                        draw_pile=tuple(self.draw_pile), discard=tuple(self.discard),
                        colour=self.colour, to_move=self.to_move, direction=self.direction,

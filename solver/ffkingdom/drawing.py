@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from solver.ffkingdom.data import PRODUCERS, RESOURCES
 from solver.ffkingdom.knowledge import known
-from solver.ffkingdom.position import Loaded, Player
+from solver.ffkingdom.position import Player, Position
 from solver.ffkingdom.rules import win_reason
 
 
-def picture(position: Loaded) -> str:
+def picture(position: Position) -> str:
     state = position.state
     lines = [f"round {state.round}: player {state.to_move} to move, "
              f"{state.actions_left} action{'s' * (state.actions_left != 1)} left"

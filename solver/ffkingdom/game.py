@@ -1,6 +1,6 @@
 """Fortress Fight Kingdom as the service and the command line see it: its descriptor.
 
-A position is a `Loaded` state: the puzzle over more than one turn needs to know whether
+A position is a `Position` state: the puzzle over more than one turn needs to know whether
 the opponent's hand and the deck order were given or filled in.
 """
 
@@ -15,7 +15,7 @@ from solver.ffkingdom.data import shipped_cards
 from solver.ffkingdom.drawing import picture
 from solver.ffkingdom.hints import Hint, Settings, hint
 from solver.ffkingdom.policies import greedy_action
-from solver.ffkingdom.position import NAME, Loaded
+from solver.ffkingdom.position import NAME, Position
 from solver.ffkingdom.puzzles import PuzzleAnswer, check_complete, solve_puzzle
 from solver.ffkingdom.rules import apply, legal_actions, new_game, win_reason
 from solver.ffkingdom.schema import position_schema
@@ -36,36 +36,36 @@ class HintOptions:
         check_worlds(self.worlds)
 
 
-def _complete(position: Loaded, options: PuzzleOptions) -> None:
+def _complete(position: Position, options: PuzzleOptions) -> None:
     check_complete(position, options.turns)
 
 
-def _puzzle(position: Loaded, options: PuzzleOptions, budget: Budget) -> PuzzleAnswer:
+def _puzzle(position: Position, options: PuzzleOptions, budget: Budget) -> PuzzleAnswer:
     return solve_puzzle(position.state, options.turns, budget)
 
 
-def _hint(position: Loaded, options: HintOptions, budget: Budget) -> Hint:
+def _hint(position: Position, options: HintOptions, budget: Budget) -> Hint:
     return hint(position.state, budget, Settings(worlds=options.worlds), options.seed)
 
 
-def play(position: Loaded, text: str) -> Loaded:
+def play(position: Position, text: str) -> Position:
     """The position after the player to move takes one action (`play katapult`,
     `discard angriff mauer`, `timeout`); cards drawn come from the position's seed."""
     return replace(position, state=apply(position.state, parse_action(text)))
 
 
-def moves(position: Loaded) -> tuple[str, ...]:
+def moves(position: Position) -> tuple[str, ...]:
     if position.state.winner is not None:
         return ()
     return tuple(str(action) for action in legal_actions(position.state))
 
 
-def start(seed: int) -> Loaded:
+def start(seed: int) -> Position:
     """A new game on the shipped rules, seat 0 first, everything known."""
-    return Loaded(new_game(shipped_cards(), seed, first_player=0), True, True)
+    return Position(new_game(shipped_cards(), seed, first_player=0), True, True)
 
 
-def _to_json(position: Loaded) -> dict[str, Any]:
+def _to_json(position: Position) -> dict[str, Any]:
     return position.to_json()
 
 
@@ -74,11 +74,11 @@ PUZZLE = Question("puzzle", "win this turn, or force a win within N turns (exact
 HINT = Question("hint", "the best action from what the player to move sees",
                 HintOptions, Hint, _hint)
 
-GAME: Game[Loaded] = Game(
+GAME: Game[Position] = Game(
     name=NAME,
     aliases=("ffk", "ffkingdom", "kingdom"),
     summary="Fortress Fight Kingdom: two castles, a shared deck, walls and producers",
-    from_json=Loaded.from_json,
+    from_json=Position.from_json,
     to_json=_to_json,
     schema=position_schema,
     questions=(PUZZLE, HINT),

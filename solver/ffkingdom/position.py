@@ -10,7 +10,7 @@ known to be in the opponent's hand, the deck's known top cards; how it is kept:
 solver/ffkingdom/knowledge.py). A position read from JSON may leave the opponent's
 hand or the deck order out (a player's view of a real game): the unseen cards are then
 filled in a fixed order around what the players know (known cards where they are known
-to be) and `Loaded` says which parts were known. Reading: solver/ffkingdom/reading.py.
+to be) and `Position` says which parts were known. Reading: solver/ffkingdom/reading.py.
 """
 
 from __future__ import annotations
@@ -140,8 +140,9 @@ class State:
 
 
 @dataclass(frozen=True)
-class Loaded:
-    """A state read from JSON, and whether the hidden parts were given or filled in."""
+class Position:
+    """The game's position: a state (the whole table, what each player knows among it),
+    and whether its hidden parts were given or filled in when it was read."""
 
     NAME: ClassVar[str] = NAME
 
@@ -154,7 +155,7 @@ class Loaded:
         return self.opponent_hand_known and self.deck_known
 
     @classmethod
-    def from_json(cls, data: Any) -> Loaded:
+    def from_json(cls, data: Any) -> Position:
         """A position as the shipped card table reads it."""
         from solver.ffkingdom.reading import load  # the reader builds these values
 

@@ -22,7 +22,7 @@ from solver.errors import InvalidInput
 from solver.ffkingdom.actions import Action, Discard
 from solver.ffkingdom.evaluate import evaluate
 from solver.ffkingdom.knowledge import forget_all
-from solver.ffkingdom.position import Loaded, State
+from solver.ffkingdom.position import Position, State
 from solver.ffkingdom.rules import apply, discards, plays, waits
 from solver.search.andor import forced_win
 from solver.search.bfs import breadth_first
@@ -72,7 +72,7 @@ def solve_puzzle(state: State, turns: int = 1, budget: Budget = DEFAULT_BUDGET) 
                                                max(first.table_entries, then.table_entries)))
 
 
-def check_complete(loaded: Loaded, turns: int, option: str = "turns") -> None:
+def check_complete(loaded: Position, turns: int, option: str = "turns") -> None:
     """Beyond this turn the search plays the real deck against the opponent's real hand."""
     if turns > 1 and not loaded.complete:
         raise InvalidInput(f"{option} {turns} needs the whole position: give the "

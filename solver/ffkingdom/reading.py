@@ -13,7 +13,7 @@ from typing import Any
 
 from solver.errors import InvalidInput
 from solver.ffkingdom.data import CardTable, shipped_cards
-from solver.ffkingdom.position import NOTHING, SHIELD_CARD, Knowledge, Loaded, Player, State
+from solver.ffkingdom.position import NOTHING, SHIELD_CARD, Knowledge, Player, Position, State
 from solver.ffkingdom.schema import PlayerSchema, PositionSchema
 from solver.reading import check
 
@@ -27,7 +27,7 @@ def parse(text: str, rules: CardTable) -> State:
     return State.from_json(data, rules)
 
 
-def load(data: Any, rules: CardTable | None = None) -> Loaded:
+def load(data: Any, rules: CardTable | None = None) -> Position:
     """A position from its JSON value (read by the shipped card table unless `rules`
     says otherwise); every fault is named, all at once."""
     rules = rules or shipped_cards()
@@ -107,7 +107,7 @@ def load(data: Any, rules: CardTable | None = None) -> Loaded:
                   to_move=wire.to_move, first_player=wire.first_player, round=wire.round,
                   actions_left=wire.actions_left, resource_win=resource_win,
                   winner=wire.winner, seed=wire.seed, rules=rules)
-    return Loaded(state, opponent_hand_known=known_hands[1 - wire.to_move] is not None,
+    return Position(state, opponent_hand_known=known_hands[1 - wire.to_move] is not None,
                   deck_known=wire.deck is not None)
 
 

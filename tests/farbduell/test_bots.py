@@ -16,7 +16,7 @@ from solver.farbduell.actions import Action, Choose, Draw, Play
 from solver.farbduell.bots import BOTS, play_game
 from solver.farbduell.hints import Settings, hint, sample_world
 from solver.farbduell.policies import greedy_action
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from solver.farbduell.rules import apply, legal_actions, new_game
 from solver.selfplay import seatings, tally
 from tests.support.farbduell import TABLES, position
@@ -41,13 +41,13 @@ def test_greedy_plays_the_dearest_card_and_names_its_main_colour():
     assert greedy_action(position(["blue-1"], ["green-1"])) == Draw()
 
 
-def _seen(state: State, action: Action) -> str:
+def _seen(state: Position, action: Action) -> str:
     """An action as its player tells it: a card by its face in play."""
     return f"play {state.face(action.card)} {action.colour}" if isinstance(action, Play) \
         else str(action)
 
 
-def _ranking(state: State, answer) -> list[tuple[str, float]]:
+def _ranking(state: Position, answer) -> list[tuple[str, float]]:
     return sorted([(_seen(state, answer.action), answer.value),
                    *((_seen(state, action), value) for action, value in answer.runners_up)])
 
@@ -92,7 +92,7 @@ def every_card(state) -> Counter:
 def test_greedy_reads_the_faces_in_play_on_tag_nacht():
     tn = TABLES["tag_nacht"]
     # by night the red-7 shows a Farbjagd: a wild, the dearest card, naming teal (held most)
-    state = State.from_json({"table": "tag_nacht", "side": "night", "hands": [
+    state = Position.from_json({"table": "tag_nacht", "side": "night", "hands": [
         ["red-1/teal-3", "red-2/teal-4", "red-7/hunt", "blue-9/pink-2"], ["green-1/orange-1"]],
         "discard": ["yellow-5/pink-5"]}, TABLES)
     assert greedy_action(state) == Play(tn.card("red-7/hunt"), "teal")

@@ -13,7 +13,7 @@ from solver.errors import InvalidInput
 from solver.farbduell.actions import Play
 from solver.farbduell.chains import KEEPERS, Chain, best_chain
 from solver.farbduell.data import Table, load_tables
-from solver.farbduell.position import Fuse, State
+from solver.farbduell.position import Fuse, Position
 from solver.farbduell.rules import apply, legal_actions
 
 ALL_TABLES = load_tables()
@@ -22,12 +22,12 @@ BUDGET = Budget(seconds=5)
 
 
 def position(*hands: list[str], table: str = "classic", top: str = "red-9",
-             tables: dict[str, Table] = TABLES, **fields) -> State:
-    return State.from_json({"table": table, "hands": list(hands), "discard": [top], **fields},
+             tables: dict[str, Table] = TABLES, **fields) -> Position:
+    return Position.from_json({"table": table, "hands": list(hands), "discard": [top], **fields},
                            tables)
 
 
-def replay(state: State, chain: Chain) -> State:
+def replay(state: Position, chain: Chain) -> Position:
     """Play the chain through the engine: every card is legal, every card but the last
     keeps the turn without a BOOM, and a chain that goes out wins."""
     me = state.to_move
@@ -43,13 +43,13 @@ def replay(state: State, chain: Chain) -> State:
     return state
 
 
-def brute_force(state: State) -> tuple[bool, int, int]:
+def brute_force(state: Position) -> tuple[bool, int, int]:
     """(goes out, most cards, most points) of any chain, trying every order of plays
     with the engine; the memo keys on the hand left and what the last card left behind."""
     me, table = state.to_move, state.table
     memo: dict[tuple, tuple[bool, int, int]] = {}
 
-    def extend(state: State) -> tuple[bool, int, int]:
+    def extend(state: Position) -> tuple[bool, int, int]:
         key = (state.hands[me], state.top, state.colour, state.pending, state.fuse, state.drawn)
         if key in memo:
             return memo[key]
@@ -70,7 +70,7 @@ def brute_force(state: State) -> tuple[bool, int, int]:
     return extend(state)
 
 
-def random_position(rng: random.Random) -> State:
+def random_position(rng: random.Random) -> Position:
     """A two-player position with 1 to 9 cards to play, often rich in Skips and
     Reverses; sometimes a stack waits, a fuse burns or a drawn card must be decided."""
     table = TABLES[rng.choice(sorted(TABLES))]

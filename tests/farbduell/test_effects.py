@@ -13,7 +13,7 @@ import pytest
 from solver.errors import IllegalMove, InvalidInput
 from solver.farbduell.actions import Draw, Keep, Play
 from solver.farbduell.data import load_tables
-from solver.farbduell.position import Fuse, State
+from solver.farbduell.position import Fuse, Position
 from solver.farbduell.rules import apply, legal_actions
 
 TABLES = load_tables()
@@ -23,17 +23,17 @@ BOOM = ("green-2", "green-3", "yellow-5", "yellow-6")   # what a BOOM deals, mat
 
 
 def position(table: str, *hands: list[str], top: str = "red-9", pile: tuple[str, ...] = (),
-             **fields) -> State:
+             **fields) -> Position:
     """A position on `table` with `top` on the discard pile and `pile` on top of the draw
     pile, then every card placed nowhere, in table order."""
     deck = TABLES[table].deck
     placed = Counter(TABLES[table].card(text) for text in [*sum(hands, []), top, *pile])
     rest = sorted((Counter(deck) - placed).elements(), key=deck.index)
-    return State.from_json({"table": table, "hands": list(hands), "discard": [top],
+    return Position.from_json({"table": table, "hands": list(hands), "discard": [top],
                             "draw_pile": [*pile, *map(str, rest)], **fields}, TABLES)
 
 
-def play(state: State, *texts: str) -> State:
+def play(state: Position, *texts: str) -> Position:
     """Each text is a card, "CARD COLOUR" for a wild, "draw" or "keep"."""
     for text in texts:
         if text in ("draw", "keep"):
@@ -44,7 +44,7 @@ def play(state: State, *texts: str) -> State:
     return state
 
 
-def moves(state: State) -> set[str]:
+def moves(state: Position) -> set[str]:
     """The legal actions as text: "play CARD", "play CARD COLOUR", "draw", "keep"."""
     return {str(action) for action in legal_actions(state)}
 
@@ -54,7 +54,7 @@ def wilds(card: str) -> set[str]:
     return {f"play {card} {colour}" for colour in COLOURS}
 
 
-def hand(state: State, seat: int) -> list[str]:
+def hand(state: Position, seat: int) -> list[str]:
     return sorted(map(str, state.hands[seat]))
 
 

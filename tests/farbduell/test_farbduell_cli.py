@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver.farbduell.data import load_tables
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from tests.support.cli import assert_one_line_error, run, run_json
 from tests.support.farbduell_strategies import mutated
 
@@ -23,7 +23,7 @@ def write(tmp_path, data) -> str:
 
 def test_deal_prints_a_loadable_position(capsys):
     data = run_json(capsys, "farbduell", "deal", "--table", "belagerung", "--players", "3")
-    state = State.from_json(data, load_tables())
+    state = Position.from_json(data, load_tables())
     assert state.players == 3 and all(len(hand) == 7 for hand in state.hands)
 
 

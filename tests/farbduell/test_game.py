@@ -8,7 +8,7 @@ import pickle
 
 from solver.budget import Budget, Status
 from solver.farbduell.game import CHAIN, GAME, HINT, PUZZLE, ChainOptions
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 
 GOES_OUT = {"hands": [["red-skip", "blue-skip", "blue-7"], ["green-1"]], "discard": ["red-9"]}
 
@@ -46,4 +46,4 @@ def test_unknown_answers_say_so():
 def test_positions_are_written_with_their_game():
     state = GAME.from_json(GOES_OUT)
     assert GAME.to_json(state)["game"] == "farbduell"
-    assert State.from_json(GAME.to_json(state)) == state
+    assert Position.from_json(GAME.to_json(state)) == state

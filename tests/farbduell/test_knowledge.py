@@ -21,7 +21,7 @@ from solver.farbduell.actions import Draw, Keep, Play
 from solver.farbduell.data import NUMBERS, other_side
 from solver.farbduell.hints import Settings, hint, sample_world
 from solver.farbduell.policies import greedy_action
-from solver.farbduell.position import Knows, State
+from solver.farbduell.position import Knows, Position
 from solver.farbduell.puzzles import solve_puzzle
 from solver.farbduell.rules import apply, legal_actions, new_game
 from tests.support.farbduell import TABLES
@@ -29,8 +29,8 @@ from tests.support.farbduell import TABLES
 FAST = Settings(worlds=3)
 
 
-def read(data: dict[str, Any]) -> State:
-    return State.from_json(data, TABLES)
+def read(data: dict[str, Any]) -> Position:
+    return Position.from_json(data, TABLES)
 
 
 def low_pile(data: dict[str, Any], left: int) -> dict[str, Any]:
@@ -45,7 +45,7 @@ def no_knowledge(players: int) -> list[dict[str, Any]]:
     return [{} for _ in range(players)]
 
 
-def cards(state: State, *texts: str) -> tuple:
+def cards(state: Position, *texts: str) -> tuple:
     return tuple(sorted(state.table.card(text) for text in texts))
 
 
@@ -202,7 +202,7 @@ def test_a_position_without_knows_is_read_written_and_hinted_as_before():
     assert later.knows is None   # not kept unless the position carries it
 
 
-def _old_world(state: State, rng: random.Random) -> State:
+def _old_world(state: Position, rng: random.Random) -> Position:
     """The worlds of the hint before it read what the mover knows."""
     me = state.to_move
     unseen = [card for seat, hand in enumerate(state.hands) if seat != me for card in hand]
@@ -306,7 +306,7 @@ def test_the_puzzle_is_the_same_whatever_is_known():
 # ============================================================================ self-play
 
 
-def _self_play(seed: int, steps: int, table: str, players: int) -> list[State]:
+def _self_play(seed: int, steps: int, table: str, players: int) -> list[Position]:
     """The positions of a game between random and greedy seats (random ones draw often,
     so the pile runs out and is reshuffled)."""
     rng = random.Random(seed)
@@ -323,7 +323,7 @@ def _self_play(seed: int, steps: int, table: str, players: int) -> list[State]:
     return found
 
 
-def assert_true_of_the_cards(state: State) -> None:
+def assert_true_of_the_cards(state: Position) -> None:
     """What every player knows is so: a sub-multiset of the hand it is known in (the
     pooled cards of the opponents' hands beside those), the pile's own top and bottom."""
     pile = state.draw_pile
@@ -342,7 +342,7 @@ def assert_true_of_the_cards(state: State) -> None:
             assert Counter(known.pooled) == +rest
 
 
-def assert_agrees(world: State, state: State) -> None:
+def assert_agrees(world: Position, state: Position) -> None:
     """A world the mover cannot tell from the position: every card they know where they
     know it, every face they see as they see it, the public state the same."""
     me, known, table = state.to_move, state.knows[state.to_move], state.table
@@ -374,7 +374,7 @@ def assert_agrees(world: State, state: State) -> None:
         assert world.face(world.drawn) == state.face(state.drawn)
 
 
-def _everything(state: State) -> Counter:
+def _everything(state: Position) -> Counter:
     found = Counter(state.draw_pile) + Counter(state.discard)
     for hand in state.hands:
         found.update(hand)
@@ -401,7 +401,7 @@ def test_every_world_a_hint_samples_agrees_with_the_movers_knowledge(seed, steps
                                                                      players, pick):
     positions = [s for s in _self_play(seed, steps, table, players) if s.winner is None]
     state = positions[int(pick * (len(positions) - 1))]
-    dealt: list[State] = []
+    dealt: list[Position] = []
 
     def recorded(*args: Any) -> Any:
         world = deal(*args)

@@ -17,7 +17,7 @@ from solver.errors import InvalidInput
 from solver.farbduell.chains import Chain
 from solver.farbduell.game import CHAIN, GAME, HINT, PUZZLE, HintOptions, PuzzleOptions
 from solver.farbduell.hints import Hint
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from solver.farbduell.puzzles import PuzzleAnswer
 from solver.farbduell.rules import apply, legal_actions
 from solver.farbduell.schema import MAX_CARDS, MAX_SEATS
@@ -27,16 +27,16 @@ from tests.support.farbduell_strategies import POSITIONS, mutated, values
 SMALL = Budget(seconds=0.2, nodes=200, table_entries=10_000)
 
 
-def _read(data: Any) -> State | None:
+def _read(data: Any) -> Position | None:
     """The position, or None when it is refused as it should be: one InvalidInput."""
     try:
-        return State.from_json(data)
+        return Position.from_json(data)
     except InvalidInput as error:
         assert error.problems and all(isinstance(p, str) and p for p in error.problems)
         return None
 
 
-def _ask_everything(state: State) -> dict[str, Any]:
+def _ask_everything(state: Position) -> dict[str, Any]:
     """Every question under a small budget: its answer, or the InvalidInput refusing the
     position (nothing else escapes); each answer is checked to be honest."""
     asked: dict[str, Any] = {}
@@ -52,7 +52,7 @@ def _ask_everything(state: State) -> dict[str, Any]:
     return asked
 
 
-def _assert_honest(state: State, answer: Any) -> None:
+def _assert_honest(state: Position, answer: Any) -> None:
     """An answer's status is one the question gives, its JSON says the same, and what a
     SOLVED answer claims replays legally from the position: the puzzle's line to the
     mover's win (each action by the seat to move), the chain's plays within the mover's
@@ -104,7 +104,7 @@ def test_arbitrary_json_is_read_or_refused(data):
 def test_mutated_positions_are_read_or_refused_and_then_answered(data):
     state = _read(data)
     if state is not None:
-        assert State.from_json(state.to_json()) == state
+        assert Position.from_json(state.to_json()) == state
         _ask_everything(state)
 
 
@@ -112,7 +112,7 @@ def test_mutated_positions_are_read_or_refused_and_then_answered(data):
 def test_real_positions_are_answered(data):
     """A game not yet over is hinted (and every answer is honest, see _assert_honest);
     a finished one is refused by every question, saying so."""
-    state = State.from_json(data)
+    state = Position.from_json(data)
     asked = _ask_everything(state)
     if state.winner is None:
         assert not isinstance(asked["hint"], InvalidInput), asked["hint"]
@@ -136,7 +136,7 @@ def test_faults_found_by_fuzzing_are_named():
         ({"fuse": {"size": 4, "count": 0, "skip_next": False}}, "fuse.count: must be at least 1"),
     ]:
         with pytest.raises(InvalidInput) as caught:
-            State.from_json({**base, **fields})
+            Position.from_json({**base, **fields})
         assert any(fault in problem for problem in caught.value.problems), (fields, caught.value)
 
 
@@ -153,7 +153,7 @@ def test_a_list_or_map_longer_than_any_table_allows_is_one_fault(fields, fault):
     """Refused by its length before any item is read: one fault, however many items."""
     base = {"hands": [["red-1", "red-2"], ["blue-3"]], "discard": ["red-9"]}
     with pytest.raises(InvalidInput) as caught:
-        State.from_json({**base, **fields})
+        Position.from_json({**base, **fields})
     assert caught.value.problems == [fault]
 
 
@@ -162,7 +162,7 @@ def test_a_refused_value_is_quoted_on_one_line(text):
     """What splitlines() breaks on (U+0085, U+2028...) is escaped in a fault's quote, as
     it is in a field's name."""
     with pytest.raises(InvalidInput) as caught:
-        State.from_json({"hands": text, "discard": ["red-9"], text: 1})
+        Position.from_json({"hands": text, "discard": ["red-9"], text: 1})
     assert len(str(caught.value).splitlines()) == 1, str(caught.value)
     assert "hands: must be a list, not \"" in str(caught.value)
 
@@ -181,7 +181,7 @@ def test_bytes_that_are_no_position_are_one_fault(raw, fault):
 
 def test_a_byte_order_mark_is_read():
     raw = "\ufeff" + json.dumps(POSITIONS[0])
-    assert GAME.read(raw.encode("utf-8")) == State.from_json(POSITIONS[0])
+    assert GAME.read(raw.encode("utf-8")) == Position.from_json(POSITIONS[0])
 
 
 def test_the_schema_admits_every_position_dealt_or_written():
@@ -190,6 +190,6 @@ def test_the_schema_admits_every_position_dealt_or_written():
     validator = jsonschema.Draft202012Validator(schema)
     for data in POSITIONS:
         validator.validate(data)
-        validator.validate(State.from_json(data).to_json())
+        validator.validate(Position.from_json(data).to_json())
     assert not validator.is_valid({**POSITIONS[0], "direction": 2})
     assert not validator.is_valid({**POSITIONS[0], "to_move": -1})

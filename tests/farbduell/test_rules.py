@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 
 from solver.errors import IllegalMove, InvalidInput
 from solver.farbduell.actions import Draw, Keep, Play
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from solver.farbduell.rules import apply, legal_actions, new_game, scores
 from tests.support.farbduell import TABLES, position
 
 
-def play(state: State, *texts: str) -> State:
+def play(state: Position, *texts: str) -> Position:
     """Each text is a card, "CARD COLOUR" for a wild, or "draw"/"keep"."""
     for text in texts:
         if text in ("draw", "keep"):
@@ -136,7 +136,7 @@ def test_drawing_an_unplayable_card_ends_the_turn():
 
 def test_bad_positions_are_refused_with_their_reasons():
     with pytest.raises(InvalidInput) as info:
-        State.from_json({"hands": [["red-11"], ["joker"] * 5], "discard": ["red-9"]}, TABLES)
+        Position.from_json({"hands": [["red-11"], ["joker"] * 5], "discard": ["red-9"]}, TABLES)
     assert any("'red-11' is not a card" in p for p in info.value.problems)
     assert any("joker 5 times (the deck has 4)" in p for p in info.value.problems)
 
@@ -151,4 +151,4 @@ def test_random_playouts_keep_every_card_and_round_trip(seed, players, table):
             break
         state = apply(state, rng.choice(legal_actions(state)))
         assert sum(map(len, state.hands)) + len(state.draw_pile) + len(state.discard) == 112
-    assert State.from_json(state.to_json(), TABLES) == state
+    assert Position.from_json(state.to_json(), TABLES) == state

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from solver.errors import IllegalMove, InvalidInput
 from solver.farbduell.actions import Choose, Draw, Keep, Play
 from solver.farbduell.data import NUMBERS, Card, load_tables
-from solver.farbduell.position import Clock, State
+from solver.farbduell.position import Clock, Position
 from solver.farbduell.rules import apply, legal_actions, new_game, scores
 
 TABLES = load_tables()
@@ -24,7 +24,7 @@ DAY, NIGHT = ("red", "yellow", "green", "blue"), ("pink", "teal", "orange", "pur
 
 
 def position(*hands: list[str], top: str = "red-9/pink-9", pile: tuple[str, ...] = (),
-             **fields) -> State:
+             **fields) -> Position:
     """A Tag & Nacht position; the draw pile starts with `pile`, then every face placed
     nowhere, the day faces left over paired in table order with the night ones."""
     placed = [TN.card(text) for hand in hands for text in hand] + [TN.card(top)]
@@ -35,11 +35,11 @@ def position(*hands: list[str], top: str = "red-9/pink-9", pile: tuple[str, ...]
         rest = Counter(faces) - Counter(card.face(side) for card in placed)
         left[side] = sorted(rest.elements(), key=faces.index)
     rest = [f"{day}/{night}" for day, night in zip(left["day"], left["night"], strict=True)]
-    return State.from_json({"table": "tag_nacht", "hands": list(hands), "discard": [top],
+    return Position.from_json({"table": "tag_nacht", "hands": list(hands), "discard": [top],
                             "draw_pile": [*pile, *rest], **fields}, TABLES)
 
 
-def play(state: State, *texts: str) -> State:
+def play(state: Position, *texts: str) -> Position:
     """Each text is a card, "CARD COLOUR" for a named colour, "draw", "keep" or
     "choose COLOUR"."""
     for text in texts:
@@ -57,7 +57,7 @@ def card(text: str) -> Card:
     return TN.card(text)
 
 
-def every_card(state: State) -> Counter[Card]:
+def every_card(state: Position) -> Counter[Card]:
     cards = Counter(state.draw_pile) + Counter(state.discard)
     for hand in state.hands:
         cards.update(hand)
@@ -331,7 +331,8 @@ def test_a_clock_flip_onto_a_wild_face_lets_the_next_player_name_the_colour():
     assert legal_actions(state) == [Choose(colour) for colour in NIGHT]
     with pytest.raises(IllegalMove, match="name the colour first"):
         play(state, "draw")
-    assert State.from_json(state.to_json(), TABLES) == state and state.to_json()["colour"] is None
+    assert Position.from_json(state.to_json(), TABLES) == state
+    assert state.to_json()["colour"] is None
     state = play(state, "choose orange")
     assert state.colour == "orange" and state.to_move == 0
     assert Draw() in legal_actions(state)
@@ -392,7 +393,7 @@ def test_a_hunt_waiting_across_a_flip_still_draws_by_night_faces():
 def test_bad_tag_nacht_positions_are_refused_with_their_reasons():
     hands = [["red-7", "red-draw1/pink-1"] + ["joker/hunt"] * 5, ["blue-1/teal-1"]]
     with pytest.raises(InvalidInput) as info:
-        State.from_json({"table": "tag_nacht", "hands": hands, "discard": ["red-9/pink-9"],
+        Position.from_json({"table": "tag_nacht", "hands": hands, "discard": ["red-9/pink-9"],
                          "pending": 1, "pending_kind": "hunt"}, TABLES)
     problems = info.value.problems
     assert any("cards have two faces" in p for p in problems)
@@ -403,13 +404,13 @@ def test_bad_tag_nacht_positions_are_refused_with_their_reasons():
     with pytest.raises(InvalidInput, match="colour must be one of pink"):
         position(["red-1/pink-1"], ["blue-1/teal-1"], side="night", colour="red")
     with pytest.raises(InvalidInput, match="unknown field 'side'"):
-        State.from_json({"hands": [["red-1"], ["red-2"]], "discard": ["red-9"], "side": "day"},
+        Position.from_json({"hands": [["red-1"], ["red-2"]], "discard": ["red-9"], "side": "day"},
                         TABLES)
 
 
 # ---------------------------------------------------------------- random playouts
 
-def playout(seed: int, players: int, steps: int) -> list[State]:
+def playout(seed: int, players: int, steps: int) -> list[Position]:
     state, rng = new_game(TN, players, seed), random.Random(seed)
     states = [state]
     for _ in range(steps):
@@ -432,7 +433,7 @@ def test_random_playouts_keep_all_112_cards_and_round_trip(seed, players):
         assert state.colour in TN.colours(state.side) or (
             state.colour == "" and state.face(state.top).wild)
         if k % 40 == 0 or k == len(states) - 1:
-            assert State.from_json(state.to_json(), TABLES) == state
+            assert Position.from_json(state.to_json(), TABLES) == state
 
 
 @settings(max_examples=10, deadline=None)

@@ -14,7 +14,7 @@ from solver.farbduell.actions import Play
 from solver.farbduell.chains import best_chain
 from solver.farbduell.going_out import winning_line
 from solver.farbduell.hints import Settings, hint, sample_world
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from solver.farbduell.puzzles import solve_puzzle
 from solver.farbduell.rules import apply, legal_actions, new_game
 from tests.support.farbduell import GOES_OUT, TABLES, WILD
@@ -29,11 +29,11 @@ TWIN_JOKERS = {"table": "tag_nacht", "knows": NOTHING_KNOWN,
                "discard": ["red-3/teal-2"]}
 
 
-def read(data: dict) -> State:
-    return State.from_json(data, TABLES)
+def read(data: dict) -> Position:
+    return Position.from_json(data, TABLES)
 
 
-def seen(state: State, text: str) -> str:
+def seen(state: Position, text: str) -> str:
     """An action's text as its player tells it: a card by its face in play."""
     word, *rest = text.split()
     if word != "play":

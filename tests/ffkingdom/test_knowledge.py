@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.ffkingdom import Loaded, Play, State, apply, legal_actions, load, new_game
+from solver.ffkingdom import Play, Position, State, apply, legal_actions, load, new_game
 from solver.ffkingdom import hints as hints_module
 from solver.ffkingdom.bots import play_game
 from solver.ffkingdom.hints import Settings, hint, sample_world
@@ -361,7 +361,7 @@ def test_a_view_places_the_known_cards_where_they_are_known():
     assert len(state.players[1].hand) == 5
     assert state.deck[:2] == ("troja", "belagerung")
     assert known(state).opponent_hand == ("drache", "festung")
-    assert Loaded.from_json(loaded.to_json()).state == state
+    assert Position.from_json(loaded.to_json()).state == state
 
 
 @pytest.mark.parametrize(("data", "fragments"), [

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
-from solver.ffkingdom import NAME, Loaded, State, apply, legal_actions, load, new_game
+from solver.ffkingdom import NAME, Position, State, apply, legal_actions, load, new_game
 from solver.ffkingdom.data import CARD_TYPES
 from solver.ffkingdom.game import GAME as DESCRIPTOR
 from solver.ffkingdom.game import HINT, PUZZLE, HintOptions, PuzzleOptions
@@ -28,7 +28,7 @@ from tests.support.ffkingdom_strategies import REAL, json_values, mutated, plaus
 SMALL = Budget(seconds=0.05, nodes=2_000, table_entries=None)
 
 
-def _read(data: Any) -> Loaded | None:
+def _read(data: Any) -> Position | None:
     try:
         return load(data)
     except InvalidInput as error:
@@ -37,7 +37,7 @@ def _read(data: Any) -> Loaded | None:
         return None
 
 
-def _ask(position: Loaded) -> None:
+def _ask(position: Position) -> None:
     """Both questions answer or refuse with InvalidInput; nothing else escapes."""
     for question, options in ((PUZZLE, PuzzleOptions(1)), (PUZZLE, PuzzleOptions(2)),
                               (HINT, HintOptions(worlds=2))):
@@ -165,7 +165,7 @@ def test_the_descriptor_reads_back_what_it_writes(data):
 
 def test_a_view_keeps_the_opponents_hand_and_the_deck_unknown():
     state = new_game(RULES, 4)
-    written = Loaded.from_json(view_of(state)).to_json()
+    written = Position.from_json(view_of(state)).to_json()
     opponent = written["players"][1 - state.to_move]
     assert "deck" not in written and written["deck_size"] == len(state.deck)
     assert "hand" not in opponent and opponent["hand_size"] == 9
@@ -174,7 +174,7 @@ def test_a_view_keeps_the_opponents_hand_and_the_deck_unknown():
 def test_a_complete_state_reads_back_as_a_state():
     state = new_game(RULES, 5)
     assert State.from_json(state.to_json()) == state
-    assert State.NAME == Loaded.NAME == NAME
+    assert State.NAME == Position.NAME == NAME
 
 
 def test_unknown_answers_are_unknown():
@@ -195,7 +195,7 @@ def test_an_empty_hand_can_only_time_out():
     assert [str(action) for action in legal_actions(state)] == ["timeout"]
     after = apply(state, legal_actions(state)[0])
     assert after.to_move == 1 and len(after.players[0].hand) == 9
-    position = Loaded(state, True, True)
+    position = Position(state, True, True)
     assert PUZZLE.ask(position, PuzzleOptions(2), SMALL).status is not Status.SOLVED
     advice = HINT.ask(position, HintOptions(worlds=2), SMALL)
     assert [str(action) for action in advice.plan] == ["timeout"]

@@ -23,7 +23,7 @@ from solver.ffkingdom import (
     why_not_playable,
 )
 from solver.ffkingdom.drawing import picture
-from solver.ffkingdom.position import Loaded
+from solver.ffkingdom.position import Position
 from solver.ffkingdom.rules import win_reason
 from tests.support.ffkingdom import (
     EVERY_STEP,
@@ -692,7 +692,7 @@ def test_a_won_game_says_why_it_was_won(mine, theirs, action, reason):
     assert win_reason(state) is None
     after = act(state, action)
     assert after.winner == 0 and win_reason(after) == reason
-    first_line = picture(Loaded(after, True, True)).splitlines()[0]
+    first_line = picture(Position(after, True, True)).splitlines()[0]
     assert first_line.endswith(f"; player 0 has won: {reason}")
 
 

@@ -21,7 +21,7 @@ from service.stronghold.messages import position_from_json as stronghold_positio
 from solver.farbduell.hints import HINT_BUDGET as FARBDUELL_HINT_BUDGET
 from solver.farbduell.hints import Settings as FarbduellSettings
 from solver.farbduell.hints import hint as farbduell_hint
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from solver.ffkingdom import load
 from solver.ffkingdom.hints import HINT_BUDGET as FFK_HINT_BUDGET
 from solver.ffkingdom.hints import Settings as FfkSettings
@@ -191,7 +191,7 @@ def test_flat_turns_are_the_farbduell_options(stub):
 
 def test_flat_worlds_and_seed_are_the_farbduell_options(stub):
     data = farbduell.view(2)
-    state = State.from_json(data, farbduell.TABLES)
+    state = Position.from_json(data, farbduell.TABLES)
     local = farbduell_hint(state, FARBDUELL_HINT_BUDGET, FarbduellSettings(worlds=3), 7)
     assert local.value != farbduell_hint(state, FARBDUELL_HINT_BUDGET, FarbduellSettings(),
                                          0).value

@@ -32,7 +32,7 @@ from solver.errors import InvalidInput
 from solver.farbduell.actions import parse_action
 from solver.farbduell.chains import best_chain
 from solver.farbduell.hints import HINT_BUDGET, Settings, hint
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from solver.farbduell.puzzles import solve_puzzle
 from solver.farbduell.rules import apply, legal_actions, new_game
 from tests.support.cli import assert_client_prints_what_local_prints, run
@@ -49,7 +49,7 @@ CHAIN_OF_CARDS = pb.FarbduellSolveOptions(chain="cards")
 
 def _empty_pile() -> dict:
     """A bomb burning over an empty draw pile: every other card is in the discard."""
-    data = State.from_json({"hands": [["red-1", "green-bomb"], ["blue-2"]], "discard": ["joker"],
+    data = Position.from_json({"hands": [["red-1", "green-bomb"], ["blue-2"]], "discard": ["joker"],
                             "colour": "green", "fuse": {"size": 6, "count": 1, "skip_next": True}},
                            TABLES).to_json()
     data["discard"] = data["draw_pile"] + data["discard"]
@@ -60,7 +60,7 @@ def _empty_pile() -> dict:
 def _knowing_three_seats() -> dict:
     """Three seats, seat 0 knowing a card of seat 1's, one of an opponent's it cannot
     place, and the draw pile's top and bottom cards."""
-    data = State.from_json({"hands": [["red-1"], ["blue-2", "blue-3"], ["green-4"]],
+    data = Position.from_json({"hands": [["red-1"], ["blue-2", "blue-3"], ["green-4"]],
                             "discard": ["red-9"]}, TABLES).to_json()
     pile = data["draw_pile"]
     data["knows"] = [{"opponent_hand": ["green-4"], "hands": {"1": ["blue-3"]},
@@ -73,7 +73,7 @@ def source(data: dict) -> pb.PositionSource:
 
 
 def state(data: dict):
-    return State.from_json(data, TABLES)
+    return Position.from_json(data, TABLES)
 
 
 def solve(stub, data: dict, timeout: float = 30, budget: pb.Budget | None = None,
@@ -92,7 +92,7 @@ def hint_request(data: dict, **options) -> pb.HintRequest:
 
 def _load_message(data: dict) -> str:
     with pytest.raises(InvalidInput) as caught:
-        State.from_json(data, TABLES)
+        Position.from_json(data, TABLES)
     return str(caught.value)
 
 
@@ -497,7 +497,7 @@ def test_json_round_trip(data):
     when the file leaves it out."""
     sent = position_from_json(data)
     assert sent.HasField("draw_pile") == ("draw_pile" in data)
-    assert State.from_json(position_to_json(sent), TABLES) == State.from_json(data, TABLES)
+    assert Position.from_json(position_to_json(sent), TABLES) == Position.from_json(data, TABLES)
 
 
 def test_colour_left_out_and_colour_to_be_named_are_apart():
@@ -505,7 +505,7 @@ def test_colour_left_out_and_colour_to_be_named_are_apart():
            "discard": ["joker/purple-flip"]}
     named = position_from_json({**top, "colour": None})
     assert named.HasField("colour") and named.colour == ""
-    assert State.from_json(position_to_json(named), TABLES).colour == ""
+    assert Position.from_json(position_to_json(named), TABLES).colour == ""
     left_out = position_from_json(top)
     assert not left_out.HasField("colour")
     assert "colour" not in position_to_json(left_out)

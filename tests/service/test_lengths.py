@@ -21,7 +21,7 @@ from service.stronghold import messages as stronghold
 from solver.beleaguered import Position
 from solver.cards import Card
 from solver.errors import InvalidInput, OutOfRange
-from solver.farbduell.position import State
+from solver.farbduell.position import Position as FarbduellPosition
 from solver.ffkingdom import load
 from solver.stronghold.position import Position as StrongholdPosition
 from tests.support.servers import connect, rpc_error, running_server
@@ -108,7 +108,7 @@ _CARDS = ["red-1"] * 501
 ], ids=["hands", "hand", "draw_pile", "knows", "known-hand"])
 def test_a_farbduell_list_too_long_is_refused_as_the_reader_refuses_it(message, data, fault):
     assert _fault(farbduell.position_from_proto, message) == fault
-    assert _fault(State.from_json, {"discard": ["red-9"], "hands": [], **data}) == fault
+    assert _fault(FarbduellPosition.from_json, {"discard": ["red-9"], "hands": [], **data}) == fault
 
 
 _ENTRIES = [{"turn": 2, "might": 1}] * 33

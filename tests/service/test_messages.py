@@ -25,11 +25,12 @@ from service.stronghold import messages as stronghold
 from solver.errors import InvalidInput
 from solver.farbduell.data import default_tables
 from solver.farbduell.game import GAME as FARBDUELL_GAME
-from solver.farbduell.position import State as FarbduellState
+from solver.farbduell.position import Position as FarbduellPosition
 from solver.farbduell.rules import apply as farbduell_apply
 from solver.farbduell.rules import legal_actions as farbduell_moves
 from solver.farbduell.rules import new_game as farbduell_game
-from solver.ffkingdom import Loaded, apply, legal_actions, load, load_cards, new_game
+from solver.ffkingdom import Position as FfkPosition
+from solver.ffkingdom import apply, legal_actions, load, load_cards, new_game
 from solver.reading import path_of
 from solver.stronghold.position import Position
 from solver.stronghold.rules import act, begin_turn, destinations
@@ -42,7 +43,7 @@ TABLES = default_tables()
 # ============================================================================ positions
 
 
-def _ffk_positions() -> list[Loaded]:
+def _ffk_positions() -> list[FfkPosition]:
     """New games and playouts, whole and as the player to move sees them (its opponent's
     hand, the deck, or both unknown)."""
     found = []
@@ -52,16 +53,16 @@ def _ffk_positions() -> list[Loaded]:
         for step in range(120):
             if step % 9 == 0 or state.players[0].knows != state.players[1].knows:
                 known = step % 4
-                found.append(Loaded(state, opponent_hand_known=known & 1 == 0,
+                found.append(FfkPosition(state, opponent_hand_known=known & 1 == 0,
                                     deck_known=known & 2 == 0))
             if state.winner is not None:
                 break
             state = apply(state, rng.choice(legal_actions(state)))
-        found.append(Loaded(state, True, True))
+        found.append(FfkPosition(state, True, True))
     return [load(each.to_json()) for each in found]
 
 
-def _farbduell_positions() -> list[FarbduellState]:
+def _farbduell_positions() -> list[FarbduellPosition]:
     """New games on every table and playouts, two to four seats: among them a colour to
     name, a waiting hunt, a burning fuse and a wound clock."""
     found = []

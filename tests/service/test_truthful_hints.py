@@ -13,7 +13,7 @@ import pytest
 from service.api import fortress_solver_pb2 as pb
 from service.server import RunningServer
 from solver.farbduell.hints import hint as farbduell_hint
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from solver.ffkingdom import load
 from solver.ffkingdom.evaluate import log_odds
 from solver.ffkingdom.hints import hint as ffk_hint
@@ -48,7 +48,7 @@ def http_hint(server: RunningServer, data: dict) -> dict:
 
 
 def test_a_farbduell_go_out_is_a_win_over_grpc_and_http(stub, solver_server):
-    local = farbduell_hint(State.from_json(GO_OUT, TABLES))
+    local = farbduell_hint(Position.from_json(GO_OUT, TABLES))
     assert local.wins and [str(action) for action in local.chain] == CHAIN
     advice = grpc_hint(stub, GO_OUT).farbduell
     assert (advice.action, advice.value, advice.wins, list(advice.chain)) == \

@@ -5,14 +5,14 @@ share: a chain that goes out, one that cannot, a forced win in two turns, a new 
 from __future__ import annotations
 
 from solver.farbduell.data import load_tables
-from solver.farbduell.position import State
+from solver.farbduell.position import Position
 from solver.farbduell.rules import new_game
 
 TABLES = load_tables()
 
 
-def position(*hands: list[str], table: str = "classic", top: str = "red-9", **fields) -> State:
-    return State.from_json({"table": table, "hands": list(hands), "discard": [top], **fields},
+def position(*hands: list[str], table: str = "classic", top: str = "red-9", **fields) -> Position:
+    return Position.from_json({"table": table, "hands": list(hands), "discard": [top], **fields},
                            TABLES)
 
 
@@ -26,7 +26,7 @@ WILD = {"hands": [["red-skip", "joker", "blue-5", "green-2"], ["green-1"]],
 def _two_turns() -> dict:
     """No win this turn, a forced win in two: the yellow-3 drawn by the opponent cannot
     be played on either 1 (test_puzzles' position, with the draw pile given)."""
-    data = State.from_json({"hands": [["red-1", "blue-1"], ["green-5", "green-6"]],
+    data = Position.from_json({"hands": [["red-1", "blue-1"], ["green-5", "green-6"]],
                             "discard": ["red-9"]}, TABLES).to_json()
     data["draw_pile"].remove("yellow-3")
     data["draw_pile"].insert(0, "yellow-3")
