@@ -63,7 +63,7 @@ def position(table: Table, rng: random.Random, kind: str) -> Position:
     rest.remove(top)
     hands = [[str(card) for card in hand], [str(card) for card in rest[:7]]]
     return Position.from_json({"table": table.name, "hands": hands, "discard": [str(top)]},
-                           {table.name: table})
+                              {table.name: table})
 
 
 if __name__ == "__main__":

@@ -59,10 +59,10 @@ def new_game(table: Table, players: int, seed: int, first: int | None = None) ->
     start = pile.pop(0)
     bottom = tuple(pile[len(pile) - min(turned, len(pile)):])
     return Position(hands=tuple(tuple(h) for h in hands), draw_pile=tuple(pile),
-                 discard=(start,), colour=start.colour,
-                 to_move=rng.randrange(players) if first is None else first,
-                 shields=(0,) * players, seed=rng.getrandbits(62),
-                 knows=(Knows.nothing(players, bottom),) * players, table=table)
+                    discard=(start,), colour=start.colour,
+                    to_move=rng.randrange(players) if first is None else first,
+                    shields=(0,) * players, seed=rng.getrandbits(62),
+                    knows=(Knows.nothing(players, bottom),) * players, table=table)
 
 
 def playable(state: Position, card: Card) -> bool:

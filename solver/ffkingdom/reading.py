@@ -108,7 +108,7 @@ def load(data: Any, rules: CardTable | None = None) -> Position:
                   actions_left=wire.actions_left, resource_win=resource_win,
                   winner=wire.winner, seed=wire.seed, rules=rules)
     return Position(state, opponent_hand_known=known_hands[1 - wire.to_move] is not None,
-                  deck_known=wire.deck is not None)
+                    deck_known=wire.deck is not None)
 
 
 def _knowledge(wire: PositionSchema, index: int, rules: CardTable,

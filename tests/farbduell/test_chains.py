@@ -24,7 +24,7 @@ BUDGET = Budget(seconds=5)
 def position(*hands: list[str], table: str = "classic", top: str = "red-9",
              tables: dict[str, Table] = TABLES, **fields) -> Position:
     return Position.from_json({"table": table, "hands": list(hands), "discard": [top], **fields},
-                           tables)
+                              tables)
 
 
 def replay(state: Position, chain: Chain) -> Position:

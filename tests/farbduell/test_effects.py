@@ -11,10 +11,10 @@ from collections import Counter
 import pytest
 
 from solver.errors import IllegalMove, InvalidInput
-from solver.farbduell.actions import Draw, Keep, Play
 from solver.farbduell.data import load_tables
 from solver.farbduell.position import Fuse, Position
-from solver.farbduell.rules import apply, legal_actions
+from solver.farbduell.rules import legal_actions
+from tests.support.farbduell import play
 
 TABLES = load_tables()
 BOTH = pytest.mark.parametrize("table", ["classic", "belagerung"])
@@ -30,18 +30,8 @@ def position(table: str, *hands: list[str], top: str = "red-9", pile: tuple[str,
     placed = Counter(TABLES[table].card(text) for text in [*sum(hands, []), top, *pile])
     rest = sorted((Counter(deck) - placed).elements(), key=deck.index)
     return Position.from_json({"table": table, "hands": list(hands), "discard": [top],
-                            "draw_pile": [*pile, *map(str, rest)], **fields}, TABLES)
+                               "draw_pile": [*pile, *map(str, rest)], **fields}, TABLES)
 
-
-def play(state: Position, *texts: str) -> Position:
-    """Each text is a card, "CARD COLOUR" for a wild, "draw" or "keep"."""
-    for text in texts:
-        if text in ("draw", "keep"):
-            state = apply(state, Draw() if text == "draw" else Keep())
-            continue
-        card, _, colour = text.partition(" ")
-        state = apply(state, Play(state.table.card(card), colour or None))
-    return state
 
 
 def moves(state: Position) -> set[str]:

@@ -13,18 +13,7 @@ from solver.errors import IllegalMove, InvalidInput
 from solver.farbduell.actions import Draw, Keep, Play
 from solver.farbduell.position import Position
 from solver.farbduell.rules import apply, legal_actions, new_game, scores
-from tests.support.farbduell import TABLES, position
-
-
-def play(state: Position, *texts: str) -> Position:
-    """Each text is a card, "CARD COLOUR" for a wild, or "draw"/"keep"."""
-    for text in texts:
-        if text in ("draw", "keep"):
-            state = apply(state, Draw() if text == "draw" else Keep())
-            continue
-        card, _, colour = text.partition(" ")
-        state = apply(state, Play(state.table.card(card), colour or None))
-    return state
+from tests.support.farbduell import TABLES, play, position
 
 
 def test_the_tables_hold_112_cards():

@@ -36,7 +36,7 @@ def position(*hands: list[str], top: str = "red-9/pink-9", pile: tuple[str, ...]
         left[side] = sorted(rest.elements(), key=faces.index)
     rest = [f"{day}/{night}" for day, night in zip(left["day"], left["night"], strict=True)]
     return Position.from_json({"table": "tag_nacht", "hands": list(hands), "discard": [top],
-                            "draw_pile": [*pile, *rest], **fields}, TABLES)
+                               "draw_pile": [*pile, *rest], **fields}, TABLES)
 
 
 def play(state: Position, *texts: str) -> Position:
@@ -394,7 +394,7 @@ def test_bad_tag_nacht_positions_are_refused_with_their_reasons():
     hands = [["red-7", "red-draw1/pink-1"] + ["joker/hunt"] * 5, ["blue-1/teal-1"]]
     with pytest.raises(InvalidInput) as info:
         Position.from_json({"table": "tag_nacht", "hands": hands, "discard": ["red-9/pink-9"],
-                         "pending": 1, "pending_kind": "hunt"}, TABLES)
+                            "pending": 1, "pending_kind": "hunt"}, TABLES)
     problems = info.value.problems
     assert any("cards have two faces" in p for p in problems)
     assert any("the night face hunt 5 times (the deck has 4)" in p for p in problems)
@@ -405,7 +405,7 @@ def test_bad_tag_nacht_positions_are_refused_with_their_reasons():
         position(["red-1/pink-1"], ["blue-1/teal-1"], side="night", colour="red")
     with pytest.raises(InvalidInput, match="unknown field 'side'"):
         Position.from_json({"hands": [["red-1"], ["red-2"]], "discard": ["red-9"], "side": "day"},
-                        TABLES)
+                           TABLES)
 
 
 # ---------------------------------------------------------------- random playouts

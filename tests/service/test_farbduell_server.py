@@ -49,9 +49,10 @@ CHAIN_OF_CARDS = pb.FarbduellSolveOptions(chain="cards")
 
 def _empty_pile() -> dict:
     """A bomb burning over an empty draw pile: every other card is in the discard."""
-    data = Position.from_json({"hands": [["red-1", "green-bomb"], ["blue-2"]], "discard": ["joker"],
-                            "colour": "green", "fuse": {"size": 6, "count": 1, "skip_next": True}},
-                           TABLES).to_json()
+    data = Position.from_json(
+        {"hands": [["red-1", "green-bomb"], ["blue-2"]], "discard": ["joker"],
+         "colour": "green", "fuse": {"size": 6, "count": 1, "skip_next": True}},
+        TABLES).to_json()
     data["discard"] = data["draw_pile"] + data["discard"]
     data["draw_pile"] = []
     return data
@@ -61,7 +62,7 @@ def _knowing_three_seats() -> dict:
     """Three seats, seat 0 knowing a card of seat 1's, one of an opponent's it cannot
     place, and the draw pile's top and bottom cards."""
     data = Position.from_json({"hands": [["red-1"], ["blue-2", "blue-3"], ["green-4"]],
-                            "discard": ["red-9"]}, TABLES).to_json()
+                               "discard": ["red-9"]}, TABLES).to_json()
     pile = data["draw_pile"]
     data["knows"] = [{"opponent_hand": ["green-4"], "hands": {"1": ["blue-3"]},
                       "deck_top": pile[:1], "deck_bottom": pile[-2:]}, {}, {}]

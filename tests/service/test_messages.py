@@ -54,7 +54,7 @@ def _ffk_positions() -> list[FfkPosition]:
             if step % 9 == 0 or state.players[0].knows != state.players[1].knows:
                 known = step % 4
                 found.append(FfkPosition(state, opponent_hand_known=known & 1 == 0,
-                                    deck_known=known & 2 == 0))
+                                         deck_known=known & 2 == 0))
             if state.winner is not None:
                 break
             state = apply(state, rng.choice(legal_actions(state)))
