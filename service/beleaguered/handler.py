@@ -143,7 +143,8 @@ class Handler:
                     calls: Calls) -> Iterator[pb.BatchResult]:
         options = SolveOptions(mode_from_proto(request.mode, default=Mode.ANY),
                                algorithm_from_proto(request.algorithm),
-                               metric=metric_from_proto(request.metric))
+                               metric=metric_from_proto(request.metric),
+                               moves=not request.without_moves)  # left out in the worker
         budget = budget_from_proto(request.budget, calls.limits)
         variant = variant_from_proto(request.variant)
         expected = variant if request.variant else None  # else positions name their own
@@ -153,7 +154,7 @@ class Handler:
                 for (index, number), item in items)
         together = min(max(request.results_per_message, 1), _MOST_TOGETHER)
         for ready in calls.ask_many_together(jobs, budget, together):
-            first, *more = (_batch_result(index, number, solution, request.without_moves)
+            first, *more = (_batch_result(index, number, solution)
                             for (index, number), solution in ready)
             first.more.extend(more)
             yield first
@@ -247,10 +248,8 @@ def _wall_seconds(asked: float, most: float) -> float:
     return min(asked, most) if asked else most
 
 
-def _batch_result(index: int, number: int | None, solution: Solution,
-                  without_moves: bool) -> pb.BatchResult:
-    result = pb.BatchResult(index=index, result=solution_to_proto(solution,
-                                                                  moves=not without_moves))
+def _batch_result(index: int, number: int | None, solution: Solution) -> pb.BatchResult:
+    result = pb.BatchResult(index=index, result=solution_to_proto(solution))
     if number is not None:
         result.deal = number
     return result

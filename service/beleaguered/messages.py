@@ -106,12 +106,11 @@ def move_to_proto(move: Move) -> pb.Move:
     return pb.Move(card=str(move.card), source=str(move.source), target=str(move.target))
 
 
-def solution_to_proto(solution: Solution, moves: bool = True) -> pb.SolveResponse:
-    """The answer message; with `moves` false, its moves left out (length kept)."""
+def solution_to_proto(solution: Solution) -> pb.SolveResponse:
     response = pb.SolveResponse(
         status=STATUS[solution.status],
         optimal=solution.optimal,
-        moves=[move_to_proto(move) for move in solution.moves] if moves else (),
+        moves=[move_to_proto(move) for move in solution.moves],
         stats=stats_to_proto(solution.stats),
     )
     if solution.length is not None:

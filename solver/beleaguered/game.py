@@ -29,12 +29,14 @@ from solver.games import Game, Question
 @dataclass(frozen=True)
 class SolveOptions:
     """`metric`: what an optimal line minimises (moves, or single cards); `single_cards`:
-    the line written out in single-card moves."""
+    the line written out in single-card moves; `moves` off: the answer without the line's
+    moves, its length kept (a verdict, as a batch that counts wins needs)."""
 
     mode: Mode = Mode.OPTIMAL
     algorithm: Algorithm = Algorithm.ASTAR
     metric: Metric = Metric.MOVES
     single_cards: bool = False
+    moves: bool = True
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,9 @@ class HintOptions:
 
 def _solve(position: Position, options: SolveOptions, budget: Budget) -> Solution:
     solution = solve(position, options.mode, options.algorithm, budget, options.metric)
-    return solution.written_out(position) if options.single_cards else solution
+    if options.single_cards:
+        solution = solution.written_out(position)
+    return solution if options.moves else solution.without_moves()
 
 
 def _hint(position: Position, options: HintOptions, budget: Budget) -> Hint:

@@ -61,14 +61,22 @@ class Solution:
     single_card_moves: int | None = None  # the line written out in single cards
     single_cards: bool = False  # whether `moves` is written out so
     written_from: int | None = None  # when it is: the line's length before, in moves
+    line_length: int | None = None  # the line's length, kept when its moves are left out
 
     @property
     def length(self) -> int | None:
         """The line's length in moves, a sequence move counting one (written out in
-        single cards or not)."""
+        single cards or not, its moves left out or not)."""
         if self.status is not Status.SOLVED:
             return None
+        if self.line_length is not None:
+            return self.line_length
         return self.written_from if self.single_cards else len(self.moves)
+
+    def without_moves(self) -> Solution:
+        """This answer with its moves left out and its length kept: a verdict, which a
+        batch that counts wins needs and which travels small."""
+        return replace(self, moves=(), line_length=self.length)
 
     def written_out(self, start: Position) -> Solution:
         """This solution with its line in single-card moves, from `start`."""

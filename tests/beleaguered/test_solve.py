@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -9,6 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.beleaguered import Algorithm, Mode, Position, apply, deal, hint, replay, solve
+from solver.beleaguered.game import SOLVE, SolveOptions
+from solver.beleaguered.variant import find_variant
 from solver.budget import Budget, Status
 
 # Solvable deals that A* proves in well under a second, with their optimal lengths.
@@ -87,3 +90,22 @@ def test_pile_and_slot_order_do_not_change_the_answer(rng: random.Random) -> Non
     result = solve(shuffled)
     assert result.length == solve(position).length
     assert replay(shuffled, result.moves).is_won
+
+
+@pytest.mark.parametrize(("variant", "number", "single_cards"),
+                         [(None, 2, False), ("freecell", 2, False), ("freecell", 2, True)])
+def test_the_solve_question_without_moves_keeps_the_verdict_and_travels_small(
+        variant: str | None, number: int, single_cards: bool) -> None:
+    """What a batch that counts wins asks (SolveBatchRequest.without_moves): the answer
+    the worker sends back is the verdict, its length and counts kept, its line left out."""
+    position = deal(number, None if variant is None else find_variant(variant))
+    full = SOLVE.ask(position, SolveOptions(mode=Mode.ANY, single_cards=single_cards),
+                     Budget(seconds=30))
+    bare = SOLVE.ask(position, SolveOptions(mode=Mode.ANY, single_cards=single_cards,
+                                            moves=False), Budget(seconds=30))
+    assert full.moves and not bare.moves
+    kept = ("status", "optimal", "length", "lower_bound", "single_card_moves", "single_cards")
+    assert [getattr(bare, name) for name in kept] == [getattr(full, name) for name in kept]
+    assert bare.to_json() | {"moves": [], "stats": None} == full.to_json() | {
+        "moves": [], "stats": None}
+    assert len(pickle.dumps(bare)) * 5 < len(pickle.dumps(full))
