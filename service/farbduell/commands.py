@@ -1,7 +1,7 @@
 """`fortress-solver farbduell ...`: go-out chains, puzzles, hints, deals and self-play.
 
-`fortress-solver client farbduell chain|puzzle|hint` reads, checks and prints the same
-way; only the search is the server's.
+`fortress-solver client farbduell chain|puzzle|hint` is the same command asking a
+server (service/asking.py).
 """
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from service.arguments import add_server, positive, read_position, seconds_of
+from service.asking import Ask, here, remotely
 from service.selfplay_cli import add_selfplay, play_all, read_bots, report
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
@@ -33,10 +34,7 @@ from solver.farbduell.puzzles import PuzzleAnswer
 from solver.farbduell.rules import new_game
 from solver.selfplay import seatings
 
-if TYPE_CHECKING:
-    from service.client import Client
-
-# service.farbduell.messages is imported by the client commands that use it.
+_MESSAGES = "service.farbduell.messages"  # how a client asks (imported by those alone)
 
 _DEALT = "fortress-solver farbduell deal --seed 3 | "  # the examples' position, on stdin
 _SERVER = "--server 127.0.0.1:50051"
@@ -88,9 +86,9 @@ def add_client_commands(commands: Any) -> None:
                               parser_class=type(game),
                               help="what to ask (each has its own --help)")
     chain, puzzle, advice = _add_searches(sub, server=True)
-    chain.set_defaults(run_remote=_chain_remote)
-    puzzle.set_defaults(run_remote=_puzzle_remote)
-    advice.set_defaults(run_remote=_hint_remote)
+    chain.set_defaults(run_remote=remotely(_chain, _MESSAGES))
+    puzzle.set_defaults(run_remote=remotely(_puzzle, _MESSAGES))
+    advice.set_defaults(run_remote=remotely(_hint, _MESSAGES))
     for command in (chain, puzzle, advice):
         add_server(command)
 
@@ -144,17 +142,9 @@ def _deal(args: argparse.Namespace) -> None:
 # ---------------------------------------------------------------- chain
 
 
-def _chain(args: argparse.Namespace) -> None:
+def _chain(args: argparse.Namespace, ask: Ask = here) -> None:
     state = read_position(GAME, args.file)
-    _print_chain(CHAIN.ask(state, ChainOptions(args.objective), seconds_of(args)), args.json)
-
-
-def _chain_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.farbduell import messages
-
-    state = read_position(GAME, args.file)
-    request = messages.solve_request(state, ChainOptions(args.objective), seconds_of(args))
-    _print_chain(messages.chain_from_proto(client.solve(request), state.table), args.json)
+    _print_chain(ask(CHAIN, state, ChainOptions(args.objective), seconds_of(args)), args.json)
 
 
 def _print_chain(found: Chain, as_json: bool) -> None:
@@ -177,18 +167,9 @@ def _puzzle_budget(args: argparse.Namespace) -> Budget:
     return Budget(seconds=args.seconds, nodes=args.nodes, table_entries=None)
 
 
-def _puzzle(args: argparse.Namespace) -> None:
+def _puzzle(args: argparse.Namespace, ask: Ask = here) -> None:
     state = read_position(GAME, args.file)
-    answer = PUZZLE.ask(state, PuzzleOptions(args.turns), _puzzle_budget(args))
-    _print_puzzle(answer, state, args.turns, args.json)
-
-
-def _puzzle_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.farbduell import messages
-
-    state = read_position(GAME, args.file)
-    request = messages.solve_request(state, PuzzleOptions(args.turns), _puzzle_budget(args))
-    answer = messages.puzzle_from_proto(client.solve(request), state.table)
+    answer = ask(PUZZLE, state, PuzzleOptions(args.turns), _puzzle_budget(args))
     _print_puzzle(answer, state, args.turns, args.json)
 
 
@@ -211,20 +192,10 @@ def _print_puzzle(answer: PuzzleAnswer, state: Position, turns: int, as_json: bo
 # ---------------------------------------------------------------- hint
 
 
-def _hint(args: argparse.Namespace) -> None:
+def _hint(args: argparse.Namespace, ask: Ask = here) -> None:
     state = read_position(GAME, args.file)
-    advice = HINT.ask(state, HintOptions(args.worlds, args.seed), seconds_of(args))
+    advice = ask(HINT, state, HintOptions(args.worlds, args.seed), seconds_of(args))
     _print_hint(advice, args.json)
-
-
-def _hint_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.farbduell import messages
-
-    state = read_position(GAME, args.file)
-    if args.seed < 0:  # the request's seed is unsigned
-        raise InvalidInput(f"--seed must be 0 or more for a server, not {args.seed}")
-    request = messages.hint_request(state, HintOptions(args.worlds, args.seed), seconds_of(args))
-    _print_hint(messages.hint_from_proto(client.hint(request), state.table), args.json)
 
 
 def _print_hint(advice: Hint, as_json: bool) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.api import fortress_solver_pb2 as pb
+from service.asking import Asked
 from service.messages import (
     STATUS,
     STATUS_BACK,
@@ -27,7 +28,10 @@ from solver.farbduell.actions import Action, Choose, Play, parse_action
 from solver.farbduell.chains import Chain
 from solver.farbduell.data import Table
 from solver.farbduell.game import (
+    CHAIN,
     GAME,
+    HINT,
+    PUZZLE,
     ChainOptions,
     HintOptions,
     PuzzleOptions,
@@ -81,6 +85,8 @@ def solve_request(state: Position, options: PuzzleOptions | ChainOptions,
 
 def hint_request(state: Position, options: HintOptions, budget: Budget) -> pb.HintRequest:
     """The hint of `state`; the seed must be 0 or more (the message's is unsigned)."""
+    if options.seed < 0:
+        raise InvalidInput(f"--seed must be 0 or more for a server, not {options.seed}")
     return pb.HintRequest(position=source(state), budget=budget_to_proto(budget),
                           farbduell=pb.FarbduellHintOptions(worlds=options.worlds,
                                                             seed=options.seed))
@@ -178,3 +184,12 @@ def hint_from_proto(message: pb.HintResponse, table: Table) -> Hint:
         tuple((other, alternative.value) for other, alternative in others),
         stats_from_proto(farbduell.stats),
         tuple(parse_action(text, table) for text in farbduell.chain), frozenset(winning))
+
+
+# How the client asks each question (service/asking.py).
+ASKED = {CHAIN.name: Asked("solve", solve_request,
+                           lambda response, state: chain_from_proto(response, state.table)),
+         PUZZLE.name: Asked("solve", solve_request,
+                            lambda response, state: puzzle_from_proto(response, state.table)),
+         HINT.name: Asked("hint", hint_request,
+                          lambda response, state: hint_from_proto(response, state.table))}

@@ -1,16 +1,17 @@
 """`fortress-solver ffk ...`: Fortress Fight Kingdom puzzles, hints and self-play.
 
-`fortress-solver client ffk puzzle|hint` reads, checks and prints the same way; only
-the search is the server's.
+`fortress-solver client ffk puzzle|hint` is the same command asking a server
+(service/asking.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from service.arguments import add_server, positive, read_position, seconds_of
+from service.asking import Ask, here, remotely
 from service.selfplay_cli import add_selfplay, play_all, read_bots, report
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
@@ -21,10 +22,7 @@ from solver.ffkingdom.game import GAME, HINT, PUZZLE, HintOptions, PuzzleOptions
 from solver.ffkingdom.hints import HINT_BUDGET, Hint
 from solver.ffkingdom.puzzles import PuzzleAnswer, check_complete
 
-if TYPE_CHECKING:
-    from service.client import Client
-
-# service.ffkingdom.messages is imported by the client commands that use it.
+_MESSAGES = "service.ffkingdom.messages"  # how a client asks (imported by those alone)
 
 _DEALT = "fortress-solver ffk deal --seed 7 | "  # the examples' position, on standard input
 _SERVER = "--server 127.0.0.1:50051"
@@ -66,10 +64,10 @@ def add_client_commands(commands: Any) -> None:
         epilog=f"example:\n  {_DEALT}fortress-solver client ffk hint - {_SERVER}")
     sub = ffk.add_subparsers(dest="ffk_command", required=True, parser_class=type(ffk),
                              help="what to ask (each has its own --help)")
-    for command, remote in ((_add_puzzle(sub, server=True), _puzzle_remote),
-                            (_add_hint(sub, server=True), _hint_remote)):
+    for command, run in ((_add_puzzle(sub, server=True), _puzzle),
+                         (_add_hint(sub, server=True), _hint)):
         add_server(command)
-        command.set_defaults(run_remote=remote)
+        command.set_defaults(run_remote=remotely(run, _MESSAGES))
 
 
 def _example(command: str, server: bool) -> str:
@@ -136,17 +134,9 @@ def _read_puzzle(args: argparse.Namespace) -> tuple[Position, PuzzleOptions, Bud
             Budget(seconds=args.seconds, nodes=args.nodes, table_entries=None))
 
 
-def _puzzle(args: argparse.Namespace) -> None:
+def _puzzle(args: argparse.Namespace, ask: Ask = here) -> None:
     position, options, budget = _read_puzzle(args)
-    _print_puzzle(args, PUZZLE.ask(position, options, budget), position)
-
-
-def _puzzle_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.ffkingdom import messages
-
-    position, options, budget = _read_puzzle(args)
-    response = client.solve(messages.solve_request(position, options, budget))
-    _print_puzzle(args, messages.puzzle_from_proto(response), position)
+    _print_puzzle(args, ask(PUZZLE, position, options, budget), position)
 
 
 def _print_puzzle(args: argparse.Namespace, answer: PuzzleAnswer, position: Position) -> None:
@@ -176,19 +166,9 @@ def _read_hint(args: argparse.Namespace) -> tuple[Position, HintOptions, Budget]
             seconds_of(args))
 
 
-def _hint(args: argparse.Namespace) -> None:
+def _hint(args: argparse.Namespace, ask: Ask = here) -> None:
     position, options, budget = _read_hint(args)
-    _print_hint(args, HINT.ask(position, options, budget))
-
-
-def _hint_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.ffkingdom import messages
-
-    position, options, budget = _read_hint(args)
-    if options.seed < 0:  # the request's seed is unsigned
-        raise InvalidInput(f"--seed must be 0 or more for a server, not {options.seed}")
-    response = client.hint(messages.hint_request(position, options, budget))
-    _print_hint(args, messages.hint_from_proto(response))
+    _print_hint(args, ask(HINT, position, options, budget))
 
 
 def _print_hint(args: argparse.Namespace, advice: Hint) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.api import fortress_solver_pb2 as pb
+from service.asking import Asked
 from service.messages import (
     STATUS,
     STATUS_BACK,
@@ -21,9 +22,10 @@ from service.messages import (
 )
 from service.position_messages import json_to_message, message_to_json
 from solver.budget import Budget, Status
+from solver.errors import InvalidInput
 from solver.ffkingdom import Position, State, load, parse_action
 from solver.ffkingdom.evaluate import log_odds
-from solver.ffkingdom.game import HintOptions, PuzzleOptions
+from solver.ffkingdom.game import HINT, PUZZLE, HintOptions, PuzzleOptions
 from solver.ffkingdom.hints import Hint
 from solver.ffkingdom.puzzles import PuzzleAnswer
 from solver.ffkingdom.schema import PositionSchema
@@ -122,6 +124,14 @@ def solve_request(position: Position, options: PuzzleOptions, budget: Budget) ->
 
 
 def hint_request(position: Position, options: HintOptions, budget: Budget) -> pb.HintRequest:
+    if options.seed < 0:  # the request's seed is unsigned
+        raise InvalidInput(f"--seed must be 0 or more for a server, not {options.seed}")
     return pb.HintRequest(position=position_source(position),
                           ffkingdom=pb.FfkHintOptions(worlds=options.worlds, seed=options.seed),
                           budget=budget_to_proto(budget))
+
+
+# How the client asks each question (service/asking.py).
+ASKED = {PUZZLE.name: Asked("solve", solve_request,
+                            lambda response, _: puzzle_from_proto(response)),
+         HINT.name: Asked("hint", hint_request, lambda response, _: hint_from_proto(response))}

@@ -2,17 +2,18 @@
 the docs/stronghold.md C.2 JSON form (comments allowed): the best assignment this turn,
 the fewest turns to clear all nine battlefields, and the defender's race.
 
-`fortress-solver client stronghold plan|clear|race` reads, checks and prints the same
-way; only the search is the server's.
+`fortress-solver client stronghold plan|clear|race` is the same command asking a
+server (service/asking.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from service.arguments import add_server, positive, read_position, seconds_of
+from service.asking import Ask, here, remotely
 from solver.errors import InvalidInput
 from solver.stronghold.answers import Outcome, Plan, Race
 from solver.stronghold.drawing import picture
@@ -23,12 +24,7 @@ from solver.stronghold.questions import METHODS
 from solver.stronghold.schema import EXAMPLE
 from solver.stronghold.search import MAX_TURNS
 
-if TYPE_CHECKING:
-    from service.client import Client
-
-_MAX_UINT32 = 2**32 - 1  # the request's max_turns
-
-# service.stronghold.messages is imported by the client commands that use it.
+_MESSAGES = "service.stronghold.messages"  # how a client asks (imported by those alone)
 
 # The examples' siege, on standard input: three attackers in base, one defender unit.
 _SIEGE = f"echo '{json.dumps(EXAMPLE)}' | "
@@ -62,10 +58,9 @@ def add_client_commands(commands: Any) -> None:
                               parser_class=type(game),
                               help="what to ask (each has its own --help)")
     plan, clear, race = _add_searches(sub, server=True)
-    for command, remote in ((plan, _plan_remote), (clear, _clear_remote),
-                            (race, _race_remote)):
+    for command, run in ((plan, _plan), (clear, _clear), (race, _race)):
         add_server(command)
-        command.set_defaults(run_remote=remote)
+        command.set_defaults(run_remote=remotely(run, _MESSAGES))
 
 
 def _add_searches(sub: Any, server: bool) -> list[argparse.ArgumentParser]:
@@ -115,27 +110,11 @@ def _clear_options(args: argparse.Namespace) -> ClearOptions:
     return ClearOptions(args.defender, args.max_turns, args.method)
 
 
-def _clear_options_to_send(args: argparse.Namespace) -> ClearOptions:
-    """As `_clear_options`, within the request's fields."""
-    if args.max_turns > _MAX_UINT32:
-        raise InvalidInput(f"--max-turns must be at most {_MAX_UINT32} for a server, "
-                           f"not {args.max_turns}")
-    return _clear_options(args)
-
-
-def _plan(args: argparse.Namespace) -> None:
+def _plan(args: argparse.Namespace, ask: Ask = here) -> None:
     """Plans the action step of the turn the position starts: after its hold step."""
     position = _read(args.file)
-    answer: Plan = PLAN.ask(position, PlanOptions(args.exact), seconds_of(args))
+    answer: Plan = ask(PLAN, position, PlanOptions(args.exact), seconds_of(args))
     _print_plan(args, started(position), answer)
-
-
-def _plan_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.stronghold import messages
-
-    position = _read(args.file)
-    request = messages.plan_request(position, PlanOptions(args.exact), seconds_of(args))
-    _print_plan(args, started(position), messages.plan_from_proto(client.hint(request)))
 
 
 def _print_plan(args: argparse.Namespace, started: Position, answer: Plan) -> None:
@@ -157,18 +136,9 @@ def _print_plan(args: argparse.Namespace, started: Position, answer: Plan) -> No
               + (", secure" if f.secure else "") + (", conquerable" if f.conquerable_now else ""))
 
 
-def _clear(args: argparse.Namespace) -> None:
+def _clear(args: argparse.Namespace, ask: Ask = here) -> None:
     position = _read(args.file)
-    _print_clear(args, position, CLEAR.ask(position, _clear_options(args), seconds_of(args)))
-
-
-def _clear_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.stronghold import messages
-
-    position = _read(args.file)
-    request = messages.clear_request(position, "clear", _clear_options_to_send(args),
-                                    seconds_of(args))
-    _print_clear(args, position, messages.outcome_from_proto(client.solve(request)))
+    _print_clear(args, position, ask(CLEAR, position, _clear_options(args), seconds_of(args)))
 
 
 def _print_clear(args: argparse.Namespace, position: Position, outcome: Outcome) -> None:
@@ -183,18 +153,9 @@ def _print_clear(args: argparse.Namespace, position: Position, outcome: Outcome)
                 f"{unit} -> {to}" for unit, to in sorted(step.moves.items())))
 
 
-def _race(args: argparse.Namespace) -> None:
+def _race(args: argparse.Namespace, ask: Ask = here) -> None:
     position = _read(args.file)
-    _print_race(args, position, RACE.ask(position, _clear_options(args), seconds_of(args)))
-
-
-def _race_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.stronghold import messages
-
-    position = _read(args.file)
-    request = messages.clear_request(position, "race", _clear_options_to_send(args),
-                                    seconds_of(args))
-    _print_race(args, position, messages.race_from_proto(client.solve(request)))
+    _print_race(args, position, ask(RACE, position, _clear_options(args), seconds_of(args)))
 
 
 def _print_race(args: argparse.Namespace, position: Position, answer: Race) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.api import fortress_solver_pb2 as pb
+from service.asking import Asked
 from service.messages import (
     STATUS,
     STATUS_BACK,
@@ -26,12 +27,14 @@ from service.messages import (
 )
 from service.position_messages import json_to_message, message_to_json
 from solver.budget import Budget
+from solver.errors import InvalidInput
 from solver.stronghold.answers import Forecast, Objective, Outcome, Plan, PlanStatus, Race, Step
-from solver.stronghold.game import ClearOptions, PlanOptions
+from solver.stronghold.game import CLEAR, PLAN, RACE, ClearOptions, PlanOptions
 from solver.stronghold.position import Position
 from solver.stronghold.schema import PositionSchema
 
 QUESTIONS = ("clear", "race")
+_MAX_UINT32 = 2**32 - 1  # the request's max_turns
 MODES = ("plan", "plan-exact", *QUESTIONS)
 
 # ---------------------------------------------------------------- positions
@@ -74,6 +77,9 @@ def plan_request(position: Position, options: PlanOptions, budget: Budget) -> pb
 def clear_request(position: Position, question: str, options: ClearOptions,
                   budget: Budget) -> pb.SolveRequest:
     """A clear (`question` "clear") or race ("race") request."""
+    if options.max_turns > _MAX_UINT32:
+        raise InvalidInput(f"--max-turns must be at most {_MAX_UINT32} for a server, "
+                           f"not {options.max_turns}")
     return pb.SolveRequest(
         position=source(position), budget=budget_to_proto(budget),
         stronghold=pb.StrongholdSolveOptions(question=question, defender=options.defender,
@@ -158,3 +164,11 @@ def plan_from_proto(message: pb.HintResponse) -> Plan:
 
 def _moves(moves: Mapping[str, str]) -> dict[str, str]:
     return dict(sorted(moves.items()))
+
+
+# How the client asks each question (service/asking.py).
+ASKED = {PLAN.name: Asked("hint", plan_request, lambda response, _: plan_from_proto(response)),
+         CLEAR.name: Asked("solve", lambda position, options, budget: clear_request(
+             position, "clear", options, budget), lambda response, _: outcome_from_proto(response)),
+         RACE.name: Asked("solve", lambda position, options, budget: clear_request(
+             position, "race", options, budget), lambda response, _: race_from_proto(response))}
