@@ -11,6 +11,7 @@ import queue
 import re
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
@@ -36,6 +37,12 @@ SERVICE_CONFIG = json.dumps({
     }],
 })
 _OPTIONS = [("grpc.service_config", SERVICE_CONFIG), ("grpc.enable_retries", 1)]
+
+# A batch ends (UNAVAILABLE) once no server has been reachable this long: gRPC's retries
+# give up after some 2 s, but a retried stream can be left waiting, without end, on a
+# channel whose every server is gone.
+_UNREACHABLE_SECONDS = 5.0
+_LOOK_SECONDS = 0.5  # how often a batch waiting for answers looks at the channel
 
 _PASSED = ("unix:", "unix-abstract:", "vsock:")  # gRPC's other schemes, given to it as they are
 _HOST = re.compile(r"[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?")
@@ -125,12 +132,19 @@ class Client:
 
         # not `with`: its exit would wait for streams that only close() ends
         threads = ThreadPoolExecutor(max(1, min(len(chunks), 2 * replicas(self._target))))
+        reachable = _Reachable(self._channel)
         try:
             for part in chunks:
                 threads.submit(answer, part)
             running = len(chunks)
             while running:
-                got = answers.get()
+                try:
+                    got = answers.get(timeout=_LOOK_SECONDS)
+                except queue.Empty:
+                    if reachable.down_for() >= _UNREACHABLE_SECONDS:
+                        self._channel.close()  # ends the streams left waiting
+                        raise Unreachable(_UNREACHABLE_SECONDS) from None
+                    continue
                 if got is None:
                     running -= 1
                 elif isinstance(got, BaseException):
@@ -138,8 +152,47 @@ class Client:
                 else:
                     yield got[0]
         finally:
+            reachable.close()
             stop.set()
             threads.shutdown(wait=False, cancel_futures=True)
+
+
+class Unreachable(grpc.RpcError):
+    """UNAVAILABLE: no server of the target has been reachable for a while."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self._seconds = seconds
+
+    def code(self) -> grpc.StatusCode:
+        return grpc.StatusCode.UNAVAILABLE
+
+    def details(self) -> str:
+        return (f"no server has been reachable for {self._seconds:g} s (the results "
+                "received are written: a run again with the same --out goes on from them)")
+
+
+class _Reachable:
+    """How long the channel has had no server to send to (any state but READY), for a
+    batch that waits for answers."""
+
+    def __init__(self, channel: grpc.Channel) -> None:
+        self._channel = channel
+        self._since: float | None = None
+        channel.subscribe(self._changed)
+
+    def _changed(self, state: grpc.ChannelConnectivity) -> None:
+        if state is grpc.ChannelConnectivity.READY:
+            self._since = None
+        elif self._since is None:
+            self._since = time.monotonic()
+
+    def down_for(self) -> float:
+        since = self._since
+        return 0.0 if since is None else time.monotonic() - since
+
+    def close(self) -> None:
+        self._channel.unsubscribe(self._changed)
 
 
 def channel_target(server: str) -> str:

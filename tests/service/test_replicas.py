@@ -9,6 +9,7 @@ worker with it), stopped in teardown.
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -117,6 +118,43 @@ def test_a_replica_killed_mid_batch_costs_no_deal(capsys, tmp_path, pair):
     code, local, err = run(capsys, "batch", "--deals", "1-600", "--jobs", "2")
     assert code == 0, err
     assert verdicts(records) == verdicts(batch_records(local))
+
+
+def test_a_batch_whose_only_server_stops_ends_in_one_line_and_resumes(tmp_path):
+    """The server drains and stops (SIGTERM) mid-batch: the client ends, UNAVAILABLE in
+    one line and exit 1, rather than wait for it without end (a stream gRPC retried can
+    be left waiting on a channel with no server), and a rerun with the same --out on
+    another server goes on from the deals written."""
+    [server] = started(tmp_path, 1)
+    out = tmp_path / "results.jsonl"
+    command = [str(SCRIPT), "client", "batch", "--deals", "1-40000", "--mode", "any",
+               "--out", str(out)]
+    try:
+        batch = subprocess.Popen([*command, "--server", f"127.0.0.1:{server.port}"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while (not out.exists() or len(deals_of(out)) < 2000) and batch.poll() is None \
+                and time.monotonic() < deadline:
+            time.sleep(0.01)
+        server.send(signal.SIGTERM)
+        _, err = batch.communicate(timeout=120)
+    finally:
+        server.stop()
+    assert batch.returncode == 1, err
+    [line] = err.strip().splitlines()[-1:]
+    assert "UNAVAILABLE" in line and "Traceback" not in err, err
+    written = deals_of(out)
+    assert 2000 <= len(written) < 40000 and len(set(written)) == len(written)
+    (tmp_path / "again").mkdir()
+    [again] = started(tmp_path / "again", 1)
+    try:
+        rerun = subprocess.run([*command[:4], "1-" + str(max(written) + 100), *command[5:],
+                                "--server", f"127.0.0.1:{again.port}"],
+                               capture_output=True, text=True, timeout=120)
+    finally:
+        again.stop()
+    assert rerun.returncode == 0, rerun.stderr
+    assert sorted(deals_of(out)) == list(range(1, max(written) + 101))  # each once
 
 
 BAD_TARGETS = ["127.0.0.1", "127.0.0.1:port", "ipv4:localhost:50051", "dns:///",
