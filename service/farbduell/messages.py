@@ -18,6 +18,7 @@ from service.messages import (
     STATUS,
     STATUS_BACK,
     budget_to_proto,
+    check_seed,
     stats_from_proto,
     stats_to_proto,
 )
@@ -85,8 +86,7 @@ def solve_request(state: Position, options: PuzzleOptions | ChainOptions,
 
 def hint_request(state: Position, options: HintOptions, budget: Budget) -> pb.HintRequest:
     """The hint of `state`; the seed must be 0 or more (the message's is unsigned)."""
-    if options.seed < 0:
-        raise InvalidInput(f"--seed must be 0 or more for a server, not {options.seed}")
+    check_seed(options.seed)
     return pb.HintRequest(position=source(state), budget=budget_to_proto(budget),
                           farbduell=pb.FarbduellHintOptions(worlds=options.worlds,
                                                             seed=options.seed))

@@ -17,12 +17,12 @@ from service.messages import (
     STATUS,
     STATUS_BACK,
     budget_to_proto,
+    check_seed,
     stats_from_proto,
     stats_to_proto,
 )
 from service.position_messages import json_to_message, message_to_json
 from solver.budget import Budget, Status
-from solver.errors import InvalidInput
 from solver.ffkingdom import Position, State, load, parse_action
 from solver.ffkingdom.evaluate import log_odds
 from solver.ffkingdom.game import HINT, PUZZLE, HintOptions, PuzzleOptions
@@ -124,8 +124,7 @@ def solve_request(position: Position, options: PuzzleOptions, budget: Budget) ->
 
 
 def hint_request(position: Position, options: HintOptions, budget: Budget) -> pb.HintRequest:
-    if options.seed < 0:  # the request's seed is unsigned
-        raise InvalidInput(f"--seed must be 0 or more for a server, not {options.seed}")
+    check_seed(options.seed)
     return pb.HintRequest(position=position_source(position),
                           ffkingdom=pb.FfkHintOptions(worlds=options.worlds, seed=options.seed),
                           budget=budget_to_proto(budget))

@@ -14,6 +14,7 @@ lists a plan's and an attacker's moves in (a greedy defender's moves it lists by
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from service.api import fortress_solver_pb2 as pb
@@ -74,8 +75,8 @@ def plan_request(position: Position, options: PlanOptions, budget: Budget) -> pb
                           stronghold=pb.StrongholdHintOptions(exact=options.exact))
 
 
-def clear_request(position: Position, question: str, options: ClearOptions,
-                  budget: Budget) -> pb.SolveRequest:
+def clear_request(position: Position, options: ClearOptions, budget: Budget,
+                  question: str) -> pb.SolveRequest:
     """A clear (`question` "clear") or race ("race") request."""
     if options.max_turns > _MAX_UINT32:
         raise InvalidInput(f"--max-turns must be at most {_MAX_UINT32} for a server, "
@@ -168,7 +169,7 @@ def _moves(moves: Mapping[str, str]) -> dict[str, str]:
 
 # How the client asks each question (service/asking.py).
 ASKED = {PLAN.name: Asked("hint", plan_request, lambda response, _: plan_from_proto(response)),
-         CLEAR.name: Asked("solve", lambda position, options, budget: clear_request(
-             position, "clear", options, budget), lambda response, _: outcome_from_proto(response)),
-         RACE.name: Asked("solve", lambda position, options, budget: clear_request(
-             position, "race", options, budget), lambda response, _: race_from_proto(response))}
+         CLEAR.name: Asked("solve", partial(clear_request, question=CLEAR.name),
+                           lambda response, _: outcome_from_proto(response)),
+         RACE.name: Asked("solve", partial(clear_request, question=RACE.name),
+                          lambda response, _: race_from_proto(response))}
