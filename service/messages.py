@@ -85,12 +85,6 @@ def worlds(asked: int, default: int) -> int:
     return chosen
 
 
-def check_seed(seed: int) -> None:
-    """A hint's seed as a server takes it: the request's field is unsigned."""
-    if seed < 0:
-        raise InvalidInput(f"--seed must be 0 or more for a server, not {seed}")
-
-
 def options_of(request: pb.SolveRequest | pb.HintRequest, field: str | None,
                game: str) -> Any:
     """The request's options message for a game (`field` in its `options` oneof; None: the

@@ -108,6 +108,12 @@ class Meter:
         return SearchStats(self.nodes, time.perf_counter() - self.started, table_entries)
 
 
+def check_turns(turns: int) -> None:
+    """A puzzle's own turns: at least one."""
+    if turns < 1:
+        raise InvalidInput(f"turns must be at least 1, got {turns}")
+
+
 def check_worlds(worlds: int) -> None:
     """A hint's worlds within 1..MAX_WORLDS, else refused before any is dealt."""
     if worlds < 1:

@@ -70,6 +70,7 @@ class Question(Generic[P, O, A]):
     # refuses what the question cannot answer (a finished game, a position it needs
     # whole) with InvalidInput, on the server before a search is queued; None: nothing
     check: Callable[[P, O], None] | None = None
+    seconds: float = 10.0  # a command's time budget when none is given
 
     def ask(self, position: P, options: O | None, budget: Budget) -> A:
         """The answer, once `check` has let the question be asked of the position."""

@@ -1,31 +1,25 @@
 """`fortress-solver ffk ...`: Fortress Fight Kingdom puzzles, hints and self-play.
 
-`fortress-solver client ffk puzzle|hint` is the same command asking a server
-(service/asking.py).
+`puzzle` and `hint` are the game's questions (service/generic/commands.py), printed
+here; `fortress-solver client ffk puzzle|hint` is the same command asking a server.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
-from service.arguments import add_server, positive, read_position, seconds_of
-from service.asking import Ask, here, remotely
+from service.arguments import positive
+from service.generic.commands import Commands
 from service.selfplay_cli import add_selfplay, play_all, read_bots, report
-from solver.budget import Budget, Status
+from solver.budget import Status
 from solver.errors import InvalidInput
 from solver.ffkingdom import Position, new_game
 from solver.ffkingdom.bots import BOTS, GameResult, pairing_games, play_game
 from solver.ffkingdom.data import shipped_cards
 from solver.ffkingdom.game import GAME, HINT, PUZZLE, HintOptions, PuzzleOptions
-from solver.ffkingdom.hints import HINT_BUDGET, Hint
-from solver.ffkingdom.puzzles import PuzzleAnswer, check_complete
-
-_MESSAGES = "service.ffkingdom.messages"  # how a client asks (imported by those alone)
 
 _DEALT = "fortress-solver ffk deal --seed 7 | "  # the examples' position, on standard input
-_SERVER = "--server 127.0.0.1:50051"
 
 
 def add_commands(commands: Any) -> None:
@@ -50,8 +44,7 @@ def add_commands(commands: Any) -> None:
                            "may be left empty")
     deal.set_defaults(run=_deal)
 
-    _add_puzzle(sub, server=False).set_defaults(run=_puzzle)
-    _add_hint(sub, server=False).set_defaults(run=_hint)
+    QUESTIONS.add_each(sub, remote=False, words="fortress-solver ffk")
     add_selfplay(sub, positive, BOTS, "fortress-solver ffk selfplay --bots hint,greedy "
                  "--games 100 --seed 1").set_defaults(run=_selfplay)
 
@@ -61,54 +54,10 @@ def add_client_commands(commands: Any) -> None:
     ffk = commands.add_parser(
         "ffk", help="Fortress Fight Kingdom puzzles and hints",
         description="Fortress Fight Kingdom puzzles and hints, answered by a server.",
-        epilog=f"example:\n  {_DEALT}fortress-solver client ffk hint - {_SERVER}")
+        epilog="example:\n  fortress-solver client ffk hint --start 7 --server 127.0.0.1:50051")
     sub = ffk.add_subparsers(dest="ffk_command", required=True, parser_class=type(ffk),
                              help="what to ask (each has its own --help)")
-    for command, run in ((_add_puzzle(sub, server=True), _puzzle),
-                         (_add_hint(sub, server=True), _hint)):
-        add_server(command)
-        command.set_defaults(run_remote=remotely(run, _MESSAGES))
-
-
-def _example(command: str, server: bool) -> str:
-    """The epilog of `ffk COMMAND` or `client ffk COMMAND`: a dealt position asked about."""
-    asked = f"client ffk {command} - {_SERVER}" if server else f"ffk {command} -"
-    return f"example:\n  {_DEALT}fortress-solver {asked}"
-
-
-def _add_puzzle(sub: Any, server: bool) -> argparse.ArgumentParser:
-    puzzle: argparse.ArgumentParser = sub.add_parser(
-        "puzzle", help="win this turn, or within N turns (exact)",
-        description="The fewest actions that win this turn, or a forced win within N own "
-                    "turns, searched exactly.",
-        epilog=_example("puzzle", server))
-    puzzle.add_argument("file", help="position JSON file, or - for standard input")
-    puzzle.add_argument("--turns", type=positive(int), default=1,
-                        help="own turns to win within (above 1 needs the opponent's hand "
-                             "and the deck order)")
-    puzzle.add_argument("--seconds", type=positive(float), default=60.0,
-                        help="time budget in seconds")
-    puzzle.add_argument("--nodes", type=positive(int),
-                        help="node budget: the search nodes to stop after (no limit when "
-                             "not given)")
-    puzzle.add_argument("--json", action="store_true", help="print one JSON object")
-    return puzzle
-
-
-def _add_hint(sub: Any, server: bool) -> argparse.ArgumentParser:
-    advice: argparse.ArgumentParser = sub.add_parser(
-        "hint", help="the best action from what the player to move sees",
-        description="The best action for the player to move, from what that player sees: "
-                    "expectimax over samples of the cards it cannot see.",
-        epilog=_example("hint", server))
-    advice.add_argument("file", help="position JSON file, or - for standard input")
-    advice.add_argument("--seconds", type=positive(float), default=HINT_BUDGET.seconds,
-                        help="time budget in seconds")
-    advice.add_argument("--worlds", type=positive(int), default=HintOptions().worlds,
-                        help="samples of the unseen cards")
-    advice.add_argument("--seed", type=int, default=0, help="seeds the sampling")
-    advice.add_argument("--json", action="store_true", help="print one JSON object")
-    return advice
+    QUESTIONS.add_each(sub, remote=True, words="fortress-solver client ffk")
 
 
 def _deal(args: argparse.Namespace) -> None:
@@ -124,69 +73,44 @@ def _deal(args: argparse.Namespace) -> None:
     print(new_game(rules, args.seed, args.first, leaders))
 
 
-# ---------------------------------------------------------------- puzzle
+# ---------------------------------------------------------------- printers
 
 
-def _read_puzzle(args: argparse.Namespace) -> tuple[Position, PuzzleOptions, Budget]:
-    position: Position = read_position(GAME, args.file)
-    check_complete(position, args.turns, option="--turns")
-    return (position, PuzzleOptions(turns=args.turns),
-            Budget(seconds=args.seconds, nodes=args.nodes, table_entries=None))
-
-
-def _puzzle(args: argparse.Namespace, ask: Ask = here) -> None:
-    position, options, budget = _read_puzzle(args)
-    _print_puzzle(args, ask(PUZZLE, position, options, budget), position)
-
-
-def _print_puzzle(args: argparse.Namespace, answer: PuzzleAnswer, position: Position) -> None:
-    if args.json:
-        print(json.dumps(answer.to_json()))
-        return
+def _print_puzzle(answer: dict[str, Any], position: Position, options: PuzzleOptions) -> None:
     me = position.state.to_move
-    stats = f"({answer.stats.nodes} nodes, {answer.stats.seconds:.2f} s)"
-    within = "this turn" if args.turns == 1 else f"within {args.turns} turns"
-    if answer.status is Status.UNSOLVABLE:
+    stats = f"({answer['nodes']} nodes, {answer['seconds']:.2f} s)"
+    turns = answer["turns"]
+    within = "this turn" if options.turns == 1 else f"within {options.turns} turns"
+    if answer["status"] == Status.UNSOLVABLE.value:
         print(f"player {me} cannot force a win {within}: proven {stats}")
-    elif answer.status is Status.UNKNOWN or answer.turns is None:
+    elif answer["status"] == Status.UNKNOWN.value or turns is None:
         print(f"unknown: the budget ran out {stats}")
     else:
-        print(f"player {me} wins in {answer.turns} turn{'s' * (answer.turns != 1)} "
-              f"{'(fewest actions) ' if answer.turns == 1 else ''}{stats}")
-        for n, (player, action) in enumerate(answer.line, 1):
-            print(f"{n:3}. player {player}: {action}")
+        print(f"player {me} wins in {turns} turn{'s' * (turns != 1)} "
+              f"{'(fewest actions) ' if turns == 1 else ''}{stats}")
+        for n, step in enumerate(answer["line"], 1):
+            print(f"{n:3}. player {step['player']}: {step['action']}")
 
 
-# ---------------------------------------------------------------- hint
-
-
-def _read_hint(args: argparse.Namespace) -> tuple[Position, HintOptions, Budget]:
-    position: Position = read_position(GAME, args.file)
-    return (position, HintOptions(worlds=args.worlds, seed=args.seed),
-            seconds_of(args))
-
-
-def _hint(args: argparse.Namespace, ask: Ask = here) -> None:
-    position, options, budget = _read_hint(args)
-    _print_hint(args, ask(HINT, position, options, budget))
-
-
-def _print_hint(args: argparse.Namespace, advice: Hint) -> None:
-    if args.json:
-        print(json.dumps(advice.to_json()))
-    elif advice.action is None or advice.win_chance is None:
-        print(f"unknown: the budget ran out ({advice.stats.seconds:.2f} s)")
+def _print_hint(advice: dict[str, Any], position: Position, options: HintOptions) -> None:
+    seconds = f"{advice['seconds']:.2f} s"
+    if advice["action"] is None or advice["win_chance"] is None:
+        print(f"unknown: the budget ran out ({seconds})")
+        return
+    turn = ", ".join(advice["plan"])
+    if advice["wins"]:
+        print(f"{advice['action']} (wins this turn: {turn}; {seconds})")
     else:
-        turn = ", ".join(map(str, advice.plan))
-        if advice.wins:
-            print(f"{advice.action} (wins this turn: {turn}; {advice.stats.seconds:.2f} s)")
-        else:
-            print(f"{advice.action} (chance of winning {advice.win_chance:.2f}, estimated; "
-                  f"this turn: {turn}; {advice.stats.seconds:.2f} s)")
-        others = ", ".join(f"{action} (wins)" if advice.wins else f"{action} {chance:.2f}"
-                           for action, chance in advice.runners_up)
-        if others:
-            print(f"runners-up (chance of winning): {others}")
+        print(f"{advice['action']} (chance of winning {advice['win_chance']:.2f}, estimated; "
+              f"this turn: {turn}; {seconds})")
+    others = ", ".join(f"{other['action']} (wins)" if other["wins"]
+                       else f"{other['action']} {other['win_chance']:.2f}"
+                       for other in advice["runners_up"])
+    if others:
+        print(f"runners-up (chance of winning): {others}")
+
+
+QUESTIONS = Commands(GAME, printers={PUZZLE.name: _print_puzzle, HINT.name: _print_hint})
 
 
 # ---------------------------------------------------------------- self-play

@@ -3,6 +3,10 @@
 its own), its options as flags made from the question's options dataclass, the answer
 printed as its JSON; the same under `client`, sent to a server through
 `PositionSource.json` and `QuestionOptions`.
+
+A game with commands of its own makes them here too, from its questions, keeping only
+its printers: each prints an answer's JSON for a person, so that a command prints the
+same from an answer found here and from one a server sent.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import dataclasses
 import enum
 import json
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,9 +31,10 @@ from solver.reading import faults, json_of
 if TYPE_CHECKING:
     from service.client import Client
 
-_SECONDS = 10.0  # a command's default budget
 # a game's front end's `in_variant(game, --variant, --rules)`: the game in that variant
 InVariant = Callable[[Game[Any], str | None, Path | None], Game[Any]]
+# prints a question's answer for a person, from its JSON, the position and the options
+Printer = Callable[[dict[str, Any], Any, Any], None]
 
 
 def default_question(game: Game[Any], rpc: str) -> Question[Any, Any, Any]:
@@ -63,11 +68,14 @@ def options_from_json(question: Question[Any, Any, Any], text: str) -> Any:
 class Commands:
     """`fortress-solver GAME QUESTION FILE` and `client GAME QUESTION FILE`."""
 
-    def __init__(self, game: Game[Any], in_variant: InVariant | None = None) -> None:
+    def __init__(self, game: Game[Any], in_variant: InVariant | None = None,
+                 printers: Mapping[str, Printer] | None = None) -> None:
         """`in_variant`: how the game's front end plays the variant --variant and
-        --rules choose, for a game that has variants (None: it has none)."""
+        --rules choose, for a game that has variants (None: it has none). `printers`:
+        the game's own commands' printers, by question (without: the JSON)."""
         self.game = game
         self.in_variant = in_variant
+        self.printers = printers or {}
 
     def add_commands(self, commands: Any) -> None:
         self.add_questions(commands, remote=False)
@@ -76,9 +84,10 @@ class Commands:
         self.add_questions(commands, remote=True, under="client")
 
     def add_questions(self, commands: Any, remote: bool, under: str = "") -> None:
-        """`GAME QUESTION FILE` for each question, asked here or (`remote`) of a server:
-        a plug-in's commands at the top, and every game's under `ask` (`under`: the
-        words between the program's name and the game's, for the examples)."""
+        """`GAME QUESTION FILE` for each question, asked here or (`remote`) of a server,
+        its answer printed as JSON: a plug-in's commands at the top, and every game's
+        under `ask` (`under`: the words between the program's name and the game's, for
+        the examples)."""
         game = self.game
         parser = commands.add_parser(game.name, aliases=list(game.aliases),
                                      help=game.summary, description=game.summary)
@@ -87,7 +96,13 @@ class Commands:
                                           help="the question to ask (each has its own --help)")
         words = " ".join(("fortress-solver", *under.split(), game.name))
         parser.epilog = f"example:\n  {self.example(words, game.questions[0], remote)}"
-        for question in game.questions:
+        self.add_each(questions, remote, words, printed=False)
+
+    def add_each(self, questions: Any, remote: bool, words: str, printed: bool = True) -> None:
+        """One command per question in `questions` (a subparsers action), named for it:
+        `printed`, a game's own, which prints with the game's printer (--json: the JSON).
+        `words`: the command line up to the question's name, for the examples."""
+        for question in self.game.questions:
             asked = questions.add_parser(question.name, help=question.summary,
                                          description=question.summary,
                                          epilog="example:\n  "
@@ -95,22 +110,26 @@ class Commands:
             source = asked.add_mutually_exclusive_group(required=True)
             source.add_argument("file", nargs="?",
                                 help="position JSON file, or - for standard input")
-            if game.deal is not None:
+            if self.game.deal is not None:
                 source.add_argument("--deal", type=int, metavar="N",
                                     help="deal N of the game, instead of a file")
-            if game.start is not None:
+            if self.game.start is not None:
                 source.add_argument("--start", type=int, metavar="SEED",
                                     help="a new game from SEED, instead of a file")
             if self.in_variant is not None:
                 add_variant(asked)
-            add_budget(asked, seconds=_SECONDS)
+            add_budget(asked, seconds=question.seconds)
             for field, kind in _option_fields(question):
                 _add_option(asked, field, kind)
+            printer = self.printers.get(question.name) if printed else None
+            if printer is not None:
+                asked.add_argument("--json", action="store_true",
+                                   help="print the answer as one JSON object")
             if remote:
                 add_server(asked)
-                asked.set_defaults(run_remote=partial(self._ask_server, question))
+                asked.set_defaults(run_remote=partial(self._ask_server, question, printer))
             else:
-                asked.set_defaults(run=partial(self._ask, question))
+                asked.set_defaults(run=partial(self._ask, question, printer))
 
     def example(self, words: str, question: Question[Any, Any, Any], remote: bool) -> str:
         """A command that asks the question of a position the game gives: a deal, a new
@@ -126,25 +145,28 @@ class Commands:
             return f"echo '{json.dumps(found[0])}' | {words} {question.name} -{server}"
         return f"{words} {question.name} position.json{server}"
 
-    def _ask(self, question: Question[Any, Any, Any], args: argparse.Namespace) -> None:
+    def _ask(self, question: Question[Any, Any, Any], printer: Printer | None,
+             args: argparse.Namespace) -> None:
         position = self._position(args)
-        answer = question.ask(position, _options_of(question, args), budget_of(args))
-        print(json.dumps(answer.to_json(), ensure_ascii=False))
+        options = _options_of(question, args)
+        answer = question.ask(position, options, budget_of(args))
+        _print(printer, args, answer.to_json(), position, options)
 
-    def _ask_server(self, question: Question[Any, Any, Any], args: argparse.Namespace,
-                    client: Client) -> None:
+    def _ask_server(self, question: Question[Any, Any, Any], printer: Printer | None,
+                    args: argparse.Namespace, client: Client) -> None:
         from service.api import fortress_solver_pb2 as pb
         from service.messages import budget_to_proto
 
         position = self._position(args)
-        options = dataclasses.asdict(_options_of(question, args))
+        options = _options_of(question, args)
         chosen = pb.QuestionOptions(question=question.name, options=json.dumps(
             {key: value.value if isinstance(value, enum.Enum) else value
-             for key, value in options.items()}))
+             for key, value in dataclasses.asdict(options).items()}))
         request = pb.SolveRequest(
             position=pb.PositionSource(json=json.dumps(self.game.to_json(position))),
             question_options=chosen, budget=budget_to_proto(budget_of(args)))
-        print(client.solve(request).answer_json)
+        answer = json.loads(client.solve(request).answer_json)
+        _print(printer, args, answer, position, options)
 
     def _position(self, args: argparse.Namespace) -> Any:
         """The position of FILE, of --deal N, or of --start SEED, in the variant chosen."""
@@ -158,28 +180,45 @@ class Commands:
         return read_position(game, args.file)
 
 
-def _option_fields(question: Question[Any, Any, Any]) -> list[tuple[str, Any]]:
+def _print(printer: Printer | None, args: argparse.Namespace, answer: dict[str, Any],
+           position: Any, options: Any) -> None:
+    """The answer for a person by the game's printer, else (and with --json) its JSON."""
+    if printer is None or args.json:
+        print(json.dumps(answer, ensure_ascii=False))
+    else:
+        printer(answer, position, options)
+
+
+def _option_fields(question: Question[Any, Any, Any]) -> list[tuple[dataclasses.Field[Any], Any]]:
+    """Each option's field and its type."""
     hints = typing.get_type_hints(question.options)
-    return [(field.name, hints[field.name]) for field in dataclasses.fields(question.options)]
+    return [(field, hints[field.name]) for field in dataclasses.fields(question.options)]
 
 
-def _add_option(parser: argparse.ArgumentParser, name: str, kind: Any) -> None:
-    """A flag for one option: a number, a text, on/off, or one of an enum's values."""
+def _add_option(parser: argparse.ArgumentParser, field: dataclasses.Field[Any],
+                kind: Any) -> None:
+    """A flag for one option: a number, a text, on/off, or one of its choices (an
+    enum's values, or the field's `choices`), its help the field's `help` and default."""
+    name = field.name
+    about = field.metadata.get("help", f"the {name} option")
+    if field.default is not dataclasses.MISSING:
+        shown = field.default.value if isinstance(field.default, enum.Enum) else field.default
+        about += f" (default: {shown})"
     flag = "--" + name.replace("_", "-")
     if kind is bool:
         parser.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction,
-                            default=None, help=f"the {name} option")
+                            default=None, help=about)
     elif isinstance(kind, type) and issubclass(kind, enum.Enum):
         parser.add_argument(flag, dest=name, choices=[member.value for member in kind],
-                            help=f"the {name} option")
+                            help=about)
     else:
         parser.add_argument(flag, dest=name, type=kind if kind in (int, float) else str,
-                            help=f"the {name} option")
+                            choices=field.metadata.get("choices"), help=about)
 
 
 def _options_of(question: Question[Any, Any, Any], args: argparse.Namespace) -> Any:
-    given = {name: getattr(args, name) for name, _ in _option_fields(question)
-             if getattr(args, name) is not None}
+    given = {field.name: getattr(args, field.name) for field, _ in _option_fields(question)
+             if getattr(args, field.name) is not None}
     return options_from_json(question, json.dumps(given) if given else "")
 
 

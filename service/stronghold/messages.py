@@ -1,4 +1,4 @@
-"""Stronghold: protobuf messages <-> solver values, and its side of the Solve and Hint RPCs.
+"""Stronghold's typed messages: positions both ways, answers to their view.
 
 A position travels as a `StrongholdPosition`, field for field the JSON the command line
 reads. A message becomes that JSON object with only the fields it sets, read by the
@@ -6,37 +6,23 @@ same `Position.from_json`, so that bad input gets the same message on both (with
 same paths: `units[2].might`); the wire schema drives the conversion
 (service/messages.py), so a repeated field or map longer than the reader takes is
 refused before any item is converted. A JSON object becomes a message field for field.
-
-A proto map keeps no order, so moves come back sorted by unit id: the order the library
-lists a plan's and an attacker's moves in (a greedy defender's moves it lists by urgency).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 from typing import Any
 
 from service.api import fortress_solver_pb2 as pb
-from service.asking import Asked
-from service.messages import (
-    STATUS,
-    STATUS_BACK,
-    budget_to_proto,
-    stats_from_proto,
-    stats_to_proto,
-)
+from service.messages import STATUS, stats_to_proto
 from service.position_messages import json_to_message, message_to_json
-from solver.budget import Budget
-from solver.errors import InvalidInput
-from solver.stronghold.answers import Forecast, Objective, Outcome, Plan, PlanStatus, Race, Step
-from solver.stronghold.game import CLEAR, PLAN, RACE, ClearOptions, PlanOptions
+from solver.stronghold.answers import Forecast, Outcome, Plan, Race
 from solver.stronghold.position import Position
 from solver.stronghold.schema import PositionSchema
 
 QUESTIONS = ("clear", "race")
-_MAX_UINT32 = 2**32 - 1  # the request's max_turns
 MODES = ("plan", "plan-exact", *QUESTIONS)
+
 
 # ---------------------------------------------------------------- positions
 
@@ -67,27 +53,6 @@ def source(position: Position) -> pb.PositionSource:
     return pb.PositionSource(stronghold=position_to_proto(position))
 
 
-# ---------------------------------------------------------------- requests
-
-
-def plan_request(position: Position, options: PlanOptions, budget: Budget) -> pb.HintRequest:
-    return pb.HintRequest(position=source(position), budget=budget_to_proto(budget),
-                          stronghold=pb.StrongholdHintOptions(exact=options.exact))
-
-
-def clear_request(position: Position, options: ClearOptions, budget: Budget,
-                  question: str) -> pb.SolveRequest:
-    """A clear (`question` "clear") or race ("race") request."""
-    if options.max_turns > _MAX_UINT32:
-        raise InvalidInput(f"--max-turns must be at most {_MAX_UINT32} for a server, "
-                           f"not {options.max_turns}")
-    return pb.SolveRequest(
-        position=source(position), budget=budget_to_proto(budget),
-        stronghold=pb.StrongholdSolveOptions(question=question, defender=options.defender,
-                                             max_turns=options.max_turns,
-                                             method=options.method))
-
-
 # ---------------------------------------------------------------- clear and race
 
 
@@ -107,24 +72,6 @@ def outcome_to_proto(outcome: Outcome, race: Race | None = None) -> pb.SolveResp
         stronghold.defender_first = race.defender_first
     return pb.SolveResponse(status=STATUS[outcome.status], optimal=outcome.proven,
                             stats=stats_to_proto(outcome.stats), stronghold=stronghold)
-
-
-def outcome_from_proto(message: pb.SolveResponse) -> Outcome:
-    answer = message.stronghold
-    return Outcome(
-        answer.winner if answer.HasField("winner") else None,
-        answer.turn if answer.HasField("turn") else None,
-        answer.rounds if answer.HasField("rounds") else None,
-        answer.proven,
-        tuple(Step(step.turn, step.player, _moves(step.moves)) for step in answer.plan),
-        stats_from_proto(message.stats), answer.cp_status)
-
-
-def race_from_proto(message: pb.SolveResponse) -> Race:
-    outcome = outcome_from_proto(message)
-    answer = message.stronghold
-    return Race(answer.defender_first if answer.HasField("defender_first") else None,
-                outcome.turn, outcome.proven, outcome)
 
 
 # ---------------------------------------------------------------- plans
@@ -147,29 +94,3 @@ def _forecast_to_proto(forecast: Forecast) -> pb.StrongholdForecast:
     if forecast.controller is not None:
         message.controller = forecast.controller
     return message
-
-
-def plan_from_proto(message: pb.HintResponse) -> Plan:
-    plan = message.stronghold
-    objective = plan.objective
-    cp_status: PlanStatus = ("OPTIMAL" if plan.cp_status == "OPTIMAL" else
-                             "FEASIBLE" if plan.cp_status == "FEASIBLE" else "UNKNOWN")
-    return Plan(
-        STATUS_BACK[message.status], cp_status, plan.optimal, _moves(plan.moves),
-        tuple(Forecast(f.battlefield, f.controller if f.HasField("controller") else None,
-                       f.garrison, f.secure, f.conquerable) for f in plan.battlefields),
-        Objective(objective.removals, objective.controlled, objective.garrison,
-                  objective.minus_moved) if plan.HasField("objective") else None,
-        stats_from_proto(plan.stats))
-
-
-def _moves(moves: Mapping[str, str]) -> dict[str, str]:
-    return dict(sorted(moves.items()))
-
-
-# How the client asks each question (service/asking.py).
-ASKED = {PLAN.name: Asked("hint", plan_request, lambda response, _: plan_from_proto(response)),
-         CLEAR.name: Asked("solve", partial(clear_request, question=CLEAR.name),
-                           lambda response, _: outcome_from_proto(response)),
-         RACE.name: Asked("solve", partial(clear_request, question=RACE.name),
-                          lambda response, _: race_from_proto(response))}

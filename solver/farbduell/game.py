@@ -3,11 +3,11 @@ tables) and its three questions, a forced-win puzzle, a go-out chain and a hint.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from solver.budget import Budget, check_worlds
+from solver.budget import Budget, check_turns, check_worlds
 from solver.farbduell.actions import parse_action
-from solver.farbduell.chains import Chain, best_chain
+from solver.farbduell.chains import OBJECTIVES, Chain, best_chain
 from solver.farbduell.data import default_tables
 from solver.farbduell.drawing import picture
 from solver.farbduell.hints import Hint, Settings, hint
@@ -22,19 +22,26 @@ from solver.games import Game, Question
 
 @dataclass(frozen=True)
 class PuzzleOptions:
-    turns: int = 1           # own turns to force the win within
+    turns: int = field(default=1, metadata={"help": "own turns to force the win within"})
+
+    def __post_init__(self) -> None:
+        check_turns(self.turns)
 
 
 @dataclass(frozen=True)
 class ChainOptions:
-    objective: str = "cards"  # what the longest chain maximises: "cards" or "points"
+    objective: str = field(default="cards", metadata={
+        "help": "what the longest chain maximises when going out is impossible",
+        "choices": OBJECTIVES})
 
 
 @dataclass(frozen=True)
 class HintOptions:
-    worlds: int = Settings().worlds   # samples of the cards the mover does not know
-    seed: int = 0
-    knowing: bool = True  # deal the samples around what the mover has seen (False: blind)
+    worlds: int = field(default=Settings().worlds,
+                        metadata={"help": "samples of the cards the mover does not know"})
+    seed: int = field(default=0, metadata={"help": "the samples' seed"})
+    knowing: bool = field(default=True, metadata={
+        "help": "deal the samples around what the mover has seen (--no-knowing: blind)"})
 
     def __post_init__(self) -> None:
         check_worlds(self.worlds)
@@ -54,7 +61,7 @@ def run_hint(state: Position, options: HintOptions, budget: Budget) -> Hint:
 
 
 PUZZLE = Question("puzzle", "force a win within N own turns (all cards known)",
-                  PuzzleOptions, PuzzleAnswer, run_puzzle)
+                  PuzzleOptions, PuzzleAnswer, run_puzzle, seconds=60.0)
 CHAIN = Question("chain", "go out before the opponent's turn (CP-SAT)",
                  ChainOptions, Chain, run_chain)
 HINT = Question("hint", "the best play from what the player to move knows",

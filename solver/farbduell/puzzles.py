@@ -9,7 +9,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Self
 
-from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
+from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status, check_turns
 from solver.errors import InvalidInput
 from solver.farbduell.actions import Action
 from solver.farbduell.position import Position
@@ -35,8 +35,7 @@ class PuzzleAnswer:
 
 
 def solve_puzzle(state: Position, turns: int = 1, budget: Budget = DEFAULT_BUDGET) -> PuzzleAnswer:
-    if turns < 1:
-        raise InvalidInput(f"turns must be at least 1, got {turns}")
+    check_turns(turns)
     if state.winner is not None:
         raise InvalidInput(f"the game is already over: player {state.winner} won")
     found = forced_win(_Game(), replace(state, knows=None), turns, budget)

@@ -6,10 +6,10 @@ the opponent's hand and the deck order were given or filled in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from solver.budget import Budget, check_worlds
+from solver.budget import Budget, check_turns, check_worlds
 from solver.ffkingdom.actions import parse_action
 from solver.ffkingdom.data import shipped_cards
 from solver.ffkingdom.drawing import picture
@@ -24,13 +24,19 @@ from solver.games import Game, Question
 
 @dataclass(frozen=True)
 class PuzzleOptions:
-    turns: int = 1  # own turns to win within; above 1 the whole position must be known
+    turns: int = field(default=1, metadata={
+        "help": "own turns to win within (above 1 needs the opponent's hand and the deck "
+                "order)"})
+
+    def __post_init__(self) -> None:
+        check_turns(self.turns)
 
 
 @dataclass(frozen=True)
 class HintOptions:
-    worlds: int = Settings().worlds  # samples of the cards the player to move cannot see
-    seed: int = 0                    # seeds the sampling: same seed, same hint
+    worlds: int = field(default=Settings().worlds,
+                        metadata={"help": "samples of the cards the player to move cannot see"})
+    seed: int = field(default=0, metadata={"help": "seeds the sampling: same seed, same hint"})
 
     def __post_init__(self) -> None:
         check_worlds(self.worlds)
@@ -70,7 +76,7 @@ def _to_json(position: Position) -> dict[str, Any]:
 
 
 PUZZLE = Question("puzzle", "win this turn, or force a win within N turns (exact)",
-                  PuzzleOptions, PuzzleAnswer, _puzzle, check=_complete)
+                  PuzzleOptions, PuzzleAnswer, _puzzle, check=_complete, seconds=60.0)
 HINT = Question("hint", "the best action from what the player to move sees",
                 HintOptions, Hint, _hint)
 

@@ -17,7 +17,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
+from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status, check_turns
 from solver.errors import InvalidInput
 from solver.ffkingdom.actions import Action, Discard
 from solver.ffkingdom.evaluate import evaluate
@@ -52,8 +52,7 @@ class PuzzleAnswer:
 
 def solve_puzzle(state: State, turns: int = 1, budget: Budget = DEFAULT_BUDGET) -> PuzzleAnswer:
     """Win this turn (turns=1), or force a win within `turns` of the mover's turns."""
-    if turns < 1:
-        raise InvalidInput(f"turns must be at least 1, got {turns}")
+    check_turns(turns)
     if state.winner is not None:
         raise InvalidInput(f"the game is already over: player {state.winner} won")
     if turns == 1:

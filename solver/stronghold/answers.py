@@ -103,7 +103,7 @@ class Outcome:
         return {"winner": self.winner, "turn": self.turn, "rounds": self.rounds,
                 "proven": self.proven, "cp_status": self.cp_status,
                 "plan": [step.to_json() for step in self.plan],
-                "seconds": round(self.stats.seconds, 6)}
+                "nodes": self.stats.nodes, "seconds": round(self.stats.seconds, 6)}
 
 
 @dataclass(frozen=True)
@@ -134,6 +134,8 @@ class Race:
         return cls.of(Outcome.unknown(seconds))
 
     def to_json(self) -> dict[str, Any]:
+        outcome = self.outcome
         return {"defender_first": self.defender_first, "turn": self.turn,
-                "proven": self.proven, "cp_status": self.outcome.cp_status,
-                "seconds": round(self.outcome.stats.seconds, 6)}
+                "proven": self.proven, "cp_status": outcome.cp_status,
+                "winner": outcome.winner, "rounds": outcome.rounds,
+                "nodes": outcome.stats.nodes, "seconds": round(outcome.stats.seconds, 6)}

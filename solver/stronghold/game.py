@@ -4,7 +4,7 @@ the attacker to move, after the turn's hold step), clear and race."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from solver.budget import Budget
@@ -12,8 +12,9 @@ from solver.errors import InvalidInput
 from solver.games import Game, Question
 from solver.stronghold.answers import Outcome, Plan, Race
 from solver.stronghold.drawing import picture
+from solver.stronghold.policies import POLICIES
 from solver.stronghold.position import Position
-from solver.stronghold.questions import check_choices, clear, race
+from solver.stronghold.questions import METHODS, check_choices, clear, race
 from solver.stronghold.rules import begin_turn
 from solver.stronghold.schema import NAME, loads, position_schema
 from solver.stronghold.search import MAX_TURNS
@@ -21,14 +22,19 @@ from solver.stronghold.search import MAX_TURNS
 
 @dataclass(frozen=True)
 class PlanOptions:
-    exact: bool = False     # against the defender's best reply (D.2), not the threat bound
+    exact: bool = field(default=False, metadata={
+        "help": "guarantee removals against the defender's best reply (D.2), not the "
+                "conservative threat bound"})
 
 
 @dataclass(frozen=True)
 class ClearOptions:
-    defender: str = "passive"   # a policy of solver.stronghold.policies.POLICIES
-    max_turns: int = MAX_TURNS  # global turns looked at from the position's
-    method: str = "cpsat"       # "cpsat" or "search" (the greedy defender is always searched)
+    defender: str = field(default="passive", metadata={
+        "help": "the defender's policy", "choices": tuple(sorted(POLICIES))})
+    max_turns: int = field(default=MAX_TURNS, metadata={"help": "global turns to look at"})
+    method: str = field(default="cpsat", metadata={
+        "help": "cpsat: the time-expanded model (passive defender; the greedy one is always "
+                "searched); search: exhaustive search", "choices": METHODS})
 
     def __post_init__(self) -> None:
         check_choices(self.defender, self.method)
@@ -69,11 +75,11 @@ def _to_json(position: Position) -> dict[str, Any]:
 
 
 PLAN = Question("plan", "the attacker to move: the best assignment this turn",
-                PlanOptions, Plan, _plan, check=not_over)
+                PlanOptions, Plan, _plan, check=not_over, seconds=60.0)
 CLEAR = Question("clear", "the fewest turns for the attackers to clear all nine",
-                 ClearOptions, Outcome, _clear, check=not_over)
+                 ClearOptions, Outcome, _clear, check=not_over, seconds=60.0)
 RACE = Question("race", "does the defender reach its target first, and when",
-                ClearOptions, Race, _race, check=not_over)
+                ClearOptions, Race, _race, check=not_over, seconds=60.0)
 
 GAME: Game[Position] = Game(
     name=NAME,

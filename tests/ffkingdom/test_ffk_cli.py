@@ -79,7 +79,7 @@ def test_puzzle_text_names_the_winner_and_the_line(capsys, tmp_path):
 def test_puzzle_over_two_turns_needs_the_whole_position(capsys, tmp_path):
     path = write_position(tmp_path, SIMPLE_WIN)
     assert_one_line_error(*run(capsys, "ffk", "puzzle", path, "--turns", "2"),
-                          "--turns 2 needs the whole position")
+                          "turns 2 needs the whole position")
 
 
 def test_puzzle_over_two_turns_on_a_whole_position(capsys, tmp_path):

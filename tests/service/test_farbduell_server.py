@@ -19,19 +19,17 @@ from hypothesis import HealthCheck, given, settings
 
 from service.api import fortress_solver_pb2 as pb
 from service.farbduell.messages import (
-    chain_from_proto,
-    hint_from_proto,
     position_from_json,
     position_from_proto,
     position_to_json,
-    puzzle_from_proto,
     state_to_proto,
 )
+from service.messages import STATUS
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from solver.farbduell.actions import parse_action
 from solver.farbduell.chains import best_chain
-from solver.farbduell.hints import HINT_BUDGET, Settings, hint
+from solver.farbduell.hints import HINT_BUDGET, Hint, Settings, hint
 from solver.farbduell.position import Position
 from solver.farbduell.puzzles import solve_puzzle
 from solver.farbduell.rules import apply, legal_actions, new_game
@@ -119,10 +117,6 @@ def test_chain_is_the_librarys(stub, name, data, objective):
     assert [(step.card, step.colour) for step in response.farbduell_line] == \
         [(str(play.card), play.colour or "") for play in local.plays]
     assert not response.HasField("turns") and list(response.moves) == []
-    remote = chain_from_proto(response, state(data).table)
-    assert (remote.status, remote.goes_out, remote.plays, remote.cards, remote.points,
-            remote.optimal) == (local.status, local.goes_out, local.plays, local.cards,
-                                local.points, local.optimal)
 
 
 def test_chain_goes_out_and_a_wild_names_a_colour(stub):
@@ -179,8 +173,6 @@ def test_forced_win_within_two_turns_is_the_librarys(stub):
     assert {step.player for step in response.farbduell_line} == {0, 1}  # with the defence
     assert response.length == len(local.line)
     assert response.stats.nodes == local.stats.nodes
-    remote = puzzle_from_proto(response, state(TWO_TURNS).table)
-    assert (remote.status, remote.turns, remote.line) == (local.status, local.turns, local.line)
     replayed = state(TWO_TURNS)
     for step in response.farbduell_line:
         assert step.player == replayed.to_move
@@ -201,6 +193,19 @@ def test_a_finished_game_is_invalid_argument(stub):
 # ============================================================================ hints
 
 
+def carried(response: pb.HintResponse) -> tuple:
+    """What a hint's typed message says: its status, action, value and runners-up."""
+    advice = response.farbduell
+    return (response.status, advice.action, advice.value,
+            [(other.action, other.value) for other in advice.runners_up])
+
+
+def typed(local: Hint) -> tuple:
+    """The library's hint as its typed message carries it."""
+    return (STATUS[local.status], str(local.action), local.value or 0.0,
+            [(str(action), value) for action, value in local.runners_up])
+
+
 @pytest.mark.parametrize(("seed", "worlds", "hint_seed"), [(1, 0, 0), (2, 3, 7), (5, 20, 1)])
 def test_hint_is_legal_and_the_librarys(stub, seed, worlds, hint_seed):
     data = view(seed)
@@ -215,9 +220,7 @@ def test_hint_is_legal_and_the_librarys(stub, seed, worlds, hint_seed):
     assert set(others) <= legal and len(set(others)) == len(others) == len(legal) - 1
     local = hint(state(data), HINT_BUDGET, Settings(worlds=worlds or Settings().worlds),
                  hint_seed)
-    remote = hint_from_proto(response, state(data).table)
-    assert (remote.status, remote.action, remote.value, remote.runners_up) == \
-        (local.status, local.action, local.value, local.runners_up)
+    assert carried(response) == typed(local)
 
 
 def test_a_single_legal_action_has_no_value(stub):
@@ -310,19 +313,15 @@ def test_a_hint_reads_what_the_mover_knows_and_without_it_knows_nothing(stub):
     for sent, asked in ((data, Settings()), (blind, Settings(knowing=False))):
         response = stub.Hint(hint_request(sent, seed=5), timeout=30)
         local = hint(state(sent), HINT_BUDGET, asked, 5)
-        remote = hint_from_proto(response, game.table)
-        assert (remote.action, remote.value, remote.runners_up) == \
-            (local.action, local.value, local.runners_up)
+        assert carried(response) == typed(local)
 
 
 def test_tag_nacht_hint_is_the_librarys_and_its_chain_is_refused(stub):
     data = new_game(TABLES["tag_nacht"], 2, 1).to_json()
     response = stub.Hint(hint_request(data, seed=3), timeout=30)
     local = hint(state(data), HINT_BUDGET, Settings(), 3)
-    remote = hint_from_proto(response, state(data).table)
-    assert remote.action is not None
-    assert (remote.status, remote.action, remote.value, remote.runners_up) == \
-        (local.status, local.action, local.value, local.runners_up)
+    assert response.farbduell.HasField("action")
+    assert carried(response) == typed(local)
     error = rpc_error(stub.Solve, pb.SolveRequest(position=source(data),
                                                   farbduell=CHAIN_OF_CARDS))
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
@@ -549,13 +548,13 @@ def test_client_prints_what_the_local_command_prints(capsys, tmp_path, solver_se
                                            str(path), *options)
 
 
-def test_client_refuses_a_negative_seed(capsys, tmp_path, solver_server):
+def test_a_negative_seed_is_answered_by_a_server_as_here(capsys, tmp_path, solver_server):
+    """The client sends its options as JSON, which takes any seed the command takes (the
+    typed FarbduellHintOptions.seed cannot carry one below 0)."""
     path = tmp_path / "view.json"
     path.write_text(json.dumps(view(1)))
-    code, out, err = run(capsys, "client", "farbduell", "hint", str(path), "--seed", "-1",
-                         "--server", address(solver_server))
-    assert (code, out) == (2, "")
-    assert err == "fortress-solver: --seed must be 0 or more for a server, not -1\n"
+    assert_client_prints_what_local_prints(capsys, address(solver_server), "farbduell", "hint",
+                                           str(path), "--seed", "-1", "--worlds", "2")
 
 
 def test_client_refuses_what_no_field_holds(capsys, tmp_path, solver_server):

@@ -22,13 +22,12 @@ from hypothesis import strategies as st
 
 from service.api import fortress_solver_pb2 as pb
 from service.ffkingdom.messages import (
-    hint_from_proto,
     position_from_json,
     position_from_proto,
     position_to_json,
-    puzzle_from_proto,
     state_to_proto,
 )
+from service.messages import STATUS
 from solver.budget import Status
 from solver.errors import InvalidInput
 from solver.ffkingdom import apply, legal_actions, load, new_game, parse_action
@@ -211,9 +210,10 @@ def test_hint_is_legal_and_the_librarys(stub, seed, worlds, hint_seed):
     assert len(set(others)) == len(others)
     assert set(others) <= legal
     local = hint(state, HINT_BUDGET, Settings(worlds=worlds or Settings().worlds), hint_seed)
-    remote = hint_from_proto(response)
-    assert (remote.action, remote.value, remote.plan, remote.runners_up) == \
-        (local.action, local.value, local.plan, local.runners_up)
+    assert (ffk.action, ffk.value, list(ffk.plan),
+            [(other.action, other.win_chance) for other in ffk.runners_up]) == \
+        (str(local.action), local.value, [str(action) for action in local.plan],
+         [(str(action), chance) for action, chance in local.runners_up])
 
 
 def test_some_hint_has_runners_up(stub):
@@ -387,9 +387,11 @@ def test_unknown_and_empty_are_apart():
 
 def test_puzzle_answer_round_trip(stub):
     local = solve_puzzle(load(TWO_TURNS, RULES).state, 2)
-    remote = puzzle_from_proto(puzzle(stub, TWO_TURNS, turns=2))
-    assert (remote.status, remote.turns, remote.line, remote.optimal) == \
-        (local.status, local.turns, local.line, local.optimal)
+    remote = puzzle(stub, TWO_TURNS, turns=2)
+    assert (remote.status, remote.turns, [(step.player, step.action) for step in remote.ffk_line],
+            remote.optimal) == \
+        (STATUS[local.status], local.turns,
+         [(player, str(action)) for player, action in local.line], local.optimal)
 
 
 # ============================================================================ the client
@@ -418,13 +420,13 @@ def test_client_prints_what_the_local_command_prints(capsys, tmp_path, solver_se
                                            str(path), *options)
 
 
-def test_client_refuses_a_negative_seed(capsys, tmp_path, solver_server):
+def test_a_negative_seed_is_answered_by_a_server_as_here(capsys, tmp_path, solver_server):
+    """The client sends its options as JSON, which takes any seed the command takes (the
+    typed FfkHintOptions.seed cannot carry one below 0)."""
     path = tmp_path / "view.json"
     path.write_text(json.dumps(view(1)))
-    code, out, err = run(capsys, "client", "ffk", "hint", str(path), "--seed", "-1",
-                         "--server", address(solver_server))
-    assert (code, out) == (2, "")
-    assert err == "fortress-solver: --seed must be 0 or more for a server, not -1\n"
+    assert_client_prints_what_local_prints(capsys, address(solver_server), "ffk", "hint",
+                                           str(path), "--seed", "-1", "--worlds", "2")
 
 
 def test_budget_reaches_the_server(capsys, tmp_path, solver_server):
