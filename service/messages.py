@@ -8,8 +8,8 @@ from collections.abc import Sized
 from typing import Any, TypeVar
 
 from service.api import fortress_solver_pb2 as pb
-from solver.budget import MAX_WORLDS, Budget, SearchStats, Status
-from solver.errors import InvalidInput, OutOfRange
+from solver.budget import Budget, SearchStats, Status
+from solver.errors import InvalidInput
 from solver.reading import path_of
 
 STATUS = {Status.SOLVED: pb.STATUS_SOLVED, Status.UNSOLVABLE: pb.STATUS_UNSOLVABLE,
@@ -75,14 +75,6 @@ def _capped(asked: N, limit: N | None) -> N | None:
     if not asked:
         return limit
     return asked if limit is None else min(asked, limit)
-
-
-def worlds(asked: int, default: int) -> int:
-    """A hint's worlds: 0 means the game's default; above the limit is OUT_OF_RANGE."""
-    chosen = asked or default
-    if chosen > MAX_WORLDS:
-        raise OutOfRange(f"worlds {chosen} is more than this server's limit of {MAX_WORLDS}")
-    return chosen
 
 
 def options_of(request: pb.SolveRequest | pb.HintRequest, field: str | None,

@@ -12,12 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from service.api import fortress_solver_pb2 as pb
+from service.generic.typed import View
 from service.messages import STATUS, stats_to_proto
 from service.position_messages import json_to_message, message_to_json
 from solver.budget import Status
 from solver.farbduell.actions import Action, Choose, Play
 from solver.farbduell.chains import Chain
-from solver.farbduell.game import GAME
+from solver.farbduell.game import CHAIN, GAME, HINT, PUZZLE
 from solver.farbduell.hints import Hint
 from solver.farbduell.position import Position
 from solver.farbduell.puzzles import PuzzleAnswer
@@ -109,3 +110,13 @@ def hint_to_proto(advice: Hint) -> pb.HintResponse:
     if advice.value is not None:
         farbduell.value = advice.value
     return pb.HintResponse(status=STATUS[advice.status], farbduell=farbduell)
+
+
+# How the typed messages map onto the game's questions (service/generic/typed.py): a
+# Solve is the chain when its options name one (`chain`: the objective), else the puzzle.
+VIEW = View("farbduell", MODES, position_from_proto, source,
+            solve=lambda message: CHAIN if message.chain else PUZZLE, hint=HINT,
+            answers={CHAIN.name: lambda found, state: chain_to_proto(found, state.to_move),
+                     PUZZLE.name: lambda answer, _: puzzle_to_proto(answer),
+                     HINT.name: lambda advice, _: hint_to_proto(advice)},
+            renamed={"objective": "chain"})

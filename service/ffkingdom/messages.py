@@ -12,11 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from service.api import fortress_solver_pb2 as pb
+from service.generic.typed import View
 from service.messages import STATUS, stats_to_proto
 from service.position_messages import json_to_message, message_to_json
 from solver.budget import Status
 from solver.ffkingdom import Position, State, load
 from solver.ffkingdom.evaluate import log_odds
+from solver.ffkingdom.game import HINT, PUZZLE
 from solver.ffkingdom.hints import Hint
 from solver.ffkingdom.puzzles import PuzzleAnswer
 from solver.ffkingdom.schema import PositionSchema
@@ -85,3 +87,10 @@ def hint_to_proto(advice: Hint) -> pb.HintResponse:
     if advice.win_chance is not None:
         ffk.win_chance = advice.win_chance
     return pb.HintResponse(status=STATUS[advice.status], ffk=ffk)
+
+
+# How the typed messages map onto the game's questions (service/generic/typed.py).
+VIEW = View("ffkingdom", MODES, position_from_proto, position_source,
+            solve=lambda _: PUZZLE, hint=HINT,
+            answers={PUZZLE.name: lambda answer, _: puzzle_to_proto(answer),
+                     HINT.name: lambda answer, _: hint_to_proto(answer)})

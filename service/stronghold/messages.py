@@ -14,13 +14,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.api import fortress_solver_pb2 as pb
+from service.generic.typed import View
 from service.messages import STATUS, stats_to_proto
 from service.position_messages import json_to_message, message_to_json
+from solver.errors import InvalidInput
+from solver.games import Question
 from solver.stronghold.answers import Forecast, Outcome, Plan, Race
+from solver.stronghold.game import CLEAR, PLAN, RACE, ClearOptions
 from solver.stronghold.position import Position
 from solver.stronghold.schema import PositionSchema
 
-QUESTIONS = ("clear", "race")
+QUESTIONS = (CLEAR.name, RACE.name)
 MODES = ("plan", "plan-exact", *QUESTIONS)
 
 
@@ -94,3 +98,18 @@ def _forecast_to_proto(forecast: Forecast) -> pb.StrongholdForecast:
     if forecast.controller is not None:
         message.controller = forecast.controller
     return message
+
+
+def _question(message: Any) -> Question[Position, ClearOptions, Any]:
+    """The question a Solve asks: `question`, "clear" when empty."""
+    asked = message.question or CLEAR.name
+    if asked not in QUESTIONS:
+        raise InvalidInput(f"question must be one of {', '.join(QUESTIONS)}, not {asked!r}")
+    return RACE if asked == RACE.name else CLEAR
+
+
+# How the typed messages map onto the game's questions (service/generic/typed.py).
+VIEW = View("stronghold", MODES, position_from_proto, source, solve=_question, hint=PLAN,
+            answers={PLAN.name: lambda plan, _: plan_to_proto(plan),
+                     CLEAR.name: lambda outcome, _: outcome_to_proto(outcome),
+                     RACE.name: lambda race, _: outcome_to_proto(race.outcome, race)})

@@ -209,7 +209,7 @@ def test_flat_worlds_over_the_limit_are_out_of_range_for_farbduell(stub):
     error = rpc_error(stub.Hint, pb.HintRequest(position=farbduell_source(farbduell.view(1)),
                                                 worlds=1001))
     assert error.code() == grpc.StatusCode.OUT_OF_RANGE
-    assert error.details() == "worlds 1001 is more than this server's limit of 1000"
+    assert error.details() == "worlds 1001 is more than the limit of 1000"
 
 
 def test_farbduell_options_win_over_the_flat_fields(stub):

@@ -235,7 +235,7 @@ def test_a_single_legal_action_has_no_value(stub):
 def test_too_many_worlds_is_out_of_range(stub):
     error = rpc_error(stub.Hint, hint_request(view(1), worlds=1001))
     assert error.code() == grpc.StatusCode.OUT_OF_RANGE
-    assert error.details() == "worlds 1001 is more than this server's limit of 1000"
+    assert error.details() == "worlds 1001 is more than the limit of 1000"
 
 
 # ============================================================================ options

@@ -1,0 +1,91 @@
+"""A game's typed messages as a view of its descriptor: the options message of a Solve or
+a Hint read as its question's options, field by field by name, and the answer written
+into the game's typed response. A game with typed messages says how they map (its
+`View`); its handler is `Typed` with that view. A request that sets `QuestionOptions`
+is answered through the descriptor alone (service/generic/handler.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from service.api import fortress_solver_pb2 as pb
+from service.messages import options_of
+from solver.games import Game, Question
+
+if TYPE_CHECKING:
+    from prometheus_client.registry import Collector
+
+    from service.calls import Calls
+    from service.frontends import Settings
+
+
+@dataclass(frozen=True)
+class View:
+    """How a game's typed messages map onto its questions."""
+
+    field: str  # its field in PositionSource and in the requests' `options` oneof
+    modes: tuple[str, ...]  # what GameInfo.modes lists
+    read: Callable[[Any], Any]  # its position message -> the position
+    write: Callable[[Any], pb.PositionSource]  # the position -> the message a client sends
+    solve: Callable[[Any], Question[Any, Any, Any]]  # the question a Solve's options ask
+    hint: Question[Any, Any, Any]  # the question a Hint asks
+    # by question: (answer, position) -> its typed response
+    answers: Mapping[str, Callable[[Any, Any], Any]]
+    # an option whose typed field has another name: option -> field
+    renamed: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    def options(self, question: Question[Any, Any, Any], message: Any) -> Any:
+        """The question's options from a typed options message (or a request's
+        deprecated flat fields): each option its field's value, a field at its zero
+        (unset, in proto3) leaving the option's default."""
+        fields = {each.name for each in message.DESCRIPTOR.fields}
+        given = {}
+        for option in dataclasses.fields(question.options):
+            name = self.renamed.get(option.name, option.name)
+            if name in fields and getattr(message, name):
+                given[option.name] = getattr(message, name)
+        return question.options(**given)
+
+
+class Typed:
+    """A game's Solve and Hint through its typed messages, as its `view` maps them."""
+
+    view: View
+
+    def __init__(self, game: Game[Any], settings: Settings) -> None:
+        self.game = game
+        self.sources: tuple[str, ...] = (self.view.field,)
+
+    def info(self) -> pb.GameInfo:
+        return pb.GameInfo(name=self.game.name, modes=self.view.modes)
+
+    def position(self, source: pb.PositionSource) -> Any:
+        return self.view.read(getattr(source, self.view.field))
+
+    def source(self, position: Any) -> pb.PositionSource:
+        return self.view.write(position)
+
+    def solve(self, request: pb.SolveRequest, position: Any,
+              calls: Calls) -> pb.SolveResponse:
+        message = options_of(request, self.view.field, self.game.name)
+        response: pb.SolveResponse = self._ask(self.view.solve(message), message, position,
+                                               request.budget, calls)
+        return response
+
+    def hint(self, request: pb.HintRequest, position: Any, calls: Calls) -> pb.HintResponse:
+        message = options_of(request, self.view.field, self.game.name)
+        response: pb.HintResponse = self._ask(self.view.hint, message, position,
+                                              request.budget, calls)
+        return response
+
+    def collectors(self) -> Iterable[Collector]:
+        return ()
+
+    def _ask(self, question: Question[Any, Any, Any], message: Any, position: Any,
+             budget: pb.Budget, calls: Calls) -> Any:
+        answer = calls.ask(question, position, self.view.options(question, message), budget)
+        return self.view.answers[question.name](answer, position)
