@@ -37,6 +37,8 @@ class HintOptions:
     worlds: int = field(default=Settings().worlds,
                         metadata={"help": "samples of the cards the player to move cannot see"})
     seed: int = field(default=0, metadata={"help": "seeds the sampling: same seed, same hint"})
+    knowing: bool = field(default=True, metadata={
+        "help": "sample around what the player knows (--no-knowing: blind, as hint-blind)"})
 
     def __post_init__(self) -> None:
         check_worlds(self.worlds)
@@ -51,7 +53,8 @@ def _puzzle(position: Position, options: PuzzleOptions, budget: Budget) -> Puzzl
 
 
 def _hint(position: Position, options: HintOptions, budget: Budget) -> Hint:
-    return hint(position.state, budget, Settings(worlds=options.worlds), options.seed)
+    return hint(position.state, budget,
+                Settings(worlds=options.worlds, knowing=options.knowing), options.seed)
 
 
 def play(position: Position, text: str) -> Position:

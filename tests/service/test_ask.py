@@ -14,6 +14,8 @@ from service.api import fortress_solver_pb2 as pb
 from solver.budget import Budget
 from solver.games import find_game, games
 from tests.support.cli import assert_one_line_error, run, run_json, timeless
+from tests.support.ffkingdom import position as ffk_position
+from tests.support.ffkingdom import rest_of_deck
 from tests.support.seeds import own_positions
 from tests.support.servers import address
 from tests.support.stronghold import NEAR_END
@@ -98,16 +100,42 @@ def test_ask_lists_every_game_and_names_the_command_for_another_games_position(
     assert_one_line_error(code, out, err, f"try `fortress-solver ask {games()[0].name} ")
 
 
-def test_an_option_added_in_its_game_package_alone_reaches_every_front_end(
-        capsys, tmp_path, stub, solver_server):
-    """Farbduell's hint option `knowing`, a field of its HintOptions that nothing in
-    service/ names: the server lists it in the question's options schema and takes it in
-    QuestionOptions, `ask` and `client ask` take it as a flag, and each answer is the
-    library's with it (which is not the answer without it, in this position)."""
+def _farbduell_seen() -> dict:
+    """A Farbduell game eight bot moves in, where its mover has seen cards."""
     game = find_game("farbduell")
     position = game.start(5)
     for _ in range(8):
         position = game.play(position, game.bot(position))
+    return game.to_json(position)
+
+
+def _ffk_seen() -> dict:
+    """A Fortress Fight Kingdom duel whose mover has seen that the opponent holds no
+    threat: knowing it, the hint attacks; blind, it defends."""
+    mine = ["katapult", "schild", "angriff", "angriff", "blitz", "blitz", "turm", "turm",
+            "burgfried"]
+    theirs = ["mauer"] * 4 + ["wehrgang"] * 3 + ["bollwerk"] * 2
+    deck = ["drache", "umbau", "umbau", "markt", "markt", "festung"]
+    me = {"castle": 20, "wall": 0, "Z": 2, "W": 7, "K": 4, "G": 5,
+          "knows": {"opponent_hand": theirs}}
+    them = {"castle": 30, "wall": 0, "Z": 0, "W": 0, "K": 22, "G": 0, "builders": 0,
+            "soldiers": 0}
+    return ffk_position({**me, "hand": mine}, {**them, "hand": theirs}, deck=deck,
+                        discard=rest_of_deck(mine, theirs, deck)).to_json()
+
+
+@pytest.mark.parametrize(("name", "command", "seen"), [
+    ("farbduell", "farbduell", _farbduell_seen), ("fortress-fight-kingdom", "ffk", _ffk_seen)],
+    ids=["farbduell", "fortress-fight-kingdom"])
+def test_an_option_added_in_its_game_package_alone_reaches_every_front_end(
+        capsys, tmp_path, stub, solver_server, name, command, seen):
+    """The hint option `knowing`, a field of the game's HintOptions that nothing in
+    service/ names: the server lists it in the question's options schema and takes it in
+    QuestionOptions, `ask`, the game's own `hint` and their client forms take it as a
+    flag, and each answer is the library's with it (which is not the answer without it,
+    in this position)."""
+    game, data = find_game(name), seen()
+    position = game.from_json(data)
     hint = game.question("hint")
     blind, knowing = (hint.ask(position, hint.options(knowing=flag), Budget(seconds=60))
                       for flag in (False, True))
@@ -118,19 +146,20 @@ def test_an_option_added_in_its_game_package_alone_reaches_every_front_end(
     listed = next(q for g in info.games if g.name == game.name for q in g.questions
                   if q.name == "hint")
     assert json.loads(listed.options_schema)["properties"]["knowing"]["default"] is True
-    source = pb.PositionSource(json=json.dumps(game.to_json(position)))
+    source = pb.PositionSource(json=json.dumps(data))
     answer = stub.Hint(pb.HintRequest(position=source, budget=pb.Budget(seconds=60),
                                       question_options=pb.QuestionOptions(
                                           options='{"knowing": false}')), timeout=120)
     assert {key: json.loads(answer.answer_json)[key] for key in expected} == expected
 
     path = tmp_path / "position.json"
-    path.write_text(json.dumps(game.to_json(position)))
-    asked = ("ask", game.name, "hint", str(path), "--no-knowing", "--seconds", "60")
-    for argv in (asked, ("client", *asked, "--server", address(solver_server))):
-        code, out, err = run(capsys, *argv)
-        assert code == 0, err
-        assert {key: json.loads(out)[key] for key in expected} == expected
+    path.write_text(json.dumps(data))
+    for asked in (("ask", game.name, "hint", str(path), "--no-knowing", "--seconds", "60"),
+                  (command, "hint", str(path), "--no-knowing", "--seconds", "60", "--json")):
+        for argv in (asked, ("client", *asked, "--server", address(solver_server))):
+            code, out, err = run(capsys, *argv)
+            assert code == 0, err
+            assert {key: json.loads(out)[key] for key in expected} == expected
 
 
 def test_ask_plays_the_variant_chosen_here_and_on_a_server(capsys, solver_server):
