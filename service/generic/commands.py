@@ -154,19 +154,24 @@ class Commands:
 
     def _ask_server(self, question: Question[Any, Any, Any], printer: Printer | None,
                     args: argparse.Namespace, client: Client) -> None:
+        """Asked through Hint when it is the question a Hint asks by default (the game's
+        hint, else its first question), else through Solve, as typed requests are."""
         from service.api import fortress_solver_pb2 as pb
         from service.messages import budget_to_proto
 
         position = self._position(args)
         options = _options_of(question, args)
+        source = pb.PositionSource(json=json.dumps(self.game.to_json(position)))
+        budget = budget_to_proto(budget_of(args))
         chosen = pb.QuestionOptions(question=question.name, options=json.dumps(
             {key: value.value if isinstance(value, enum.Enum) else value
              for key, value in dataclasses.asdict(options).items()}))
-        request = pb.SolveRequest(
-            position=pb.PositionSource(json=json.dumps(self.game.to_json(position))),
-            question_options=chosen, budget=budget_to_proto(budget_of(args)))
-        answer = json.loads(client.solve(request).answer_json)
-        _print(printer, args, answer, position, options)
+        response: pb.HintResponse | pb.SolveResponse = (
+            client.hint(pb.HintRequest(position=source, budget=budget, question_options=chosen))
+            if default_question(self.game, "hint") is question else
+            client.solve(pb.SolveRequest(position=source, budget=budget,
+                                         question_options=chosen)))
+        _print(printer, args, json.loads(response.answer_json), position, options)
 
     def _position(self, args: argparse.Namespace) -> Any:
         """The position of FILE, of --deal N, or of --start SEED, in the variant chosen."""

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 
 import grpc
 import pytest
 
 from service.api import fortress_solver_pb2 as pb
+from service.generic.commands import default_question
 from solver.budget import Budget
 from solver.games import find_game, games
 from tests.support.cli import assert_one_line_error, run, run_json, timeless
@@ -38,18 +40,25 @@ def test_the_server_lists_every_question_of_every_game_with_its_options_schema(s
 @pytest.mark.parametrize(("game", "question"), ASKED,
                          ids=[f"{game.name}-{question.name}" for game, question in ASKED])
 def test_every_question_of_every_game_is_answered_by_a_server_as_here(
-        capsys, tmp_path, solver_server, game, question):
+        capsys, caplog, tmp_path, solver_server, game, question):
     """The answer_json of a server is what the command prints, timings aside; a question
-    that cannot be asked of the position is refused in the same one line."""
+    that cannot be asked of the position is refused in the same one line. The client
+    asks through Hint the question a Hint asks by default, through Solve any other (the
+    RPC its typed request used): the server's log line and metrics say so."""
+    rpc = "Hint" if default_question(game, "hint") is question else "Solve"
     for number, position in enumerate(own_positions(game)[:2]):
         path = tmp_path / f"{number}.json"
         path.write_text(json.dumps(position))
         asked = ("ask", game.name, question.name, str(path), "--seconds", "60")
         local = run(capsys, *asked)
-        remote = run(capsys, "client", *asked, "--server", address(solver_server))
+        with caplog.at_level(logging.INFO, logger="fortress_solver.calls"):
+            remote = run(capsys, "client", *asked, "--server", address(solver_server))
         assert local[0] in (0, 2), local
         assert (remote[0], timeless(remote[1]), remote[2]) == \
             (local[0], timeless(local[1]), local[2])
+    calls = [json.loads(record.getMessage()) for record in caplog.records
+             if record.name == "fortress_solver.calls"]
+    assert {(line["method"], line["game"]) for line in calls} == {(rpc, game.name)}
 
 
 def test_the_patience_questions_reach_what_only_typed_options_did(stub):
