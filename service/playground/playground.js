@@ -146,6 +146,7 @@ const state = {
   timer: null,
   busy: false,        // a call is under way
   call: null,         // which one
+  ended: null,        // settles when it has ended
   generation: 0,      // bumped by every load, so an answer for an old game is dropped
 };
 
@@ -213,7 +214,9 @@ async function run(task, load = false) {
   const generation = state.generation;
   const current = () => generation === state.generation;
   const token = {};
+  let end;
   state.call = token;
+  state.ended = new Promise((resolve) => { end = resolve; });
   state.busy = true;
   showError("");
   renderControls();
@@ -231,9 +234,18 @@ async function run(task, load = false) {
       state.call = null;
       state.busy = false;
     }
+    end();
     renderControls();
   }
   return ok && current();
+}
+
+// A person's move: played now or, while a call runs (a hint on its way), as soon as it
+// has ended, if the game on show is still the one it was made on; never dropped.
+async function runMove(task) {
+  const generation = state.generation;
+  while (state.busy) await state.ended;
+  return generation === state.generation ? run(task) : false;
 }
 
 function showError(message) {
@@ -571,7 +583,7 @@ function select(card) {
 function playSelected(target) {
   const selected = state.selected;
   const move = `${selected.card} ${selected.place} ${target}`;
-  run((current) => playMove(move, current)).then((ok) => {
+  runMove((current) => playMove(move, current)).then((ok) => {
     if (!ok && state.selected === selected) {  // refused: the reason stays on show
       state.selected = null;
       render();
@@ -586,10 +598,6 @@ function onCardDragStart(event) {
   // a drag of selected text starts at a text node
   const card = event.target.closest?.('[data-card][draggable="true"]');
   if (!card) return;
-  if (state.busy) {
-    event.preventDefault();
-    return;
-  }
   event.dataTransfer.effectAllowed = "move";
   event.dataTransfer.setData("text/plain", `${card.dataset.card} ${card.dataset.place}`);
   const carried = runOf(card);

@@ -119,6 +119,36 @@ def test_hint_for_deal_2_is_the_command_lines(tab, cli_hint):
     assert_clean(tab)
 
 
+def test_a_move_made_while_a_hint_is_on_its_way_is_played_once_it_has_come(tab, cli_hint):
+    """The page asks one thing at a time: a move made while a call runs waits for it and
+    is then played, not dropped. The Hint is held back here until the move is made (the
+    grading of the card's moves, a Hint too, goes through)."""
+    page = tab.page
+    held = []
+
+    def hold(route) -> None:
+        if "allMoves" in (route.request.post_data or ""):
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/fortress.solver.v1.Solver/Hint", hold)
+    expect(page.get_by_test_id("hint")).to_be_enabled()
+    page.get_by_test_id("hint").click()
+    expect(page.locator("body")).to_have_class(re.compile(r"\bbusy\b"))
+    move = cli_hint["move"]
+    assert move["to"] == "foundation"
+    click_card(page, move["card"])
+    page.locator('[data-target="foundation"]').click()
+    page.wait_for_timeout(300)  # time enough for a move that was not waiting to be played
+    expect(status(page)).to_have_text("playing: 0 moves made")
+    assert len(held) == 1
+    held[0].continue_()
+    expect(status(page)).to_have_text("playing: 1 move made")
+    expect(card(page, move["card"])).to_have_attribute("data-place", "foundation")
+    assert_clean(tab)
+
+
 def test_solve_then_next_to_the_win_previous_and_play(tab, cli_hint):
     page = tab.page
     assert cli_hint["moves_left"] == DEAL_2_LENGTH

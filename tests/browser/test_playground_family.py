@@ -117,9 +117,6 @@ def test_a_bastion_deal_shows_its_cells_and_plays_its_hint(tab):
     expect(card(page, str(move.card))).to_have_class(re.compile(r"\bhinted\b"))
     target = page.locator(".hint-target")
     expect(target).to_have_count(1)
-    # the hint is drawn before its call ends; a move clicked while a call runs is not
-    # played, so wait for the page to be idle again (its buttons enabled)
-    expect(page.get_by_test_id("hint")).to_be_enabled()
     click_card(page, str(move.card))
     target.click()
     expect(status(page)).to_have_text("playing: 1 move made")
