@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from solver.errors import InvalidInput
-from solver.games import Game, find_game, games, plug_ins
+from solver.games import Game, Question, find_game, games, plug_ins
 from solver.json_text import json_of
 
 if TYPE_CHECKING:
@@ -125,6 +125,16 @@ class Streams(Protocol):
 
     def generate_deals(self, request: pb.GenerateDealsRequest,
                        calls: Calls) -> Iterator[pb.GeneratedDeal]: ...
+
+
+@runtime_checkable
+class Answers(Protocol):
+    """A handler that answers a question asked through `QuestionOptions` itself, from
+    what it keeps between calls (Beleaguered Fortress's hint cache), as its typed RPCs
+    do; any other handler's questions go to `Calls.ask`."""
+
+    def answer(self, question: Question[Any, Any, Any], position: Any, options: Any,
+               budget: pb.Budget, calls: Calls) -> Any: ...
 
 
 @runtime_checkable

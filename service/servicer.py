@@ -126,14 +126,16 @@ class SolverServicer(pb_grpc.SolverServicer):
         with self._rpc("Solve", context) as call:
             game, handler, position = self._read(request.position, call)
             if described(request):
-                return described_solve(game, request, position, self._calls(context, call))
+                return described_solve(game, request, position, self._calls(context, call),
+                                       handler)
             return handler.solve(request, position, self._calls(context, call))
 
     def Hint(self, request: pb.HintRequest, context: grpc.ServicerContext) -> pb.HintResponse:
         with self._rpc("Hint", context) as call:
             game, handler, position = self._read(request.position, call)
             if described(request):
-                return described_hint(game, request, position, self._calls(context, call))
+                return described_hint(game, request, position, self._calls(context, call),
+                                      handler)
             return handler.hint(request, position, self._calls(context, call))
 
     def GetServerInfo(self, request: pb.GetServerInfoRequest,

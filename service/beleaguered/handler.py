@@ -32,7 +32,7 @@ from solver.beleaguered import Algorithm, Hint, Mode, Position, Solution, deal
 from solver.beleaguered.census import deal_info
 from solver.beleaguered.census import shipped as shipped_census
 from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEALS, check_deals
-from solver.beleaguered.game import GAME, GRADE, SOLVE, HintOptions, SolveOptions
+from solver.beleaguered.game import GAME, GRADE, HINT, SOLVE, HintOptions, SolveOptions
 from solver.beleaguered.grading import Grading
 from solver.beleaguered.solve import Metric, hint_from
 from solver.beleaguered.variant import Variant, load_variant_file, variants
@@ -117,22 +117,42 @@ class Handler:
         options = options_of(request, "beleaguered", GAME.name)
         typed = request.WhichOneof("options") == "beleaguered"
         metric = metric_from_proto(options.metric) if typed else Metric.MOVES
-        known = ((self.cache.get(position) if metric is Metric.MOVES else None)
-                 or _unwinnable_deal(request.position))
+        known = _unwinnable_deal(request.position)
         if known is not None:
             advice, response = known, hint_to_proto(known, cached=True)
         else:
-            solution: Solution = calls.ask(SOLVE, position, SolveOptions(metric=metric),
-                                           request.budget)
-            self.cache.remember(position, solution)
-            advice = hint_from(solution)
-            response = hint_to_proto(advice, metric=metric)
+            advice, cached = self._hint(position, metric, request.budget, calls)
+            response = hint_to_proto(advice, cached=cached, metric=metric)
         if typed and options.all_moves:
             grading: Grading = calls.ask(GRADE, position, HintOptions(metric=metric),
                                          request.budget)
             graded = grading.with_hint(advice).moves
             response.all_moves.extend(graded_to_proto(g) for g in graded)
         return response
+
+    def answer(self, question: Question[Any, Any, Any], position: Position, options: Any,
+               budget: pb.Budget, calls: Calls) -> Any:
+        """A question asked through QuestionOptions, as the typed calls answer it: a
+        hint from the cache, or by an optimal solve that fills it; an optimal solve's
+        line remembered."""
+        if question is HINT:
+            check_budget(budget)
+            return self._hint(position, options.metric, budget, calls)[0]
+        answer = calls.ask(question, position, options, budget)
+        if question is SOLVE and options.mode is Mode.OPTIMAL:
+            self.cache.remember(position, answer)
+        return answer
+
+    def _hint(self, position: Position, metric: Metric, budget: pb.Budget,
+              calls: Calls) -> tuple[Hint, bool]:
+        """The hint and whether the cache gave it (it keeps lines in moves counted as
+        moves), else the first move of an optimal solve, whose line it then keeps."""
+        known = self.cache.get(position) if metric is Metric.MOVES else None
+        if known is not None:
+            return known, True
+        solution: Solution = calls.ask(SOLVE, position, SolveOptions(metric=metric), budget)
+        self.cache.remember(position, solution)
+        return hint_from(solution), False
 
     def collectors(self) -> Iterable[Collector]:
         return (self.cache.collector(),)

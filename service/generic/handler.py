@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import TypeAdapter
 
 from service.api import fortress_solver_pb2 as pb
+from service.frontends import Answers
 from service.generic.commands import default_question, options_from_json
 from service.messages import STATUS, stats_to_proto
 from solver.errors import InvalidInput
@@ -46,10 +47,10 @@ class Handler:
         return pb.PositionSource(json=strict_dumps(self.game.to_json(position)))
 
     def solve(self, request: pb.SolveRequest, position: Any, calls: Calls) -> pb.SolveResponse:
-        return described_solve(self.game, request, position, calls)
+        return described_solve(self.game, request, position, calls, self)
 
     def hint(self, request: pb.HintRequest, position: Any, calls: Calls) -> pb.HintResponse:
-        return described_hint(self.game, request, position, calls)
+        return described_hint(self.game, request, position, calls, self)
 
     def collectors(self) -> Iterable[Collector]:
         return ()
@@ -61,15 +62,18 @@ def described(request: pb.SolveRequest | pb.HintRequest) -> bool:
 
 
 def described_solve(game: Game[Any], request: pb.SolveRequest, position: Any,
-                    calls: Calls) -> pb.SolveResponse:
-    answer = _ask(game, request, "solve", position, calls)
+                    calls: Calls, handler: object) -> pb.SolveResponse:
+    """The Solve of a request that sets QuestionOptions; `handler`: the game's, which
+    answers the question itself when it is one that does (`Answers`)."""
+    answer = _ask(game, request, "solve", position, calls, handler)
     return pb.SolveResponse(status=STATUS[answer.status], stats=stats_to_proto(answer.stats),
                             answer_json=strict_dumps(answer.to_json()))
 
 
 def described_hint(game: Game[Any], request: pb.HintRequest, position: Any,
-                   calls: Calls) -> pb.HintResponse:
-    answer = _ask(game, request, "hint", position, calls)
+                   calls: Calls, handler: object) -> pb.HintResponse:
+    """As `described_solve`, for a Hint."""
+    answer = _ask(game, request, "hint", position, calls, handler)
     return pb.HintResponse(status=STATUS[answer.status],
                            answer_json=strict_dumps(answer.to_json()))
 
@@ -87,12 +91,15 @@ def _options_schema(question: Question[Any, Any, Any]) -> str:
 
 
 def _ask(game: Game[Any], request: pb.SolveRequest | pb.HintRequest, rpc: str, position: Any,
-         calls: Calls) -> Answer:
+         calls: Calls, handler: object) -> Answer:
     chosen = request.WhichOneof("options")
     if chosen not in (None, "question_options"):
         raise InvalidInput(f"options are for {chosen}, but the position is {game.name}")
     named = request.question_options.question
     question = game.question(named) if named else default_question(game, rpc)
     options = options_from_json(question, request.question_options.options)
+    if isinstance(handler, Answers):
+        answered: Answer = handler.answer(question, position, options, request.budget, calls)
+        return answered
     answer: Answer = calls.ask(question, position, options, request.budget)
     return answer

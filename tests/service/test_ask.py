@@ -182,3 +182,31 @@ def test_ask_plays_the_variant_chosen_here_and_on_a_server(capsys, solver_server
     for argv in (asked, ("client", *asked, "--server", address(solver_server))):
         answer = run_json(capsys, *argv)
         assert (answer["length"], answer["moves"]) == (typed["length"], typed["moves"])
+
+
+def test_the_patience_questions_share_the_hint_cache_with_the_typed_calls(stub):
+    """A solve asked through QuestionOptions fills the server's hint cache as a typed
+    optimal Solve does, and a hint asked through it is answered from the cache: with a
+    budget of one node, where a search would have answered unknown."""
+    def asked(deal: int, question: str, budget: pb.Budget) -> dict:
+        request = pb.HintRequest(position=pb.PositionSource(beleaguered_deal=deal),
+                                 question_options=pb.QuestionOptions(question=question),
+                                 budget=budget)
+        if question == "hint":
+            return json.loads(stub.Hint(request, timeout=120).answer_json)
+        return json.loads(stub.Solve(pb.SolveRequest(
+            position=request.position, question_options=request.question_options,
+            budget=budget), timeout=120).answer_json)
+
+    def typed_hint(deal: int) -> pb.HintResponse:
+        return stub.Hint(pb.HintRequest(position=pb.PositionSource(beleaguered_deal=deal),
+                                        budget=pb.Budget(seconds=60)), timeout=120)
+
+    solved = asked(13, "solve", pb.Budget(seconds=60))  # deals 13, 15, 22: winnable
+    assert solved["status"] == "solved" and solved["optimal"]
+    assert typed_hint(13).cached
+    hinted = asked(15, "hint", pb.Budget(seconds=60))
+    assert hinted["status"] == "solved"
+    assert typed_hint(15).cached
+    assert asked(15, "hint", pb.Budget(nodes=1)) == hinted
+    assert asked(22, "hint", pb.Budget(nodes=1))["status"] == "unknown"  # not cached: searched
