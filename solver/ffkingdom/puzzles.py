@@ -71,10 +71,10 @@ def solve_puzzle(state: State, turns: int = 1, budget: Budget = DEFAULT_BUDGET) 
                                                max(first.table_entries, then.table_entries)))
 
 
-def check_complete(loaded: Position, turns: int, option: str = "turns") -> None:
+def check_complete(loaded: Position, turns: int) -> None:
     """Beyond this turn the search plays the real deck against the opponent's real hand."""
     if turns > 1 and not loaded.complete:
-        raise InvalidInput(f"{option} {turns} needs the whole position: give the "
+        raise InvalidInput(f"turns {turns} needs the whole position: give the "
                            "opponent's \"hand\" and the \"deck\" in order")
 
 
