@@ -105,10 +105,8 @@ class Handler:
 
     def solve(self, request: pb.SolveRequest, position: Position,
               calls: Calls) -> pb.SolveResponse:
-        options = _solve_options(request)
-        solution: Solution = calls.ask(SOLVE, position, options, request.budget)
-        if options.mode is Mode.OPTIMAL:
-            self.cache.remember(position, solution)
+        solution: Solution = self.answer(SOLVE, position, _solve_options(request),
+                                         request.budget, calls)
         return solution_to_proto(solution)
 
     def hint(self, request: pb.HintRequest, position: Position,

@@ -51,8 +51,10 @@ class HintCache:
             self._put(position, Hint(Status.UNSOLVABLE, None, None, _NO_SEARCH))
             return
         if (solution.status is not Status.SOLVED or not solution.optimal
-                or solution.metric is not LengthMetric.MOVES or solution.single_cards):
+                or solution.metric is not LengthMetric.MOVES or solution.single_cards
+                or solution.line_length is not None):
             return  # the cache holds hints in moves, each a move as the search found it
+            # (and a verdict without its moves, `moves` off, has none to give)
         left = len(solution.moves)
         for move in solution.moves:
             self._put(position, Hint(Status.SOLVED, move, left, _NO_SEARCH))
