@@ -96,12 +96,13 @@ class Commands:
                                           help="the question to ask (each has its own --help)")
         words = " ".join(("fortress-solver", *under.split(), game.name))
         parser.epilog = f"example:\n  {self.example(words, game.questions[0], remote)}"
-        self.add_each(questions, remote, words, printed=False)
+        self.add_each(questions, remote, words)
 
-    def add_each(self, questions: Any, remote: bool, words: str, printed: bool = True) -> None:
-        """One command per question in `questions` (a subparsers action), named for it:
-        `printed`, a game's own, which prints with the game's printer (--json: the JSON).
-        `words`: the command line up to the question's name, for the examples."""
+    def add_each(self, questions: Any, remote: bool, words: str) -> None:
+        """One command per question in `questions` (a subparsers action), named for it,
+        which prints with the game's printer of the question if it has one (--json: the
+        JSON), else the JSON. `words`: the command line up to the question's name, for
+        the examples."""
         for question in self.game.questions:
             asked = questions.add_parser(question.name, help=question.summary,
                                          description=question.summary,
@@ -121,7 +122,7 @@ class Commands:
             add_budget(asked, seconds=question.seconds)
             for field, kind in _option_fields(question):
                 _add_option(asked, field, kind)
-            printer = self.printers.get(question.name) if printed else None
+            printer = self.printers.get(question.name)
             if printer is not None:
                 asked.add_argument("--json", action="store_true",
                                    help="print the answer as one JSON object")

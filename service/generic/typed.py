@@ -46,8 +46,8 @@ class View:
         given = {}
         for option in dataclasses.fields(question.options):
             name = self.renamed.get(option.name, option.name)
-            if name in fields and getattr(message, name):
-                given[option.name] = getattr(message, name)
+            if name in fields and (value := getattr(message, name)):
+                given[option.name] = value
         return question.options(**given)
 
 
