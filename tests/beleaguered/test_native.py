@@ -13,7 +13,6 @@ optimal lengths on all of them.
 
 from __future__ import annotations
 
-import os
 import random
 import threading
 import time
@@ -43,10 +42,10 @@ from solver.beleaguered.variant import beleaguered_fortress, variants
 from solver.budget import Budget, Status
 from tests.support.beleaguered_endgames import endgame, scattered
 from tests.support.engines import by
+from tests.support.long_runs import LONG
 from tests.support.plain_rules import check_kernel_state, walk
 
 BF = native.rules_of(beleaguered_fortress())
-LONG = os.environ.get("FORTRESS_SOLVER_LONG") == "1"
 long_only = pytest.mark.skipif(not LONG, reason="set FORTRESS_SOLVER_LONG=1 for deals 201..1000")
 
 DEALS = 200  # deals whose native verdicts in every mode are checked by default

@@ -17,7 +17,6 @@ test's (hypothesis and the messages it builds, some of them megabytes).
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 import subprocess
@@ -40,11 +39,11 @@ from solver.beleaguered.deals import MAX_DEALS
 from solver.beleaguered.variant import find_variant
 from solver.errors import InvalidInput
 from solver.games import games
+from tests.support.long_runs import LONG
 from tests.support.memory import family_rss
 from tests.support.rpc_requests import SOLVER, SOURCES, VALID
 from tests.support.rpc_strategies import requests
 
-LONG = os.environ.get("FORTRESS_SOLVER_LONG") == "1"
 PER_RPC = 2_000 if LONG else 300
 RPCS = [method.name for method in SOLVER.methods]
 MAX_REQUEST_BYTES = 1 << 20

@@ -35,6 +35,7 @@ from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.beleaguered.messages import position_to_proto
 from solver.beleaguered import deal
+from tests.support.long_runs import sampled
 from tests.support.memory import family_rss
 from tests.support.serve_process import ServeProcess
 from tests.support.servers import deal_source
@@ -174,8 +175,10 @@ def test_silent_connections_past_the_open_file_limit_leave_both_faces_answering(
     try:
         server.wait_serving()
         assert "open files: at most 1024" in server.log.read_text()
-        for _ in range(1100):
+        for k in range(1100):
             silent.append(socket.create_connection(("127.0.0.1", server.http_port)))
+            if k % 32 == 31:  # let the server accept them: a connection past its listen
+                time.sleep(0.02)  # queue of 64 would wait a second to try again
         request = urllib.request.Request(
             f"http://127.0.0.1:{server.http_port}/fortress.solver.v1.Solver/GetServerInfo",
             data=b"{}", headers={"Content-Type": "application/json"})
@@ -236,10 +239,11 @@ def test_sigterm_after_malformed_traffic_ends_the_process_every_time(tmp_path):
             release.set()
             server.stop()
 
-    with ThreadPoolExecutor(4) as runs:
-        ended = list(runs.map(one_run, range(10)))
+    runs = sampled(4, 12)
+    with ThreadPoolExecutor(4) as pool:
+        ended = list(pool.map(one_run, range(runs)))
     # 0: drained and stopped by itself, not by the watchdog (which exits 1)
-    assert [code for code, _ in ended] == [0] * 10, [log for code, log in ended if code][:1]
+    assert [code for code, _ in ended] == [0] * runs, [log for code, log in ended if code][:1]
     assert not any("Traceback" in log for _, log in ended)
 
 
@@ -328,7 +332,7 @@ HANGING_STOP = """
 import threading
 from service import server
 server.RunningServer.stop = lambda self, *_: threading.Event().wait()  # a stop that never ends
-server.serve(server.ServerConfig(port=0, workers=1, grace_seconds=1.0))
+server.serve(server.ServerConfig(port=0, workers=1, grace_seconds=0.5, watchdog_seconds=1.0))
 """
 
 
@@ -344,7 +348,7 @@ def test_a_stop_that_hangs_is_ended_by_the_watchdog_with_its_workers(tmp_path):
             time.sleep(0.05)
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=60) == 1
-        assert "not stopped 5 s after the grace: exiting now" in log.read_text()
+        assert "not stopped 1 s after the grace: exiting now" in log.read_text()
         assert group_ends(process.pid)
     finally:
         if process.poll() is None:
