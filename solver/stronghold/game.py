@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.budget import Budget
-from solver.errors import InvalidInput
+from solver.errors import InvalidInput, OutOfRange
 from solver.games import Game, Question
 from solver.stronghold.answers import Outcome, Plan, Race
 from solver.stronghold.drawing import picture
@@ -27,11 +27,17 @@ class PlanOptions:
                 "conservative threat bound"})
 
 
+# The most global turns a clear or race looks at: some ten times the longest game the
+# spec's cases play, bounded before any model is built.
+TURNS_LIMIT = 1000
+
+
 @dataclass(frozen=True)
 class ClearOptions:
     defender: str = field(default="passive", metadata={
         "help": "the defender's policy", "choices": tuple(sorted(POLICIES))})
-    max_turns: int = field(default=MAX_TURNS, metadata={"help": "global turns to look at"})
+    max_turns: int = field(default=MAX_TURNS, metadata={
+        "help": f"global turns to look at, at most {TURNS_LIMIT}"})
     method: str = field(default="cpsat", metadata={
         "help": "cpsat: the time-expanded model (passive defender; the greedy one is always "
                 "searched); search: exhaustive search", "choices": METHODS})
@@ -40,6 +46,9 @@ class ClearOptions:
         check_choices(self.defender, self.method)
         if self.max_turns < 1:
             raise InvalidInput(f"max_turns must be at least 1, not {self.max_turns}")
+        if self.max_turns > TURNS_LIMIT:
+            raise OutOfRange(f"max_turns {self.max_turns} is more than the limit of "
+                             f"{TURNS_LIMIT}")
 
 
 def not_over(position: Position, options: object = None) -> None:

@@ -317,6 +317,15 @@ def test_unknown_question_or_defender_names_the_choices(stub, fields, problem):
     assert error.details() == problem
 
 
+def test_more_turns_to_look_at_than_the_limit_are_out_of_range(stub):
+    for request in (clear_request(NEAR_END, max_turns=1001),
+                    clear_request(NEAR_END, question="race", max_turns=2**32 - 1)):
+        error = rpc_error(stub.Solve, request)
+        assert error.code() == grpc.StatusCode.OUT_OF_RANGE
+        assert error.details().startswith("max_turns ") and error.details().endswith(
+            " is more than the limit of 1000")
+
+
 def test_a_far_turn_reads_at_once(stub):
     """The defender's earlier turns are counted in closed form."""
     response = stub.Solve(clear_request({**NEAR_END, "turn": 10_000}, max_turns=1),
@@ -463,7 +472,7 @@ def test_a_greedy_defenders_moves_come_back_sorted(capsys, tmp_path, solver_serv
 
 def test_client_refuses_what_no_field_holds(capsys, tmp_path, solver_server):
     """A Might beyond the reader's range is refused before anything is sent, as the local
-    command refuses it; more turns to search than the typed request's uint32 go as JSON."""
+    command refuses it; and so is more turns to look at than the limit, on both."""
     path = tmp_path / "huge-might.json"
     path.write_text(json.dumps({**NEAR_END, "units": [unit("a1", "A1", 2**60)]}))
     code, out, err = run(capsys, "client", "stronghold", "clear", str(path),
@@ -472,6 +481,8 @@ def test_client_refuses_what_no_field_holds(capsys, tmp_path, solver_server):
     assert err == (f"fortress-solver: units[0].might: must be at most 1000, not {2**60}\n")
     assert run(capsys, "stronghold", "clear", str(path)) == (code, out, err)
     path.write_text(json.dumps(NEAR_END))
+    assert run(capsys, "stronghold", "race", str(path), "--max-turns", str(2**32)) == (
+        2, "", f"fortress-solver: max_turns {2**32} is more than the limit of 1000\n")
     assert_client_prints_what_local_prints(capsys, address(solver_server), "stronghold",
                                            "race", str(path), "--max-turns", str(2**32))
 

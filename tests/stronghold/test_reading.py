@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from service.cli import main
 from solver.budget import Budget, Status
-from solver.errors import InvalidInput
+from solver.errors import InvalidInput, OutOfRange
 from solver.reading import MAX_BYTES
 from solver.stronghold.answers import Outcome, Plan, Race
 from solver.stronghold.game import CLEAR, GAME, PLAN, RACE, ClearOptions, PlanOptions
@@ -285,3 +285,6 @@ def test_options_are_checked():
         ClearOptions(method="guess")
     with pytest.raises(InvalidInput, match="max_turns must be at least 1"):
         ClearOptions(max_turns=0)
+    with pytest.raises(OutOfRange, match="max_turns 1001 is more than the limit of 1000"):
+        ClearOptions(max_turns=1001)
+    assert ClearOptions(max_turns=1000).max_turns == 1000
