@@ -88,3 +88,21 @@ def test_hard_solves_on_every_worker_keep_each_worker_under_its_memory(server):
     # a worker's tables fill what its own memory leaves of the limit; a few MiB of room
     # for what the allocator keeps beside them
     assert all(peak <= (PER_WORKER + 8) * MIB for peak in largest), peaks
+
+
+
+def test_a_worker_gives_its_tables_back_after_large_searches(server):
+    """Searches whose tables took tens of MiB leave a worker no larger than before them,
+    a few MiB aside: the allocator keeps what a table below its mmap threshold held
+    (some 20 MiB after these) until the worker gives it back."""
+    client(server, "solve", "--variant", "beleaguered-castle", "--deal", "2")  # warm
+    before = family_rss(server.process.pid)
+    for variant, number, nodes in (("streets-and-alleys", 77, 1_000_000),
+                                   ("beleaguered-castle", 48, 300_000),
+                                   ("streets-and-alleys", 186, 200_000)):
+        answer = client(server, "solve", "--variant", variant, "--deal", str(number),
+                        "--nodes", str(nodes), "--seconds", "60", "--memory", "4000")
+        assert answer["stats"]["table_bytes"] > 16 * MIB
+    after = family_rss(server.process.pid)
+    grown = {pid: (after[pid] - rss) // MIB for pid, rss in before.items() if pid in after}
+    assert max(grown.values()) <= 8, grown  # what a worker may keep (service/pool.py)
