@@ -23,6 +23,8 @@ if SKIP_REASON:
 
 from playwright.sync_api import expect  # noqa: E402
 
+from tests.browser.page import assert_clean, card, click_card, status  # noqa: E402
+
 DEAL_2_LENGTH = 66  # the optimal solution's moves (docs, `fortress-solver solve --deal 2`)
 # the games the page has boards of its own for, under these names in the selector
 LABELS = {"patience": "Patience",
@@ -45,26 +47,8 @@ def cli_hint() -> dict:
     return cli("hint", "--deal", "2", "--json")
 
 
-def card(page, name: str):
-    return page.locator(f'[data-card="{name}"]')
-
-
-def click_card(page, name: str) -> None:
-    """A card's corner: in a fanned pile only its top strip shows."""
-    card(page, name).click(position={"x": 18, "y": 10})
-
-
 def click_pile(page, index: int) -> None:
     page.locator(f'[data-target="tableau:{index}"] .label').click()
-
-
-def assert_clean(tab) -> None:
-    assert tab.page_errors == []
-    assert tab.console_errors == []
-
-
-def status(page):
-    return page.get_by_test_id("status")
 
 
 # ============================================================================ loading

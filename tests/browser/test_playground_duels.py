@@ -22,6 +22,8 @@ if SKIP_REASON:
 
 from playwright.sync_api import expect  # noqa: E402
 
+from tests.browser.page import assert_clean, status  # noqa: E402
+
 # tests/ffkingdom/puzzles/04-runner-eats-the-shield.json: a Sturmläufer eats the
 # shield, the Katapult finishes; pasted as people paste positions, without "game"
 FFK_WIN = {"players": [{"Z": 0, "W": 9, "K": 0, "G": 0,
@@ -33,15 +35,6 @@ FFK_CASTLE = {"players": [{"Z": 5, "castle": 97, "hand": ["turm", "festung"]}, {
 FARBDUELL_WIN = {"table": "classic", "hands": [["red-skip", "blue-skip", "blue-7"], ["green-1"]],
                  "discard": ["red-9"]}
 CHANCE = re.compile(r"^(chance of winning \d{1,3} % \(estimated\)|wins this turn)$")
-
-
-def status(page):
-    return page.get_by_test_id("status")
-
-
-def assert_clean(tab) -> None:
-    assert tab.page_errors == []
-    assert tab.console_errors == []
 
 
 def card_table(url: str) -> dict:

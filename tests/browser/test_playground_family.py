@@ -28,34 +28,10 @@ if SKIP_REASON:
 
 from playwright.sync_api import expect  # noqa: E402
 
+from tests.browser.page import assert_clean, card, click_card, deal_variant, status  # noqa: E402
+
 BASTION_DEAL = 4  # its hint plays a card from a free cell to the foundations
 CASTLE_DEAL = 2
-
-
-def card(page, name: str):
-    return page.locator(f'[data-card="{name}"]')
-
-
-def click_card(page, name: str) -> None:
-    """A card's corner: in a fanned pile only its top strip shows."""
-    card(page, name).click(position={"x": 18, "y": 10})
-
-
-def status(page):
-    return page.get_by_test_id("status")
-
-
-def assert_clean(tab) -> None:
-    assert tab.page_errors == []
-    assert tab.console_errors == []
-
-
-def deal_variant(page, variant: str, number: int) -> None:
-    """Deal N of a variant: the number first, then the variant (choosing it deals)."""
-    page.get_by_test_id("deal").fill(str(number))
-    page.get_by_test_id("variant").select_option(variant)
-    expect(page.get_by_test_id("variant")).to_have_value(variant)
-    expect(status(page)).to_have_text("playing: 0 moves made")
 
 
 def test_the_variant_selector_lists_the_family(tab, server_url):

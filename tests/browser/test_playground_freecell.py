@@ -33,6 +33,8 @@ if SKIP_REASON:
 
 from playwright.sync_api import expect  # noqa: E402
 
+from tests.browser.page import assert_clean, card, click_card, deal_variant, status  # noqa: E402
+
 FREECELL_DEAL = 2  # solved in 73 moves, three of them sequence moves
 KINGS_DEAL = 2
 KINGS_ONLY = "only a king may fill this pile"
@@ -49,24 +51,6 @@ BOARD = """() => ({
     return [home.dataset.suit, top ? 'A23456789TJQK'.indexOf(top.dataset.card[0]) + 1 : 0];
   })),
 })"""
-
-
-def status(page):
-    return page.get_by_test_id("status")
-
-
-def card(page, name: str):
-    return page.locator(f'[data-card="{name}"]')
-
-
-def click_card(page, name: str) -> None:
-    """A card's corner: in a fanned pile only its top strip shows."""
-    card(page, name).click(position={"x": 18, "y": 10})
-
-
-def assert_clean(tab) -> None:
-    assert tab.page_errors == []
-    assert tab.console_errors == []
 
 
 def is_sequence_move(position: Position, move: Move) -> bool:
@@ -110,14 +94,6 @@ def paste(page, position: Position) -> None:
     page.get_by_test_id("position").fill(json.dumps(position.to_json()))
     page.get_by_test_id("load-position").click()
     expect(page.get_by_test_id("variant")).to_have_value(position.variant.name)
-    expect(status(page)).to_have_text("playing: 0 moves made")
-
-
-def deal_variant(page, variant: str, number: int) -> None:
-    """Deal N of a variant: the number first, then the variant (choosing it deals)."""
-    page.get_by_test_id("deal").fill(str(number))
-    page.get_by_test_id("variant").select_option(variant)
-    expect(page.get_by_test_id("variant")).to_have_value(variant)
     expect(status(page)).to_have_text("playing: 0 moves made")
 
 

@@ -24,6 +24,8 @@ if SKIP_REASON:
 
 from playwright.sync_api import expect  # noqa: E402
 
+from tests.browser.page import assert_clean  # noqa: E402
+
 
 @pytest.fixture(scope="module")
 def server_url(tmp_path_factory) -> Iterator[str]:
@@ -32,11 +34,6 @@ def server_url(tmp_path_factory) -> Iterator[str]:
     path = os.pathsep.join([str(folder), str(ROOT), os.environ.get("PYTHONPATH", "")])
     with running_server(workers=1, env={"PYTHONPATH": path.rstrip(os.pathsep)}) as url:
         yield url
-
-
-def assert_clean(tab) -> None:
-    assert tab.page_errors == []
-    assert tab.console_errors == []
 
 
 def answer(game: Any, heap: Heap, question: str) -> dict:
