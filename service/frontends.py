@@ -130,11 +130,12 @@ class Streams(Protocol):
 @runtime_checkable
 class Answers(Protocol):
     """A handler that answers a question asked through `QuestionOptions` itself, from
-    what it keeps between calls (Beleaguered Fortress's hint cache), as its typed RPCs
-    do; any other handler's questions go to `Calls.ask`."""
+    what it keeps between calls or knows of the position's source (Beleaguered
+    Fortress's hint cache, its census of numbered deals), as its typed RPCs do; any
+    other handler's questions go to `Calls.ask`."""
 
-    def answer(self, question: Question[Any, Any, Any], position: Any, options: Any,
-               budget: pb.Budget, calls: Calls) -> Any: ...
+    def answer(self, question: Question[Any, Any, Any], source: pb.PositionSource,
+               position: Any, options: Any, budget: pb.Budget, calls: Calls) -> Any: ...
 
 
 @runtime_checkable

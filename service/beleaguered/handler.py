@@ -105,8 +105,8 @@ class Handler:
 
     def solve(self, request: pb.SolveRequest, position: Position,
               calls: Calls) -> pb.SolveResponse:
-        solution: Solution = self.answer(SOLVE, position, _solve_options(request),
-                                         request.budget, calls)
+        solution: Solution = self.answer(SOLVE, request.position, position,
+                                         _solve_options(request), request.budget, calls)
         return solution_to_proto(solution)
 
     def hint(self, request: pb.HintRequest, position: Position,
@@ -128,14 +128,15 @@ class Handler:
             response.all_moves.extend(graded_to_proto(g) for g in graded)
         return response
 
-    def answer(self, question: Question[Any, Any, Any], position: Position, options: Any,
-               budget: pb.Budget, calls: Calls) -> Any:
+    def answer(self, question: Question[Any, Any, Any], source: pb.PositionSource,
+               position: Position, options: Any, budget: pb.Budget, calls: Calls) -> Any:
         """A question asked through QuestionOptions, as the typed calls answer it: a
-        hint from the cache, or by an optimal solve that fills it; an optimal solve's
-        line remembered."""
+        hint from the census for a deal it proves unwinnable, else from the cache, else
+        by an optimal solve that fills it; an optimal solve's line remembered."""
         if question is HINT:
             check_budget(budget)
-            return self._hint(position, options.metric, budget, calls)[0]
+            known = _unwinnable_deal(source)
+            return known or self._hint(position, options.metric, budget, calls)[0]
         answer = calls.ask(question, position, options, budget)
         if question is SOLVE and options.mode is Mode.OPTIMAL:
             self.cache.remember(position, answer)

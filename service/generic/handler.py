@@ -99,7 +99,8 @@ def _ask(game: Game[Any], request: pb.SolveRequest | pb.HintRequest, rpc: str, p
     question = game.question(named) if named else default_question(game, rpc)
     options = options_from_json(question, request.question_options.options)
     if isinstance(handler, Answers):
-        answered: Answer = handler.answer(question, position, options, request.budget, calls)
+        answered: Answer = handler.answer(question, request.position, position, options,
+                                          request.budget, calls)
         return answered
     answer: Answer = calls.ask(question, position, options, request.budget)
     return answer

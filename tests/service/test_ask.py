@@ -186,9 +186,10 @@ def test_ask_plays_the_variant_chosen_here_and_on_a_server(capsys, solver_server
 
 def test_the_patience_questions_share_the_hint_cache_with_the_typed_calls(stub):
     """A solve asked through QuestionOptions fills the server's hint cache as a typed
-    optimal Solve does, and a hint asked through it is answered from the cache: with a
-    budget of one node, where a search would have answered unknown. A solve without its
-    moves leaves the cache alone."""
+    optimal Solve does, and a hint asked through it is answered from the cache (or, for a
+    deal the shipped census proves unwinnable, from the census): with a budget of one
+    node, where a search would have answered unknown. A solve without its moves leaves
+    the cache alone."""
     def asked(deal: int, question: str, budget: pb.Budget) -> dict:
         request = pb.HintRequest(position=pb.PositionSource(beleaguered_deal=deal),
                                  question_options=pb.QuestionOptions(question=question),
@@ -211,6 +212,9 @@ def test_the_patience_questions_share_the_hint_cache_with_the_typed_calls(stub):
     assert typed_hint(15).cached
     assert asked(15, "hint", pb.Budget(nodes=1)) == hinted
     assert asked(22, "hint", pb.Budget(nodes=1))["status"] == "unknown"  # not cached: searched
+    # a deal the shipped census proves unwinnable is answered from it, as a typed Hint is
+    assert asked(1, "hint", pb.Budget(nodes=1))["status"] == "unsolvable"
+    assert typed_hint(1).status == pb.STATUS_UNSOLVABLE
     # a verdict without its moves has no line to keep: deal 23 is not taken for won
     verdict = json.loads(stub.Solve(pb.SolveRequest(
         position=pb.PositionSource(beleaguered_deal=23), budget=pb.Budget(seconds=60),
