@@ -188,11 +188,6 @@ def budget_of(args: argparse.Namespace) -> Budget:
                   memory_mib=args.memory)
 
 
-def seconds_of(args: argparse.Namespace) -> Budget:
-    """The budget of a command that takes only --seconds."""
-    return Budget(seconds=args.seconds, nodes=None, table_entries=None)
-
-
 def source_name(path: str) -> str:
     return "standard input" if path == "-" else path
 

@@ -246,11 +246,6 @@ def generate_request(count: int, min_length: int | None, max_length: int | None,
                                    max_seconds=max_seconds or 0)
 
 
-def deal_request(number: int, variant: Variant | None = None) -> pb.DealRequest:
-    """Deal `number` of `variant` (None: Beleaguered Fortress), to play along."""
-    return pb.DealRequest(game=NAME, seed=number, variant=variant_to_proto(variant))
-
-
 def _ranges(deals: list[int]) -> list[pb.DealRange]:
     """Consecutive deal numbers as ranges, so a resumed batch sends only what is left."""
     ranges: list[pb.DealRange] = []

@@ -24,7 +24,6 @@ from service.beleaguered.batch import solve_deal, solve_locally
 from service.beleaguered.hint_cache import HintCache
 from service.beleaguered.messages import (
     batch_request,
-    deal_request,
     generate_request,
     position_from_proto,
     position_to_proto,
@@ -142,7 +141,6 @@ def test_the_clients_requests_name_a_variant_other_than_the_seed_game():
     assert batch_request([1, 2], Mode.ANY, Algorithm.ASTAR, budget,
                          variant=fortress).variant == "fortress"
     assert generate_request(1, None, None, budget, fortress).variant == "fortress"
-    assert deal_request(3, OWN) == pb.DealRequest(game=GAME, seed=3, variant=OWN.name)
     for default in (None, find_variant(DEFAULT)):  # the requests of before variants
         assert batch_request([1], Mode.ANY, Algorithm.ASTAR, budget,
                              variant=default).variant == ""
