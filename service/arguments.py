@@ -105,6 +105,21 @@ def positive(kind: type[N]) -> Callable[[str], N]:
     return read
 
 
+PER_CORE = 8  # worker processes a core at most: a search keeps a core busy, and each
+# process holds its own interpreter and tables, so a typo's thousands would take the machine
+
+
+def processes(text: str) -> int:
+    """An argparse `type` for a count of worker processes (--workers, --jobs): positive,
+    and at most PER_CORE a core of this machine."""
+    count = positive(int)(text)
+    most = PER_CORE * (os.cpu_count() or 1)
+    if count > most:
+        raise argparse.ArgumentTypeError(
+            f"{count} is more than {PER_CORE} processes a core ({most} here)")
+    return count
+
+
 def add_budget(parser: argparse.ArgumentParser, seconds: float) -> None:
     """--seconds, --nodes, --table-entries and --memory."""
     parser.add_argument("--seconds", type=positive(float), default=seconds,

@@ -21,6 +21,7 @@ from service.arguments import (
     Version,
     add_variant,
     positive,
+    processes,
     read_bytes,
     source_name,
 )
@@ -186,7 +187,7 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
                        help="an origin whose pages may call the HTTP face, such as "
                             "https://example.org; repeat for more (none unless given)")
-    serve.add_argument("--workers", type=positive(int), default=os.cpu_count() or 1,
+    serve.add_argument("--workers", type=processes, default=os.cpu_count() or 1,
                        help="search processes (default: one per core, here %(default)s)")
     serve.add_argument("--queue", type=positive(int), default=16,
                        help="calls that may wait for a worker")

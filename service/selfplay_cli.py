@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from service.arguments import add_progress, progress_bar, quiet_on_interrupt
+from service.arguments import add_progress, processes, progress_bar, quiet_on_interrupt
 from solver.errors import InvalidInput
 from solver.intervals import wilson_interval
 from solver.selfplay import tally
@@ -45,7 +45,7 @@ def add_selfplay(commands: argparse._SubParsersAction[argparse.ArgumentParser],
     selfplay.add_argument("--seed", type=int, default=1,
                           help="the first deal's seed; each pair of games plays one deal, "
                                "seats swapped")
-    selfplay.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1,
+    selfplay.add_argument("--jobs", type=processes, default=os.cpu_count() or 1,
                           help="worker processes, by default one per core")
     selfplay.add_argument("--json", action="store_true", help="print one JSON object")
     add_progress(selfplay)

@@ -29,6 +29,7 @@ from service.arguments import (
     add_server,
     budget_of,
     positive,
+    processes,
     progress_bar,
     read_bytes,
     sigterm_as_interrupt,
@@ -138,7 +139,7 @@ def add_commands(commands: Any) -> None:
                "  fortress-solver generate --variant bakers-game --count 2 --min-length 78 "
                "--max-length 84 --deals 10001-20000 --max-seconds 60 --out deals.jsonl")
     _add_generate_options(generate, local=True)
-    generate.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1,
+    generate.add_argument("--jobs", type=processes, default=os.cpu_count() or 1,
                           help="worker processes, by default one per core")
     generate.set_defaults(run=_generate_local)
 
@@ -280,7 +281,7 @@ def _add_census_commands(commands: Any) -> None:
                         help="with --pack: the data file to write, needed (to replace the one "
                              "the package ships, name it: solver/beleaguered/census.bin, or "
                              "solver/beleaguered/censuses/VARIANT.bin)")
-    census.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1,
+    census.add_argument("--jobs", type=processes, default=os.cpu_count() or 1,
                         help="worker processes, by default one per core (not with --dask)")
     census.add_argument("--dask", metavar="SCHEDULER",
                         help="with --deals: run on a Dask cluster, as `batch --dask` does "
@@ -433,7 +434,7 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
                        help="any: the fastest verdict; optimal: a shortest solution, proven")
     batch.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar",
                        help="the optimal search (any mode always takes the greedy route)")
-    batch.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 1,
+    batch.add_argument("--jobs", type=processes, default=os.cpu_count() or 1,
                        help="worker processes, by default one per core (local runs only)")
     if not server:
         batch.add_argument("--dask", metavar="SCHEDULER",
