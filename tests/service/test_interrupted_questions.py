@@ -33,14 +33,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
         serving.stop()
 
 
-def interrupted(argv: list[str], searching: Callable[[], bool]) -> tuple[int, str, str]:
-    """(exit code, stdout, stderr) of the command, sent SIGINT once `searching()`."""
+def interrupted(argv: list[str], searching: Callable[[int], bool]) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of the command, sent SIGINT once `searching(its pid)`."""
     command = subprocess.Popen([str(SCRIPT), *argv], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         deadline = time.monotonic() + 60  # a guard against a hang, not a bound
-        while not searching():
-            assert command.poll() is None and time.monotonic() < deadline, command.stderr
+        while not searching(command.pid):
+            assert command.poll() is None, "the command ended before it was interrupted"
+            assert time.monotonic() < deadline, "the search never started"
             time.sleep(0.05)
         os.killpg(command.pid, signal.SIGINT)
         out, err = command.communicate(timeout=60)
@@ -52,9 +53,8 @@ def interrupted(argv: list[str], searching: Callable[[], bool]) -> tuple[int, st
 
 
 def test_ctrl_c_on_a_puzzle_here_is_one_line():
-    def searching() -> bool:  # a second of CPU: past the imports, into the search
-        children = psutil.Process().children()
-        return bool(children) and children[0].cpu_times().user >= 1.0
+    def searching(pid: int) -> bool:  # a second of CPU: past the imports, into the search
+        return psutil.Process(pid).cpu_times().user >= 1.0
 
     assert interrupted(PUZZLE, searching) == (130, "", "fortress-solver: interrupted\n")
 
@@ -71,7 +71,7 @@ def _busy(server: ServeProcess) -> float:
 
 def test_ctrl_c_on_a_puzzle_through_a_server_is_one_line_and_cancels_the_call(server):
     argv = ["client", *PUZZLE, "--server", server.address]
-    assert interrupted(argv, lambda: _busy(server) >= 1) == (
+    assert interrupted(argv, lambda _: _busy(server) >= 1) == (
         130, "", "fortress-solver: interrupted\n")
     deadline = time.monotonic() + 60
     while _busy(server) or not server.calls("Solve"):
