@@ -24,7 +24,10 @@ else asks. And no one owner takes every worker: a search, once started, keeps it
 until its budget ends, so an owner's jobs run on at most `max_per_owner` workers at once
 (by default all but one: the last is kept for owners running nothing). A chunk (a
 stream's items) may borrow a worker past that, and gives it back, its search under way
-done and the jobs not started handed back to its caller, once another owner waits.
+done and the jobs not started handed back to its caller, once another owner waits with
+nothing running; a chunk on its owner's own share gives its worker back to such an owner
+too, once it has run for a slice (_SLICE_SECONDS), so that a long chunk holds no one up
+for more than that and the search under way.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ _POLL_SECONDS = 0.01
 # alone (a pickle, a pipe write, a wake-up on the other side).
 _LINGER_SECONDS = 0.005
 _PACE_WEIGHT = 0.3  # of the last chunk in a question's pace, a moving average
+_SLICE_SECONDS = 0.025  # a chunk's turn on a worker another owner waits for
 # What a worker may hold past its own memory after a chunk without giving it back: a
 # malloc_trim after every chunk made the next chunk's quick searches some 5 % slower
 # (their pages faulted in again), and a run of them leaves a few MiB at most.
@@ -279,8 +283,9 @@ class WorkerPool:
         worker counts against the first's. A job the time or the client left no room to
         start is answered `gave_up`; once `enough()`, those not started are not answered
         at all. With `borrow`, the chunk may take a worker past its owner's share
-        (`max_per_owner`), and gives it back when another owner waits for one: the jobs
-        not started are then not answered, for the caller to run again."""
+        (`max_per_owner`), and gives it back when another owner running nothing waits
+        for one (on its owner's own share, once it has run _SLICE_SECONDS): the jobs not
+        started are then not answered, for the caller to run again."""
         started = time.perf_counter()
         deadline = started + (jobs[0].budget.seconds or float("inf"))
         ticket = _Ticket(owner, borrows=borrow)
@@ -298,10 +303,12 @@ class WorkerPool:
             worker = self._take_worker(ticket, cancelled, deadline) if admitted else None
         if worker is not None:
             giving_back = False
+            turn = time.perf_counter() + (0 if ticket.borrowed else _SLICE_SECONDS)
 
             def halted() -> bool:
                 nonlocal giving_back
-                giving_back = giving_back or (ticket.borrowed and self._wanted())
+                giving_back = giving_back or (ticket.borrows and time.perf_counter() >= turn
+                                              and self._wanted())
                 return enough() or giving_back
 
             try:
@@ -363,7 +370,7 @@ class WorkerPool:
             self._changed.wait(_POLL_SECONDS)
 
     def _wanted(self) -> bool:
-        """Whether a job waits whose owner runs nothing: a borrowed worker goes back."""
+        """Whether a job waits whose owner runs nothing: a chunk gives its worker back."""
         with self._changed:
             return any(not self._running[t.owner] for t in self._queue)
 

@@ -137,6 +137,28 @@ def test_a_chunk_borrows_the_last_worker_and_gives_it_back_when_another_owner_as
     assert (pool.busy, pool.waiting) == (0, 0)
 
 
+def test_a_chunk_on_its_owners_share_gives_the_worker_back_after_its_slice(pool):
+    """A chunk that holds no borrowed worker still lets another owner, running nothing,
+    have it once it has run its slice: the searches under way end as they would, the
+    jobs not started are handed back, and the other owner waits no longer."""
+    stop = threading.Event()
+    answered: list[int] = []
+    with ThreadPoolExecutor(3) as threads:
+        held = threads.submit(pool.run, long_job(60), stop.is_set, owner="other")
+        wait_until(lambda: pool.busy == 1)
+        chunk = threads.submit(pool.run_chunk, [long_job(1), long_job(1), quick_job(1)],
+                               lambda: False, lambda k, _: answered.append(k), owner="batch",
+                               borrow=True)
+        wait_until(lambda: pool.busy == 2 and pool.shares() == (2, 0, 1))  # its own share
+        light = threads.submit(pool.run, quick_job(3), lambda: False, owner="light")
+        assert chunk.result(timeout=60) == 1  # the first search ran, the rest came back
+        assert answered == [0]
+        assert light.result(timeout=60).status is not Status.UNKNOWN
+        stop.set()
+        assert held.result(timeout=30).status is Status.UNKNOWN
+    assert (pool.busy, pool.waiting) == (0, 0)
+
+
 def test_a_lone_clients_batch_runs_on_every_worker_and_answers_each_item_once(pool):
     calls = Calls(pool, Context(), BUDGET, max_batch=100_000, stopping=threading.Event(),
                   client="batch")
