@@ -44,7 +44,7 @@ STALE = [
       "solver.search.astar.no_such", "bench.no_such_bench"]),
     ("docs/service.md", "```text\n.venv/bin/python -m bench.no_such_bench\n```",
      ["bench.no_such_bench"]),
-    ("service/beleaguered/generation.py", "# never past `Generation.finish`",
+    ("solver/beleaguered/generation.py", "# never past `Generation.finish`",
      ["Generation.finish"]),
 ]
 

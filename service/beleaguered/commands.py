@@ -36,7 +36,6 @@ from service.arguments import (
     source_name,
     worker_pool,
 )
-from service.beleaguered.generation import FIRST_RUNG, RUNG_FACTOR, Band, Outcome, Tried
 from service.frontends import OWN
 from solver.beleaguered import (
     Algorithm,
@@ -54,6 +53,7 @@ from solver.beleaguered import (
 )
 from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEAL, check_deals
 from solver.beleaguered.drawing import picture
+from solver.beleaguered.generation import FIRST_RUNG, RUNG_FACTOR, Band, Outcome, Tried
 from solver.beleaguered.sequences import single_cards
 from solver.beleaguered.solve import Metric
 from solver.beleaguered.variant import (
@@ -821,10 +821,10 @@ class _Found:
 
 
 def _generate_local(args: argparse.Namespace) -> None:
-    """Runs the plan of service/beleaguered/generation.py in a pool of --jobs processes."""
+    """Runs the plan of solver/beleaguered/generation.py in a pool of --jobs processes."""
     from service.beleaguered.generate_pool import in_pool
-    from service.beleaguered.generation import Generation, ladder
     from solver.beleaguered.census import shipped
+    from solver.beleaguered.generation import Generation, ladder
 
     variant = _other(_variant_of(args))
     band = _band_of(args)
@@ -868,7 +868,7 @@ def _generate(args: argparse.Namespace, client: Client) -> None:
     import grpc
 
     from service.beleaguered import messages
-    from service.beleaguered.generation import restated
+    from solver.beleaguered.generation import restated
 
     variant = _other(_variant_of(args))
     band = _band_of(args)

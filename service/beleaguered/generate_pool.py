@@ -12,8 +12,8 @@ from functools import partial
 from multiprocessing.pool import Pool
 from queue import Empty, SimpleQueue
 
-from service.beleaguered.generation import Run
 from solver.beleaguered import Solution, deal, solve
+from solver.beleaguered.generation import Run
 from solver.beleaguered.variant import Variant
 from solver.budget import Budget
 

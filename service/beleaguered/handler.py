@@ -12,7 +12,6 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from service.api import fortress_solver_pb2 as pb
-from service.beleaguered.generation import Band, Ending, Generation, Outcome, ladder
 from service.beleaguered.hint_cache import HintCache
 from service.beleaguered.messages import (
     algorithm_from_proto,
@@ -33,6 +32,7 @@ from solver.beleaguered.census import deal_info
 from solver.beleaguered.census import shipped as shipped_census
 from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEALS, check_deals
 from solver.beleaguered.game import GAME, GRADE, HINT, SOLVE, HintOptions, SolveOptions
+from solver.beleaguered.generation import Band, Ending, Generation, Outcome, ladder
 from solver.beleaguered.grading import Grading
 from solver.beleaguered.solve import Metric, hint_from
 from solver.beleaguered.variant import Variant, load_variant_file, variants
@@ -180,7 +180,7 @@ class Handler:
 
     def generate_deals(self, request: pb.GenerateDealsRequest,
                        calls: Calls) -> Iterator[pb.GeneratedDeal]:
-        """The deals found, by the plan of service/beleaguered/generation.py; then
+        """The deals found, by the plan of solver/beleaguered/generation.py; then
         OUT_OF_RANGE if the range was spent first, or once `max_batch` deals were drawn
         (a band no deal meets would otherwise search every deal number of the variant),
         or when the call's wall time is up: the message says how many deals were found,
