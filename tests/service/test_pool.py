@@ -116,42 +116,24 @@ def test_a_pool_that_lets_one_owner_run_on_every_worker_does():
         pool.close()
 
 
-def test_a_chunk_borrows_the_last_worker_and_gives_it_back_when_another_owner_asks(pool):
-    """The search under way ends as it would; the jobs not started are handed back
-    unanswered, for the caller to run again."""
+@pytest.mark.parametrize(("holder", "shares"), [("batch", (1, 0, 2)), ("other", (2, 0, 1))],
+                         ids=["borrowed", "within-its-share"])
+def test_a_chunk_gives_its_worker_back_to_another_owner_that_asks(pool, holder, shares):
+    """A chunk on a worker borrowed past its owner's share (the owner holds the other
+    worker), or on its owner's own share once it has run its slice, lets another owner
+    running nothing have the worker: the search under way ends as it would, the jobs not
+    started are handed back unanswered, for the caller to run again."""
     stop = threading.Event()
     answered: list[int] = []
     with ThreadPoolExecutor(3) as threads:
-        held = threads.submit(pool.run, long_job(60), stop.is_set, owner="batch")
-        wait_until(lambda: pool.busy == 1)
-        chunk = threads.submit(pool.run_chunk, [long_job(2), quick_job(1), quick_job(2)],
-                               lambda: False, lambda k, _: answered.append(k), owner="batch",
-                               borrow=True)
-        wait_until(lambda: pool.busy == 2)  # borrowed: the owner runs another job
-        light = threads.submit(pool.run, quick_job(3), lambda: False, owner="light")
-        assert chunk.result(timeout=60) == 1  # the search under way ran, the rest came back
-        assert answered == [0]
-        assert light.result(timeout=60).status is not Status.UNKNOWN
-        stop.set()
-        assert held.result(timeout=30).status is Status.UNKNOWN
-    assert (pool.busy, pool.waiting) == (0, 0)
-
-
-def test_a_chunk_on_its_owners_share_gives_the_worker_back_after_its_slice(pool):
-    """A chunk that holds no borrowed worker still lets another owner, running nothing,
-    have it once it has run its slice: the searches under way end as they would, the
-    jobs not started are handed back, and the other owner waits no longer."""
-    stop = threading.Event()
-    answered: list[int] = []
-    with ThreadPoolExecutor(3) as threads:
-        held = threads.submit(pool.run, long_job(60), stop.is_set, owner="other")
+        held = threads.submit(pool.run, long_job(60), stop.is_set, owner=holder)
         wait_until(lambda: pool.busy == 1)
         chunk = threads.submit(pool.run_chunk, [long_job(1), long_job(1), quick_job(1)],
                                lambda: False, lambda k, _: answered.append(k), owner="batch",
                                borrow=True)
-        wait_until(lambda: pool.busy == 2 and pool.shares() == (2, 0, 1))  # its own share
+        wait_until(lambda: pool.busy == 2 and pool.shares() == shares)
         light = threads.submit(pool.run, quick_job(3), lambda: False, owner="light")
-        assert chunk.result(timeout=60) == 1  # the first search ran, the rest came back
+        assert chunk.result(timeout=60) == 1  # the search under way ran, the rest came back
         assert answered == [0]
         assert light.result(timeout=60).status is not Status.UNKNOWN
         stop.set()
