@@ -25,9 +25,9 @@ until its budget ends, so an owner's jobs run on at most `max_per_owner` workers
 (by default all but one: the last is kept for owners running nothing). A chunk (a
 stream's items) may borrow a worker past that, and gives it back, its search under way
 done and the jobs not started handed back to its caller, once another owner waits with
-nothing running; a chunk on its owner's own share gives its worker back to such an owner
-too, once it has run for a slice (_SLICE_SECONDS), so that a long chunk holds no one up
-for more than that and the search under way.
+nothing running; a chunk on its owner's own share gives its worker back to such an owner,
+or to a single call of its own owner, too, once it has run for a slice (_SLICE_SECONDS),
+so that a long chunk holds no one up for more than that and the search under way.
 """
 
 from __future__ import annotations
@@ -284,8 +284,9 @@ class WorkerPool:
         start is answered `gave_up`; once `enough()`, those not started are not answered
         at all. With `borrow`, the chunk may take a worker past its owner's share
         (`max_per_owner`), and gives it back when another owner running nothing waits
-        for one (on its owner's own share, once it has run _SLICE_SECONDS): the jobs not
-        started are then not answered, for the caller to run again."""
+        for one (on its owner's own share, once it has run _SLICE_SECONDS, and for a
+        single call of its owner too): the jobs not started are then not answered, for
+        the caller to run again."""
         started = time.perf_counter()
         deadline = started + (jobs[0].budget.seconds or float("inf"))
         ticket = _Ticket(owner, borrows=borrow)
@@ -308,7 +309,7 @@ class WorkerPool:
             def halted() -> bool:
                 nonlocal giving_back
                 giving_back = giving_back or (ticket.borrows and time.perf_counter() >= turn
-                                              and self._wanted())
+                                              and self._wanted(ticket))
                 return enough() or giving_back
 
             try:
@@ -369,10 +370,15 @@ class WorkerPool:
                 return self._idle.pop()
             self._changed.wait(_POLL_SECONDS)
 
-    def _wanted(self) -> bool:
-        """Whether a job waits whose owner runs nothing: a chunk gives its worker back."""
+    def _wanted(self, chunk: _Ticket) -> bool:
+        """Whether a job waits that would take the chunk's worker, which it then gives
+        back: one whose owner runs nothing, or, from a chunk within its owner's share, a
+        single call of the same owner (not its other streams: they take turns by
+        chunks)."""
         with self._changed:
-            return any(not self._running[t.owner] for t in self._queue)
+            return any(not self._running[t.owner]
+                       or (t.owner == chunk.owner and not t.borrows and not chunk.borrowed)
+                       for t in self._queue)
 
     def _run_on(self, worker: _Worker, jobs: Sequence[Job], cancelled: Callable[[], bool],
                 answered: Callable[[int, Any], None], enough: Callable[[], bool],

@@ -116,13 +116,15 @@ def test_a_pool_that_lets_one_owner_run_on_every_worker_does():
         pool.close()
 
 
-@pytest.mark.parametrize(("holder", "shares"), [("batch", (1, 0, 2)), ("other", (2, 0, 1))],
-                         ids=["borrowed", "within-its-share"])
-def test_a_chunk_gives_its_worker_back_to_another_owner_that_asks(pool, holder, shares):
+@pytest.mark.parametrize(("holder", "shares", "asker"), [
+    ("batch", (1, 0, 2), "light"), ("other", (2, 0, 1), "light"),
+    ("other", (2, 0, 1), "batch")], ids=["borrowed", "within-its-share", "its-own-call"])
+def test_a_chunk_gives_its_worker_back_to_a_call_that_asks(pool, holder, shares, asker):
     """A chunk on a worker borrowed past its owner's share (the owner holds the other
     worker), or on its owner's own share once it has run its slice, lets another owner
-    running nothing have the worker: the search under way ends as it would, the jobs not
-    started are handed back unanswered, for the caller to run again."""
+    running nothing have the worker, and a chunk on its own share a single call of its
+    own owner too: the search under way ends as it would, the jobs not started are
+    handed back unanswered, for the caller to run again."""
     stop = threading.Event()
     answered: list[int] = []
     with ThreadPoolExecutor(3) as threads:
@@ -132,7 +134,7 @@ def test_a_chunk_gives_its_worker_back_to_another_owner_that_asks(pool, holder, 
                                lambda: False, lambda k, _: answered.append(k), owner="batch",
                                borrow=True)
         wait_until(lambda: pool.busy == 2 and pool.shares() == shares)
-        light = threads.submit(pool.run, quick_job(3), lambda: False, owner="light")
+        light = threads.submit(pool.run, quick_job(3), lambda: False, owner=asker)
         assert chunk.result(timeout=60) == 1  # the search under way ran, the rest came back
         assert answered == [0]
         assert light.result(timeout=60).status is not Status.UNKNOWN
