@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from service.arguments import (
+    PER_CORE,
     SERVER,
     SERVER_VARIABLE,
     HelpFormatter,
@@ -188,7 +189,8 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
                        help="an origin whose pages may call the HTTP face, such as "
                             "https://example.org; repeat for more (none unless given)")
     serve.add_argument("--workers", type=processes, default=os.cpu_count() or 1,
-                       help="search processes (default: one per core, here %(default)s)")
+                       help="search processes (default: one per core, here %(default)s; at most "
+                            f"{PER_CORE} a core)")
     serve.add_argument("--queue", type=positive(int), default=16,
                        help="calls that may wait for a worker")
     serve.add_argument("--memory-per-worker", type=positive(int), default=DEFAULT_MEMORY_MIB,

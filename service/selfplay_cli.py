@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from service.arguments import add_progress, processes, progress_bar, quiet_on_interrupt
+from service.arguments import PER_CORE, add_progress, processes, progress_bar, quiet_on_interrupt
 from solver.errors import InvalidInput
 from solver.intervals import wilson_interval
 from solver.selfplay import tally
@@ -46,7 +46,8 @@ def add_selfplay(commands: argparse._SubParsersAction[argparse.ArgumentParser],
                           help="the first deal's seed; each pair of games plays one deal, "
                                "seats swapped")
     selfplay.add_argument("--jobs", type=processes, default=os.cpu_count() or 1,
-                          help="worker processes, by default one per core")
+                          help=f"worker processes, by default one per core (at most "
+                               f"{PER_CORE} a core)")
     selfplay.add_argument("--json", action="store_true", help="print one JSON object")
     add_progress(selfplay)
     return selfplay

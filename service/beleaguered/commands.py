@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from service.arguments import (
+    PER_CORE,
     Shortfall,
     add_budget,
     add_progress,
@@ -140,7 +141,8 @@ def add_commands(commands: Any) -> None:
                "--max-length 84 --deals 10001-20000 --max-seconds 60 --out deals.jsonl")
     _add_generate_options(generate, local=True)
     generate.add_argument("--jobs", type=processes, default=os.cpu_count() or 1,
-                          help="worker processes, by default one per core")
+                          help=f"worker processes, by default one per core (at most "
+                               f"{PER_CORE} a core)")
     generate.set_defaults(run=_generate_local)
 
     listed = commands.add_parser(
@@ -282,7 +284,8 @@ def _add_census_commands(commands: Any) -> None:
                              "the package ships, name it: solver/beleaguered/census.bin, or "
                              "solver/beleaguered/censuses/VARIANT.bin)")
     census.add_argument("--jobs", type=processes, default=os.cpu_count() or 1,
-                        help="worker processes, by default one per core (not with --dask)")
+                        help=f"worker processes, by default one per core, at most "
+                             f"{PER_CORE} a core (not with --dask)")
     census.add_argument("--dask", metavar="SCHEDULER",
                         help="with --deals: run on a Dask cluster, as `batch --dask` does "
                              "(`local`, or a scheduler's address)")
@@ -435,7 +438,8 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
     batch.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar",
                        help="the optimal search (any mode always takes the greedy route)")
     batch.add_argument("--jobs", type=processes, default=os.cpu_count() or 1,
-                       help="worker processes, by default one per core (local runs only)")
+                       help=f"worker processes, by default one per core, at most "
+                            f"{PER_CORE} a core (local runs only)")
     if not server:
         batch.add_argument("--dask", metavar="SCHEDULER",
                            help="solve on a Dask cluster instead: `local` (a LocalCluster of "
