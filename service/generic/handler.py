@@ -7,6 +7,7 @@ the game; a game without typed messages of its own is served here whole.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable
 from functools import cache
@@ -87,7 +88,18 @@ def questions(game: Game[Any]) -> list[pb.QuestionInfo]:
 
 @cache
 def _options_schema(question: Question[Any, Any, Any]) -> str:
-    return json.dumps(TypeAdapter(question.options).json_schema(), sort_keys=True)
+    """The options' JSON Schema, with what an options field's metadata says of it: its
+    `help` as its description, its `choices` as its enum, its `minimum` and `maximum`."""
+    schema = TypeAdapter(question.options).json_schema()
+    for field in dataclasses.fields(question.options):
+        choices = field.metadata.get("choices")
+        said = {"description": field.metadata.get("help"),
+                "enum": None if choices is None else list(choices),
+                "minimum": field.metadata.get("minimum"),
+                "maximum": field.metadata.get("maximum")}
+        schema["properties"][field.name].update(
+            {key: value for key, value in said.items() if value is not None})
+    return json.dumps(schema, sort_keys=True)
 
 
 def _ask(game: Game[Any], request: pb.SolveRequest | pb.HintRequest, rpc: str, position: Any,

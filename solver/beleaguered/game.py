@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from solver.beleaguered.deals import deal
@@ -25,6 +25,9 @@ from solver.budget import Budget
 from solver.errors import InvalidInput
 from solver.games import Game, Question
 
+_METRIC = ("what a length counts: moves (a built run moved as one move counts one, where "
+           "the variant has sequence moves) or single cards; an optimal search minimises it")
+
 
 @dataclass(frozen=True)
 class SolveOptions:
@@ -32,16 +35,21 @@ class SolveOptions:
     the line written out in single-card moves; `moves` off: the answer without the line's
     moves, its length kept (a verdict, as a batch that counts wins needs)."""
 
-    mode: Mode = Mode.OPTIMAL
-    algorithm: Algorithm = Algorithm.ASTAR
-    metric: Metric = Metric.MOVES
-    single_cards: bool = False
-    moves: bool = True
+    mode: Mode = field(default=Mode.OPTIMAL, metadata={
+        "help": "optimal: a shortest solution, proven; any: the fastest verdict, any length"})
+    algorithm: Algorithm = field(default=Algorithm.ASTAR, metadata={
+        "help": "the optimal search (any mode always takes the greedy route)"})
+    metric: Metric = field(default=Metric.MOVES, metadata={"help": _METRIC})
+    single_cards: bool = field(default=False, metadata={
+        "help": "the line written out in single-card moves (each sequence move as the "
+                "single-card moves it is)"})
+    moves: bool = field(default=True, metadata={
+        "help": "the line's moves in the answer (off: its verdict and length alone)"})
 
 
 @dataclass(frozen=True)
 class HintOptions:
-    metric: Metric = Metric.MOVES
+    metric: Metric = field(default=Metric.MOVES, metadata={"help": _METRIC})
 
 
 def _solve(position: Position, options: SolveOptions, budget: Budget) -> Solution:

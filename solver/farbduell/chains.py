@@ -101,10 +101,17 @@ def best_chain(state: Position, objective: str = "cards",
                  sum(table.points(hand[k]) for k in order), solved.optimal, stats)
 
 
+def objective_problem(objective: str) -> str | None:
+    """What is wrong with an objective's name, if anything."""
+    if objective not in OBJECTIVES:
+        return f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}"
+    return None
+
+
 def _check(state: Position, objective: str) -> None:
     problems = []
-    if objective not in OBJECTIVES:
-        problems.append(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+    if (problem := objective_problem(objective)) is not None:
+        problems.append(problem)
     if state.table.double_faced:
         problems.append("go-out chains are for the one-faced tables (classic, belagerung): "
                         "on Tag & Nacht a Tischwende or a clock turns the cards over mid-chain")

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.budget import Budget, check_turns, check_worlds
+from solver.budget import MAX_WORLDS, Budget, check_turns, check_worlds
+from solver.errors import InvalidInput
 from solver.farbduell.actions import parse_action
-from solver.farbduell.chains import OBJECTIVES, Chain, best_chain
+from solver.farbduell.chains import OBJECTIVES, Chain, best_chain, objective_problem
 from solver.farbduell.data import default_tables
 from solver.farbduell.drawing import picture
 from solver.farbduell.hints import Hint, Settings, hint
@@ -22,7 +23,8 @@ from solver.games import Game, Question
 
 @dataclass(frozen=True)
 class PuzzleOptions:
-    turns: int = field(default=1, metadata={"help": "own turns to force the win within"})
+    turns: int = field(default=1, metadata={"help": "own turns to force the win within",
+                                            "minimum": 1})
 
     def __post_init__(self) -> None:
         check_turns(self.turns)
@@ -34,11 +36,16 @@ class ChainOptions:
         "help": "what the longest chain maximises when going out is impossible",
         "choices": OBJECTIVES})
 
+    def __post_init__(self) -> None:
+        if (problem := objective_problem(self.objective)) is not None:
+            raise InvalidInput(problem)
+
 
 @dataclass(frozen=True)
 class HintOptions:
-    worlds: int = field(default=Settings().worlds,
-                        metadata={"help": "samples of the cards the mover does not know"})
+    worlds: int = field(default=Settings().worlds, metadata={
+        "help": "samples of the cards the mover does not know", "minimum": 1,
+        "maximum": MAX_WORLDS})
     seed: int = field(default=0, metadata={"help": "the samples' seed"})
     knowing: bool = field(default=True, metadata={
         "help": "deal the samples around what the mover has seen (--no-knowing: blind)"})

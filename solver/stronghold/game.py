@@ -37,7 +37,8 @@ class ClearOptions:
     defender: str = field(default="passive", metadata={
         "help": "the defender's policy", "choices": tuple(sorted(POLICIES))})
     max_turns: int = field(default=MAX_TURNS, metadata={
-        "help": f"global turns to look at, at most {TURNS_LIMIT}"})
+        "help": f"global turns to look at, at most {TURNS_LIMIT}", "minimum": 1,
+        "maximum": TURNS_LIMIT})
     method: str = field(default="cpsat", metadata={
         "help": "cpsat: the time-expanded model (passive defender; the greedy one is always "
                 "searched); search: exhaustive search", "choices": METHODS})

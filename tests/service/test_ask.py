@@ -12,8 +12,10 @@ import grpc
 import pytest
 
 from service.api import fortress_solver_pb2 as pb
-from service.generic.commands import default_question
+from service.generic.commands import default_question, options_from_json
+from service.generic.handler import _options_schema
 from solver.budget import Budget
+from solver.errors import InvalidInput
 from solver.games import find_game, games
 from tests.support.cli import assert_one_line_error, run, run_json, timeless
 from tests.support.ffkingdom import position as ffk_position
@@ -35,6 +37,30 @@ def test_the_server_lists_every_question_of_every_game_with_its_options_schema(s
             schema = json.loads(shown.options_schema)
             assert set(schema.get("properties", {})) == \
                 {field.name for field in dataclasses.fields(question.options)}
+
+
+def test_an_options_schema_says_what_its_options_refuse():
+    """Every bound and choice an options schema gives is the one its options keep: a
+    value past it is refused in a line naming the option, the value at it taken."""
+    checked = 0
+    for game in games():
+        for question in game.questions:
+            schema = json.loads(_options_schema(question))
+            for name, said in schema["properties"].items():
+                assert said.get("description"), (game.name, question.name, name)
+                for key, step in (("minimum", -1), ("maximum", 1)):
+                    if key in said:
+                        checked += 1
+                        options_from_json(question, json.dumps({name: said[key]}))
+                        with pytest.raises(InvalidInput, match=name):
+                            options_from_json(question, json.dumps({name: said[key] + step}))
+                for choice in said.get("enum", []):
+                    options_from_json(question, json.dumps({name: choice}))
+                if "enum" in said:
+                    checked += 1
+                    with pytest.raises(InvalidInput, match=name):
+                        options_from_json(question, json.dumps({name: "no-such-choice"}))
+    assert checked >= 8  # worlds and turns of the duels, Stronghold's turns and choices
 
 
 @pytest.mark.parametrize(("game", "question"), ASKED,
