@@ -12,6 +12,7 @@ the family through `in_variant` and `schemas`.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -54,6 +55,7 @@ from solver.beleaguered import (
 )
 from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEAL, check_deals
 from solver.beleaguered.drawing import picture
+from solver.beleaguered.game import SolveOptions
 from solver.beleaguered.generation import FIRST_RUNG, RUNG_FACTOR, Band, Outcome, Tried
 from solver.beleaguered.sequences import single_cards
 from solver.beleaguered.solve import Metric
@@ -381,6 +383,12 @@ def _add_position(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--deal", type=deal_number, metavar="N", help="deal number N")
 
 
+def _said(option: str) -> str:
+    """The help the solve question's options give `option` (solver/beleaguered/game.py)."""
+    return str(next(field.metadata["help"] for field in dataclasses.fields(SolveOptions)
+                    if field.name == option))
+
+
 def _add_solving_commands(commands: Any, server: bool) -> None:
     """solve, hint and batch; the client's take --server as well."""
     def command(name: str, about: str, local: Any, remote: Any,
@@ -398,26 +406,22 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
             parser.set_defaults(run=local)
         add_variant(parser)
         parser.add_argument("--metric", choices=[m.value for m in Metric], default="moves",
-                            help="what a length counts: moves (a built run moved as one "
-                                 "move counts one, where the variant has sequence moves) or "
-                                 "single cards; an optimal search minimises it")
+                            help=_said("metric"))
         return parser
 
     solve_cmd = command("solve", "solve a position", _solve, _solve_remote, "--deal 2 --steps")
     _add_position(solve_cmd)
     solve_cmd.add_argument("--mode", choices=[m.value for m in Mode], default="optimal",
-                           help="optimal: a shortest solution, proven; any: the fastest "
-                                "verdict, any length")
+                           help=_said("mode"))
     solve_cmd.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar",
-                           help="the optimal search (any mode always takes the greedy route)")
+                           help=_said("algorithm"))
     add_budget(solve_cmd, seconds=60)
     solve_cmd.add_argument("--json", action="store_true", help="print one JSON object")
     solve_cmd.add_argument("--steps", action="store_true",
                            help="also the board at the start and after every move "
                                 "(in the JSON, `steps`: the position after each move)")
     solve_cmd.add_argument("--single-cards", action="store_true",
-                           help="write the line out in single-card moves (each sequence move "
-                                "as the single-card moves it is)")
+                           help=_said("single_cards"))
 
     hint_cmd = command("hint", "the next move of an optimal solution", _hint, _hint_remote,
                        "--deal 2 --all-moves")
@@ -436,7 +440,7 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
     batch.add_argument("--mode", choices=[m.value for m in Mode], default="any",
                        help="any: the fastest verdict; optimal: a shortest solution, proven")
     batch.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar",
-                       help="the optimal search (any mode always takes the greedy route)")
+                       help=_said("algorithm"))
     batch.add_argument("--jobs", type=processes, default=os.cpu_count() or 1,
                        help=f"worker processes, by default one per core, at most "
                             f"{PER_CORE} a core (local runs only)")
