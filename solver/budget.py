@@ -108,6 +108,12 @@ class Meter:
         return SearchStats(self.nodes, time.perf_counter() - self.started, table_entries)
 
 
+# What check_turns and check_worlds keep, as an options field's metadata gives it to the
+# options schema (service/generic/handler.py): the bounds said beside their checks.
+TURNS_BOUNDS = {"minimum": 1}
+WORLDS_BOUNDS = {"minimum": 1, "maximum": MAX_WORLDS}
+
+
 def check_turns(turns: int) -> None:
     """A puzzle's own turns: at least one."""
     if turns < 1:

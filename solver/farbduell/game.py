@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.budget import MAX_WORLDS, Budget, check_turns, check_worlds
+from solver.budget import TURNS_BOUNDS, WORLDS_BOUNDS, Budget, check_turns, check_worlds
 from solver.errors import InvalidInput
 from solver.farbduell.actions import parse_action
 from solver.farbduell.chains import OBJECTIVES, Chain, best_chain, objective_problem
@@ -24,7 +24,7 @@ from solver.games import Game, Question
 @dataclass(frozen=True)
 class PuzzleOptions:
     turns: int = field(default=1, metadata={"help": "own turns to force the win within",
-                                            "minimum": 1})
+                                            **TURNS_BOUNDS})
 
     def __post_init__(self) -> None:
         check_turns(self.turns)
@@ -44,8 +44,7 @@ class ChainOptions:
 @dataclass(frozen=True)
 class HintOptions:
     worlds: int = field(default=Settings().worlds, metadata={
-        "help": "samples of the cards the mover does not know", "minimum": 1,
-        "maximum": MAX_WORLDS})
+        "help": "samples of the cards the mover does not know", **WORLDS_BOUNDS})
     seed: int = field(default=0, metadata={"help": "the samples' seed"})
     knowing: bool = field(default=True, metadata={
         "help": "deal the samples around what the mover has seen (--no-knowing: blind)"})

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from solver.budget import MAX_WORLDS, Budget, check_turns, check_worlds
+from solver.budget import TURNS_BOUNDS, WORLDS_BOUNDS, Budget, check_turns, check_worlds
 from solver.ffkingdom.actions import parse_action
 from solver.ffkingdom.data import shipped_cards
 from solver.ffkingdom.drawing import picture
@@ -26,7 +26,7 @@ from solver.games import Game, Question
 class PuzzleOptions:
     turns: int = field(default=1, metadata={
         "help": "own turns to win within (above 1 needs the opponent's hand and the deck "
-                "order)", "minimum": 1})
+                "order)", **TURNS_BOUNDS})
 
     def __post_init__(self) -> None:
         check_turns(self.turns)
@@ -35,8 +35,7 @@ class PuzzleOptions:
 @dataclass(frozen=True)
 class HintOptions:
     worlds: int = field(default=Settings().worlds, metadata={
-        "help": "samples of the cards the player to move cannot see", "minimum": 1,
-        "maximum": MAX_WORLDS})
+        "help": "samples of the cards the player to move cannot see", **WORLDS_BOUNDS})
     seed: int = field(default=0, metadata={"help": "seeds the sampling: same seed, same hint"})
     knowing: bool = field(default=True, metadata={
         "help": "sample around what the player knows (--no-knowing: blind, as hint-blind)"})
