@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 
+import psutil
 import pytest
 
 from service.calls import Calls
@@ -67,6 +68,14 @@ def pool() -> Iterator[WorkerPool]:
         yield pool
     finally:
         pool.close()
+
+
+def searching(pool: WorkerPool):
+    """Whether every worker has used CPU since this was asked: each one searches."""
+    def used(worker) -> float:
+        return sum(psutil.Process(worker.process.pid).cpu_times()[:2])
+    before = [used(worker) for worker in pool._all]
+    return lambda: all(used(worker) > then + 0.05 for worker, then in zip(pool._all, before))
 
 
 def wait_until(condition, seconds: float = 30) -> None:
@@ -134,6 +143,7 @@ def test_a_chunk_gives_its_worker_back_to_a_call_that_asks(pool, holder, shares,
                                lambda: False, lambda k, _: answered.append(k), owner="batch",
                                borrow=True)
         wait_until(lambda: pool.busy == 2 and pool.shares() == shares)
+        wait_until(searching(pool))  # the chunk's first search under way
         light = threads.submit(pool.run, quick_job(3), lambda: False, owner=asker)
         assert chunk.result(timeout=60) == 1  # the search under way ran, the rest came back
         assert answered == [0]
