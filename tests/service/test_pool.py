@@ -75,7 +75,8 @@ def searching(pool: WorkerPool):
     def used(worker) -> float:
         return sum(psutil.Process(worker.process.pid).cpu_times()[:2])
     before = [used(worker) for worker in pool._all]
-    return lambda: all(used(worker) > then + 0.05 for worker, then in zip(pool._all, before))
+    return lambda: all(used(worker) > then + 0.05
+                       for worker, then in zip(pool._all, before, strict=True))
 
 
 def wait_until(condition, seconds: float = 30) -> None:
