@@ -1,7 +1,7 @@
 """Batch solvability over a range of deal numbers of a variant: parallel, resumable,
 summarised. A variant travels to the worker processes with the work (by value, a rules
 file's too), so none of them reads a file. The lines of an --out file carry the run's
-settings (service/beleaguered/results.py), and only a run of the same settings resumes it."""
+settings (solver/beleaguered/results.py), and only a run of the same settings resumes it."""
 
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from service.arguments import progress_bar, worker_pool
-from service.beleaguered.results import (
+from solver.beleaguered import Algorithm, Mode, Solution, deal, solve
+from solver.beleaguered.results import (
     Settings,
     check_resume,
     drop_cut_line,
     recorded,
     whole_lines,
 )
-from solver.beleaguered import Algorithm, Mode, Solution, deal, solve
 from solver.beleaguered.solve import Metric
 from solver.beleaguered.variant import Variant
 from solver.budget import Budget, SearchStats, Status

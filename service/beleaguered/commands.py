@@ -478,10 +478,10 @@ def add_retry_unknown(parser: argparse.ArgumentParser) -> None:
 
 
 def _census(args: argparse.Namespace) -> None:
-    from service.beleaguered import census
+    from solver.beleaguered import census_lines
 
     if args.summary is not None:
-        found = census.summary(args.summary)
+        found = census_lines.summary(args.summary)
         print(json.dumps(found.to_json()) if args.json else found)
         return
     variant = _other(_variant_of(args))
@@ -492,7 +492,7 @@ def _census(args: argparse.Namespace) -> None:
             raise InvalidInput(f"census --pack would overwrite the census the package ships, "
                                f"{census_path(variant)}: give --to FILE (that path to "
                                "replace it)")
-        packed = census.pack(args.pack, args.to, variant=variant)
+        packed = census_lines.pack(args.pack, args.to, variant=variant)
         print(f"{args.to}: deals {packed.first}-{packed.last}", file=sys.stderr)
     else:
         if args.out is None:
@@ -500,10 +500,10 @@ def _census(args: argparse.Namespace) -> None:
                                "and resumes from that file)")
         check_deals(args.deals.start, args.deals.stop - 1, variant)
         from service.beleaguered.batch import in_pool, run_batch
-        from service.beleaguered.results import CENSUS, Settings
+        from solver.beleaguered.results import CENSUS, Settings
 
         _engine(args)
-        work = partial(census.census_deal, budget=budget_of(args), variant=variant)
+        work = partial(census_lines.census_deal, budget=budget_of(args), variant=variant)
         if args.dask is not None:
             from service.beleaguered.dask_batch import on_dask  # Dask is optional: only for --dask
 
@@ -724,7 +724,7 @@ def _hint_remote(args: argparse.Namespace, client: Client) -> None:
 
 def _run_batch(args: argparse.Namespace, solve_many: Any, variant: Variant | None) -> None:
     from service.beleaguered.batch import run_batch
-    from service.beleaguered.results import Settings
+    from solver.beleaguered.results import Settings
 
     check_deals(args.deals.start, args.deals.stop - 1, variant)
     settings = Settings.of(variant, args.mode, budget_of(args), args.metric)
@@ -787,8 +787,8 @@ def _band_of(args: argparse.Namespace) -> Band:
 
 def _earlier(args: argparse.Namespace, variant: Variant | None, band: Band) -> list[Tried]:
     """The tries of --out's file, refused when of other settings (none without --out)."""
-    from service.beleaguered.generated import GENERATE, earlier_tries
-    from service.beleaguered.results import Settings
+    from solver.beleaguered.generated import GENERATE, earlier_tries
+    from solver.beleaguered.results import Settings
 
     if args.out is None:
         return []
@@ -801,8 +801,8 @@ class _Found:
 
     def __init__(self, args: argparse.Namespace, variant: Variant | None, band: Band,
                  out: TextIO | None, bar: Any) -> None:
-        from service.beleaguered.generated import GENERATE
-        from service.beleaguered.results import Settings
+        from solver.beleaguered.generated import GENERATE
+        from solver.beleaguered.results import Settings
 
         self._settings = Settings.of(variant, GENERATE, budget_of(args))
         self._count, self._variant, self._band = args.count, variant, band
@@ -811,7 +811,7 @@ class _Found:
 
     def show(self, tried: Tried) -> None:
         """Print a deal found, unless the count is printed already."""
-        from service.beleaguered.generated import printed
+        from solver.beleaguered.generated import printed
 
         if tried.outcome is not Outcome.FOUND or self.printed >= self._count:
             return
@@ -821,7 +821,7 @@ class _Found:
         self._bar.update()
 
     def record(self, tried: Tried) -> None:
-        from service.beleaguered.generated import record
+        from solver.beleaguered.generated import record
 
         if self._out is not None:
             self._out.write(json.dumps(record(tried, self._settings, self._band)) + "\n")

@@ -10,10 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-from service.beleaguered import census as census_service
-from service.beleaguered.results import CENSUS, Settings
-from solver.beleaguered import Algorithm, Engine, Mode, deal, solve
+from solver.beleaguered import Algorithm, Engine, Mode, census_lines, deal, solve
 from solver.beleaguered.census import Census, DealInfo, census_path, deal_info, shipped
+from solver.beleaguered.results import CENSUS, Settings
 from solver.beleaguered.variant import find_variant, variants
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
@@ -232,7 +231,7 @@ def test_a_shipped_variant_census_agrees_with_a_fresh_search(name, number):
         assert best.lower_bound is None or best.lower_bound <= info.length
 
 
-# ---- computing and packing a census (service/beleaguered/census.py) ------------------
+# ---- computing and packing a census (solver/beleaguered/census_lines.py) ------------------
 
 FORTRESS_LINES = [  # Beleaguered Fortress's shape: a length only when optimal
     {"deal": 1, "status": "unsolvable", "optimal": False, "length": None, "nodes": 5,
@@ -264,12 +263,12 @@ def _write(path, lines, tail="", variant="beleaguered-fortress"):
 
 def test_pack_writes_beleaguered_fortress_census_as_before(tmp_path):
     source = _write(tmp_path / "census.jsonl", FORTRESS_LINES)
-    packed = census_service.pack(source, tmp_path / "census.bin")
+    packed = census_lines.pack(source, tmp_path / "census.bin")
     assert packed.format == "FSC1"
     again = Census.from_bytes((tmp_path / "census.bin").read_bytes())
     assert list(again) == [DealInfo(1, Status.UNSOLVABLE, None),
                            DealInfo(2, Status.SOLVED, 66), DealInfo(3, Status.SOLVED, None)]
-    assert census_service.pack(source, tmp_path / "again.bin",
+    assert census_lines.pack(source, tmp_path / "again.bin",
                                find_variant("beleaguered-fortress")).format == "FSC1"
     assert (tmp_path / "again.bin").read_bytes() == (tmp_path / "census.bin").read_bytes()
 
@@ -278,7 +277,7 @@ def test_pack_reads_a_variant_census_merging_deals_written_twice(tmp_path):
     source = _write(tmp_path / "citadel.jsonl", VARIANT_LINES, tail='{"deal": 6, "sta',
                     variant="citadel")
     before = source.read_bytes()
-    packed = census_service.pack(source, tmp_path / "censuses" / "citadel.bin",
+    packed = census_lines.pack(source, tmp_path / "censuses" / "citadel.bin",
                                  find_variant("citadel"))
     assert source.read_bytes() == before  # a census being written is read, not cut
     again = Census.from_bytes((tmp_path / "censuses" / "citadel.bin").read_bytes())
@@ -294,32 +293,32 @@ def test_pack_refuses_gaps_and_contradictions(tmp_path):
     gap = _write(tmp_path / "gap.jsonl", [VARIANT_LINES[0], VARIANT_LINES[2]],
                  variant="citadel")
     with pytest.raises(InvalidInput, match="lacks deal 2"):
-        census_service.pack(gap, tmp_path / "gap.bin", find_variant("citadel"))
+        census_lines.pack(gap, tmp_path / "gap.bin", find_variant("citadel"))
     both = _write(tmp_path / "both.jsonl", [
         VARIANT_LINES[0], {**VARIANT_LINES[2], "deal": 1}], variant="citadel")
     with pytest.raises(InvalidInput, match="both winnable and unwinnable"):
-        census_service.pack(both, tmp_path / "both.bin", find_variant("citadel"))
+        census_lines.pack(both, tmp_path / "both.bin", find_variant("citadel"))
     odd = _write(tmp_path / "odd.jsonl", [{**VARIANT_LINES[1], "lower_bound": 77}],
                  variant="citadel")
     with pytest.raises(InvalidInput, match="above the length"):
-        census_service.pack(odd, tmp_path / "odd.bin", find_variant("citadel"))
+        census_lines.pack(odd, tmp_path / "odd.bin", find_variant("citadel"))
     (tmp_path / "not.jsonl").write_text("hello\n")
     with pytest.raises(InvalidInput, match="line 1 is not a census line"):
-        census_service.pack(tmp_path / "not.jsonl", tmp_path / "not.bin")
+        census_lines.pack(tmp_path / "not.jsonl", tmp_path / "not.bin")
 
 
 def test_lines_that_say_not_what_they_are_are_summarised_not_packed(tmp_path):
     """An earlier fortress-solver's census: its lines record no variant nor mode."""
     source = tmp_path / "census.jsonl"
     source.write_text("".join(json.dumps(line) + "\n" for line in FORTRESS_LINES))
-    assert census_service.summary(source).deals == 3
+    assert census_lines.summary(source).deals == 3
     with pytest.raises(InvalidInput, match="does not say what its lines are of"):
-        census_service.pack(source, tmp_path / "census.bin")
+        census_lines.pack(source, tmp_path / "census.bin")
     assert not (tmp_path / "census.bin").exists()
 
 
 def test_the_summary_of_a_variant_census(tmp_path):
-    found = census_service.summary(_write(tmp_path / "citadel.jsonl", VARIANT_LINES,
+    found = census_lines.summary(_write(tmp_path / "citadel.jsonl", VARIANT_LINES,
                                           variant="citadel"))
     assert (found.deals, found.winnable, found.unwinnable, found.unknown) == (5, 3, 2, 0)
     assert (found.optimal, found.unmeasured, found.gapped, found.median_gap) == (2, 1, 1, 13)
@@ -337,7 +336,7 @@ def test_the_summary_of_a_variant_census(tmp_path):
 def test_the_summary_sums_the_single_card_moves_of_the_best_lines(tmp_path):
     lines = [{**line, "single_card_moves": None if line["length"] is None
               else line["length"] + 10} for line in VARIANT_LINES]
-    found = census_service.summary(_write(tmp_path / "freecell.jsonl", lines,
+    found = census_lines.summary(_write(tmp_path / "freecell.jsonl", lines,
                                           variant="freecell"))
     assert found.single_cards == (3, 61 + 10 + 74 + 10 + 72 + 10)  # each deal's last line
     assert found.to_json()["single_card_moves"] == {"deals": 3, "sum": 237}
@@ -346,7 +345,7 @@ def test_the_summary_sums_the_single_card_moves_of_the_best_lines(tmp_path):
 
 
 def test_the_summary_of_beleaguered_fortress_census_is_as_before(tmp_path):
-    found = census_service.summary(_write(tmp_path / "census.jsonl", FORTRESS_LINES))
+    found = census_lines.summary(_write(tmp_path / "census.jsonl", FORTRESS_LINES))
     assert (found.winnable, found.unmeasured, found.median_gap) == (2, 1, None)
     assert found.hardest[0] == (2, 900) and found.longest == [(2, 66)]
     assert "median gap" not in str(found)
@@ -357,7 +356,7 @@ def test_the_summary_of_beleaguered_fortress_census_is_as_before(tmp_path):
                                               ("freecell", 2), ("forecell", 1)])
 def test_census_deal_of_a_variant(name, number):
     variant = find_variant(name)
-    line = census_service.census_deal(number, Budget(seconds=10), variant=variant)
+    line = census_lines.census_deal(number, Budget(seconds=10), variant=variant)
     assert set(line) == {"deal", "status", "length", "optimal", "lower_bound", "nodes",
                          "seconds", "single_card_moves"}
     assert (line["single_card_moves"] is None) == (line["length"] is None)
@@ -376,8 +375,8 @@ def test_census_deal_of_a_variant(name, number):
 
 
 def test_census_deal_of_beleaguered_fortress_is_as_before():
-    line = census_service.census_deal(2, Budget(seconds=30))
+    line = census_lines.census_deal(2, Budget(seconds=30))
     assert set(line) == {"deal", "status", "optimal", "length", "nodes", "seconds"}
     assert (line["status"], line["optimal"], line["length"]) == ("solved", True, 66)
-    assert census_service.census_deal(
+    assert census_lines.census_deal(
         2, Budget(seconds=30), variant=find_variant("beleaguered-fortress"))["length"] == 66

@@ -14,9 +14,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from service.beleaguered.results import Settings, drop_cut_line, whole_lines
 from solver.beleaguered import Move, Position
 from solver.beleaguered.generation import Band, Outcome, Tried
+from solver.beleaguered.results import Settings, drop_cut_line, whole_lines
 from solver.errors import InvalidInput
 
 GENERATE = "generate"  # the mode its lines record

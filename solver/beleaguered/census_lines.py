@@ -1,6 +1,7 @@
-"""The census of a range of deals: every deal decided (`any` mode proves it unwinnable or
-finds a win), every winnable one solved optimally (A*); resumable like a batch, with a
-summary and the compact data files the package ships (solver/beleaguered/census.py):
+"""A census as it is taken, in JSON lines: each deal's line (every deal decided, `any` mode
+proving it unwinnable or finding a win, every winnable one solved optimally with A*), a
+file of them read back and merged (a census resumes like a batch), its summary, and its
+pack into the compact data file the package ships and solver/beleaguered/census.py reads:
 census.bin for Beleaguered Fortress, censuses/<variant>.bin for the others. A pack takes
 only lines that say they are the census of the variant packed."""
 
@@ -14,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from service.beleaguered.results import CENSUS, GAME, Settings, recorded
 from solver.beleaguered import Algorithm, Mode, deal, solve
 from solver.beleaguered.census import Census, DealInfo
+from solver.beleaguered.results import CENSUS, GAME, Settings, recorded
 from solver.beleaguered.variant import DEFAULT, Variant
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
