@@ -39,23 +39,20 @@ from service.arguments import (
     worker_pool,
 )
 from service.frontends import OWN
+from service.generic.commands import add_options, ask_server, options_from_args
 from solver.beleaguered import (
     Algorithm,
     Engine,
-    Hint,
     Mode,
     Move,
     Position,
-    Solution,
     apply,
     deal,
     engines,
-    hint,
-    solve,
 )
 from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEAL, check_deals
 from solver.beleaguered.drawing import picture
-from solver.beleaguered.game import SolveOptions
+from solver.beleaguered.game import GAME, HINT, SOLVE, SolveOptions
 from solver.beleaguered.generation import FIRST_RUNG, RUNG_FACTOR, Band, Outcome, Tried
 from solver.beleaguered.sequences import single_cards
 from solver.beleaguered.solve import Metric
@@ -69,13 +66,12 @@ from solver.beleaguered.variant import (
 )
 from solver.budget import Status
 from solver.errors import InvalidInput
-from solver.games import Game
+from solver.games import Game, Question
 from solver.json_text import json_of
 
 if TYPE_CHECKING:
     from service.beleaguered.batch import Records
     from service.client import Client
-    from solver.beleaguered.grading import Graded
 
 # service.beleaguered.batch and .messages, the census, the grading and the reader (with
 # the wire schema's pydantic) are imported by the commands that use them: `deal` starts
@@ -390,7 +386,8 @@ def _said(option: str) -> str:
 
 
 def _add_solving_commands(commands: Any, server: bool) -> None:
-    """solve, hint and batch; the client's take --server as well."""
+    """solve, hint and batch; the client's take --server as well. Solve's and hint's
+    options are their questions' (solver/beleaguered/game.py), each a flag."""
     def command(name: str, about: str, local: Any, remote: Any,
                 example: str) -> argparse.ArgumentParser:
         where = f"client {name} {_SERVER}" if server else name
@@ -405,33 +402,20 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
             _add_engine(parser)
             parser.set_defaults(run=local)
         add_variant(parser)
-        parser.add_argument("--metric", choices=[m.value for m in Metric], default="moves",
-                            help=_said("metric"))
         return parser
 
-    solve_cmd = command("solve", "solve a position", _solve, _solve_remote, "--deal 2 --steps")
-    _add_position(solve_cmd)
-    solve_cmd.add_argument("--mode", choices=[m.value for m in Mode], default="optimal",
-                           help=_said("mode"))
-    solve_cmd.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar",
-                           help=_said("algorithm"))
-    add_budget(solve_cmd, seconds=60)
-    solve_cmd.add_argument("--json", action="store_true", help="print one JSON object")
-    solve_cmd.add_argument("--steps", action="store_true",
-                           help="also the board at the start and after every move "
-                                "(in the JSON, `steps`: the position after each move)")
-    solve_cmd.add_argument("--single-cards", action="store_true",
-                           help=_said("single_cards"))
-
-    hint_cmd = command("hint", "the next move of an optimal solution", _hint, _hint_remote,
-                       "--deal 2 --all-moves")
-    _add_position(hint_cmd)
-    add_budget(hint_cmd, seconds=60)
-    hint_cmd.add_argument("--json", action="store_true", help="print one JSON object")
-    hint_cmd.add_argument("--all-moves", action="store_true",
-                          help="grade every legal move too: wins in N moves (counting it), "
-                               "loses (proven) or unknown, best first; the moves share the "
-                               "budget's seconds")
+    for question, about, example in ((SOLVE, "solve a position", "--deal 2 --steps"), (
+            HINT, "the next move of an optimal solution", "--deal 2 --all-moves")):
+        asked = command(question.name, about, partial(_ask, question),
+                        partial(_ask_server, question), example)
+        _add_position(asked)
+        add_budget(asked, seconds=60)
+        asked.add_argument("--json", action="store_true", help="print one JSON object")
+        add_options(asked, question)
+        if question is SOLVE:
+            asked.add_argument("--steps", action="store_true",
+                               help="also the board at the start and after every move "
+                                    "(in the JSON, `steps`: the position after each move)")
 
     batch = command("batch", "solvability of a range of deals, as JSON lines",
                     _batch, _batch_remote, "--deals 1-100 --out results.jsonl")
@@ -441,6 +425,8 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
                        help="any: the fastest verdict; optimal: a shortest solution, proven")
     batch.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar",
                        help=_said("algorithm"))
+    batch.add_argument("--metric", choices=[m.value for m in Metric], default="moves",
+                       help=_said("metric"))
     batch.add_argument("--jobs", type=processes, default=os.cpu_count() or 1,
                        help=f"worker processes, by default one per core, at most "
                             f"{PER_CORE} a core (local runs only)")
@@ -574,53 +560,83 @@ def _deal(args: argparse.Namespace) -> None:
         print(f"{_deal_name(args.number, variant)}\n{picture(position)}")
 
 
-def _print_solution(name: str, solution: Solution, as_json: bool, start: Position,
-                    steps: bool = False) -> None:
-    """The verdict and the moves, a sequence move with the cards it carries; with `steps`
-    (`--steps`), the board at the start and after each move too (in the JSON, `steps`:
-    the position after each move)."""
-    boards = _after_each(start, solution)
-    steps_from = start if steps else None
-    if as_json:
-        _print_json(solution.to_json() | ({} if steps_from is None else
-                                          {"steps": [board.to_json() for board in boards]}))
+def _ask(question: Question[Position, Any, Any], args: argparse.Namespace) -> None:
+    name, position = _read(args)
+    _engine(args)
+    options = options_from_args(question, args)
+    answer = question.ask(position, options, budget_of(args)).to_json()
+    _PRINTERS[question.name](name, answer, position, options, args)
+
+
+def _ask_server(question: Question[Position, Any, Any], args: argparse.Namespace,
+                client: Client) -> None:
+    """Asked through QuestionOptions, a Beleaguered Fortress deal sent as its number (so
+    that the server's census answers for it), any other position, a variant's deal too,
+    as the position with its variant."""
+    from service.beleaguered import messages
+
+    if args.deal is not None and _other(_variant_of(args)) is None:
+        name, position = f"deal {args.deal}", deal(args.deal)
+        source = messages.deal_source(args.deal)
+    else:
+        name, position = _read(args)
+        source = messages.position_source(position)
+    options = options_from_args(question, args)
+    answer = ask_server(client, GAME, question, source, options, budget_of(args))
+    _PRINTERS[question.name](name, answer, position, options, args)
+
+
+def _print_solution(name: str, answer: dict[str, Any], start: Position, options: Any,
+                    args: argparse.Namespace) -> None:
+    """The verdict and the moves, a sequence move with the cards it carries; with
+    --steps, the board at the start and after each move too (in the JSON, `steps`: the
+    position after each move)."""
+    moves = [Move.from_json(move) for move in answer["moves"]]
+    before = [start]
+    for move in moves:
+        before.append(apply(before[-1], move))
+    if args.json:
+        _print_json(answer | ({"steps": [board.to_json() for board in before[1:]]}
+                              if args.steps else {}))
         return
-    stats = solution.stats
-    print(f"{name}: {_verdict(solution)} ({stats.nodes} nodes, {stats.seconds:.2f} s)")
-    if steps_from is not None:
-        print(picture(steps_from))
-    before = [start, *boards]
-    for number, move in enumerate(solution.moves, 1):
+    stats = answer["stats"]
+    print(f"{name}: {_verdict(answer)} ({stats['nodes']} nodes, {stats['seconds']:.2f} s)")
+    if args.steps:
+        print(picture(start))
+    for number, move in enumerate(moves, 1):
         carried = len(single_cards(before[number - 1], move))
         run = "" if carried == 1 else f" ({_run_size(before[number - 1], move)} cards)"
-        print(f"{number:4}. {move.card} {move.source} -> {move.target}{run}")
-        if steps:
-            print(picture(boards[number - 1]))
+        print(f"{number:4}. {_said_move(move)}{run}")
+        if args.steps:
+            print(picture(before[number]))
 
 
-def _verdict(solution: Solution) -> str:
+def _verdict(answer: dict[str, Any]) -> str:
     """A solution's verdict in words: "solved, optimal, 66 moves", or for a line not
     proven optimal its length and the lower bound proven."""
-    verdict = solution.status.value
-    if solution.length is None:
-        return verdict
-    length, cards = solution.length, solution.single_card_moves
-    unit = _UNITS[solution.metric]
-    if solution.metric is Metric.CARDS:
+    verdict, length, cards = answer["status"], answer["length"], answer["single_card_moves"]
+    if length is None:
+        return str(verdict)
+    metric = Metric(answer["metric"])
+    unit = _UNITS[metric]
+    if metric is Metric.CARDS:
         counted = f"{cards} {unit}"
     elif cards is not None and cards != length:  # a line with sequence moves
         counted = f"{length} moves ({cards} single-card moves)"
     else:
         counted = f"{length} moves"
-    if solution.optimal:
+    if answer["optimal"]:
         return f"{verdict}, optimal, {counted}"
-    if solution.lower_bound is None:
+    if answer["lower_bound"] is None:
         return f"{verdict}, not proven optimal, {counted}"
-    return (f"{verdict}, {counted}, not proven optimal: at least "
-            f"{solution.lower_bound} {unit}")
+    return f"{verdict}, {counted}, not proven optimal: at least {answer['lower_bound']} {unit}"
 
 
 _UNITS = {Metric.MOVES: "moves", Metric.CARDS: "single-card moves"}
+
+
+def _said_move(move: Move) -> str:
+    return f"{move.card} {move.source} -> {move.target}"
 
 
 def _run_size(position: Position, move: Move) -> int:
@@ -629,97 +645,31 @@ def _run_size(position: Position, move: Move) -> int:
     return len(pile) - pile.index(move.card)
 
 
-def _after_each(position: Position, solution: Solution) -> list[Position]:
-    boards = []
-    for move in solution.moves:
-        position = apply(position, move)
-        boards.append(position)
-    return boards
-
-
-def _print_hint(name: str, advice: Hint, as_json: bool,
-                graded: tuple[Graded, ...] | None = None, metric: Metric = Metric.MOVES) -> None:
-    if as_json:
-        _print_json(advice.to_json() | ({} if graded is None else
-                                        {"all_moves": [g.to_json() for g in graded]}))
+def _print_hint(name: str, advice: dict[str, Any], position: Position, options: Any,
+                args: argparse.Namespace) -> None:
+    """The hint's move and the moves left, and with --all-moves each move graded."""
+    if args.json:
+        _print_json(advice)
         return
-    _print_hint_line(name, advice, metric)
-    for g in graded or ():
-        verdict = f"wins in {g.moves_left}" if g.moves_left is not None else g.outcome.value
-        print(f"  {g.move.card} {g.move.source} -> {g.move.target}: {verdict}")
-
-
-def _print_hint_line(name: str, advice: Hint, metric: Metric) -> None:
-    if advice.move is not None:
-        move = advice.move
-        if advice.optimal:
-            left = f"{advice.moves_left} {_UNITS[metric]} left"
+    move, left = advice["move"], advice["moves_left"]
+    if move is not None:
+        if advice.get("optimal", True):
+            said = f"{left} {_UNITS[options.metric]} left"
         else:  # the best line found in the budget, its optimality not proven
-            bound = "" if advice.at_least is None else f" (at least {advice.at_least})"
-            left = f"wins in at most {advice.moves_left}{bound}"
-        print(f"{name}: {move.card} {move.source} -> {move.target} ({left}, winnable)")
-    elif advice.moves_left == 0:
+            bound = "" if advice.get("at_least") is None else f" (at least {advice['at_least']})"
+            said = f"wins in at most {left}{bound}"
+        print(f"{name}: {_said_move(Move.from_json(move))} ({said}, winnable)")
+    elif left == 0:
         print(f"{name}: already won")
     else:
-        print(f"{name}: {advice.status.value}, no hint")
+        print(f"{name}: {advice['status']}, no hint")
+    for graded in advice.get("all_moves") or ():
+        verdict = (f"wins in {graded['moves_left']}" if graded["moves_left"] is not None
+                   else graded["outcome"])
+        print(f"  {_said_move(Move.from_json(graded['move']))}: {verdict}")
 
 
-def _solve(args: argparse.Namespace) -> None:
-    name, position = _read(args)
-    _engine(args)
-    solution = solve(position, Mode(args.mode), Algorithm(args.algorithm), budget_of(args),
-                     Metric(args.metric))
-    if args.single_cards:
-        solution = solution.written_out(position)
-    _print_solution(name, solution, args.json, position, args.steps)
-
-
-def _hint(args: argparse.Namespace) -> None:
-    name, position = _read(args)
-    from solver.beleaguered.grading import grade_moves
-
-    _engine(args)
-    budget, metric = budget_of(args), Metric(args.metric)
-    advice = hint(position, budget, metric)
-    graded = grade_moves(position, budget, metric).with_hint(advice).moves \
-        if args.all_moves else None
-    _print_hint(name, advice, args.json, graded, Metric(args.metric))
-
-
-def _remote_source(args: argparse.Namespace) -> tuple[str, Position | None, Any]:
-    """The position's name, the position (None for a Beleaguered Fortress deal) and its
-    PositionSource: a Beleaguered Fortress deal goes as its number, any other position,
-    a variant's deal too, as the position with its variant."""
-    from service.beleaguered import messages
-
-    if args.deal is not None and _other(_variant_of(args)) is None:
-        return f"deal {args.deal}", None, messages.deal_source(args.deal)
-    name, position = _read(args)
-    return name, position, messages.position_source(position)
-
-
-def _solve_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.beleaguered import messages
-
-    name, position, source = _remote_source(args)
-    request = messages.solve_request(source, Mode(args.mode), Algorithm(args.algorithm),
-                                    budget_of(args), Metric(args.metric), args.single_cards)
-    start = position or deal(args.deal)
-    _print_solution(name, messages.solution_from_proto(client.solve(request)), args.json, start,
-                    args.steps)
-
-
-def _hint_remote(args: argparse.Namespace, client: Client) -> None:
-    from service.beleaguered import messages
-
-    name, _, source = _remote_source(args)
-    request = messages.hint_request(source, budget_of(args), args.all_moves,
-                                   Metric(args.metric))
-    response = client.hint(request)
-    graded = tuple(messages.graded_from_proto(g) for g in response.all_moves) \
-        if args.all_moves else None
-    _print_hint(name, messages.hint_from_proto(response), args.json, graded,
-                Metric(args.metric))
+_PRINTERS = {SOLVE.name: _print_solution, HINT.name: _print_hint}
 
 
 def _run_batch(args: argparse.Namespace, solve_many: Any, variant: Variant | None) -> None:

@@ -31,7 +31,16 @@ from solver.beleaguered import Algorithm, Hint, Mode, Position, Solution, deal
 from solver.beleaguered.census import deal_info
 from solver.beleaguered.census import shipped as shipped_census
 from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEALS, check_deals
-from solver.beleaguered.game import GAME, GRADE, HINT, SOLVE, HintOptions, SolveOptions
+from solver.beleaguered.game import (
+    GAME,
+    GRADE,
+    HINT,
+    SOLVE,
+    GradeOptions,
+    HintOptions,
+    SolveOptions,
+    with_grades,
+)
 from solver.beleaguered.generation import Band, Ending, Generation, Outcome, ladder
 from solver.beleaguered.grading import Grading
 from solver.beleaguered.solve import Metric, hint_from
@@ -111,36 +120,42 @@ class Handler:
 
     def hint(self, request: pb.HintRequest, position: Position,
              calls: Calls) -> pb.HintResponse:
-        check_budget(request.budget)  # here: a cached answer never reaches calls.ask
-        options = options_of(request, "beleaguered", GAME.name)
         typed = request.WhichOneof("options") == "beleaguered"
-        metric = metric_from_proto(options.metric) if typed else Metric.MOVES
-        known = _unwinnable_deal(request.position)
-        if known is not None:
-            advice, response = known, hint_to_proto(known, cached=True)
-        else:
-            advice, cached = self._hint(position, metric, request.budget, calls)
-            response = hint_to_proto(advice, cached=cached, metric=metric)
-        if typed and options.all_moves:
-            grading: Grading = calls.ask(GRADE, position, HintOptions(metric=metric),
-                                         request.budget)
-            graded = grading.with_hint(advice).moves
-            response.all_moves.extend(graded_to_proto(g) for g in graded)
+        options = HINT.options()
+        if typed:
+            message = options_of(request, "beleaguered", GAME.name)
+            options = HintOptions(metric_from_proto(message.metric), message.all_moves)
+        advice, cached = self._advice(request.position, position, options, request.budget,
+                                      calls)
+        response = hint_to_proto(advice, cached=cached, metric=options.metric)
+        response.all_moves.extend(graded_to_proto(g) for g in advice.all_moves or ())
         return response
 
     def answer(self, question: Question[Any, Any, Any], source: pb.PositionSource,
                position: Position, options: Any, budget: pb.Budget, calls: Calls) -> Any:
         """A question asked through QuestionOptions, as the typed calls answer it: a
-        hint from the census for a deal it proves unwinnable, else from the cache, else
-        by an optimal solve that fills it; an optimal solve's line remembered."""
+        hint as `_advice` gives it; an optimal solve's line remembered."""
         if question is HINT:
-            check_budget(budget)
-            known = _unwinnable_deal(source)
-            return known or self._hint(position, options.metric, budget, calls)[0]
+            return self._advice(source, position, options, budget, calls)[0]
         answer = calls.ask(question, position, options, budget)
         if question is SOLVE and options.mode is Mode.OPTIMAL:
             self.cache.remember(position, answer)
         return answer
+
+    def _advice(self, source: pb.PositionSource, position: Position, options: HintOptions,
+                budget: pb.Budget, calls: Calls) -> tuple[Hint, bool]:
+        """The hint and whether it was known without a search: from the census for a
+        deal it proves unwinnable, else from the cache, else by an optimal solve that
+        fills it; with every legal move graded when the options ask (HINT's own run,
+        with the hint's search shared with the cache)."""
+        check_budget(budget)  # here: a known answer never reaches calls.ask
+        known = _unwinnable_deal(source)
+        advice, cached = ((known, True) if known is not None
+                          else self._hint(position, options.metric, budget, calls))
+        if options.all_moves:
+            grading: Grading = calls.ask(GRADE, position, GradeOptions(options.metric), budget)
+            advice = with_grades(advice, grading)
+        return advice, cached
 
     def _hint(self, position: Position, metric: Metric, budget: pb.Budget,
               calls: Calls) -> tuple[Hint, bool]:

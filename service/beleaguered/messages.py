@@ -141,29 +141,17 @@ def hint_to_proto(hint: Hint, cached: bool = False,
     return response
 
 
+_OUTCOMES = {Outcome.WINS: pb.MOVE_OUTCOME_WINS, Outcome.LOSES: pb.MOVE_OUTCOME_LOSES,
+             Outcome.UNKNOWN: pb.MOVE_OUTCOME_UNKNOWN}
+
+
+def graded_to_proto(graded: Graded) -> pb.GradedMove:
+    return pb.GradedMove(move=move_to_proto(graded.move), outcome=_OUTCOMES[graded.outcome],
+                         moves_left=graded.moves_left)
+
+
 def move_from_proto(message: pb.Move) -> Move:
     return Move.parse(f"{message.card} {message.source} {message.target}")
-
-
-def solution_from_proto(message: pb.SolveResponse) -> Solution:
-    return Solution(STATUS_BACK[message.status], message.optimal,
-                    tuple(move_from_proto(m) for m in message.moves),
-                    stats_from_proto(message.stats),
-                    message.lower_bound if message.HasField("lower_bound") else None,
-                    metric_from_proto(message.metric),
-                    message.single_card_moves if message.HasField("single_card_moves")
-                    else None, message.single_cards,
-                    message.length if message.single_cards and message.HasField("length")
-                    else None)
-
-
-def hint_from_proto(message: pb.HintResponse) -> Hint:
-    return Hint(STATUS_BACK[message.status],
-                move_from_proto(message.move) if message.HasField("move") else None,
-                message.moves_left if message.HasField("moves_left") else None,
-                SearchStats(0, 0.0, 0),
-                message.optimal if message.HasField("optimal") else True,
-                message.at_least if message.HasField("at_least") else None)
 
 
 MODES = {Mode.OPTIMAL: pb.MODE_OPTIMAL, Mode.ANY: pb.MODE_ANY}
@@ -180,37 +168,6 @@ def deal_source(number: int) -> pb.PositionSource:
 
 def position_source(position: Position) -> pb.PositionSource:
     return pb.PositionSource(beleaguered=position_to_proto(position))
-
-
-def solve_request(source: pb.PositionSource, mode: Mode, algorithm: Algorithm,
-                  budget: Budget, metric: Metric = Metric.MOVES,
-                  single_cards: bool = False) -> pb.SolveRequest:
-    options = pb.BeleagueredSolveOptions(mode=MODES[mode], algorithm=ALGORITHMS[algorithm],
-                                         metric=METRICS[metric], single_cards=single_cards)
-    return pb.SolveRequest(position=source, beleaguered=options,
-                           budget=budget_to_proto(budget))
-
-
-def hint_request(source: pb.PositionSource, budget: Budget, all_moves: bool = False,
-                 metric: Metric = Metric.MOVES) -> pb.HintRequest:
-    options = (pb.BeleagueredHintOptions(all_moves=all_moves, metric=METRICS[metric])
-               if all_moves or metric is not Metric.MOVES else None)
-    return pb.HintRequest(position=source, budget=budget_to_proto(budget), beleaguered=options)
-
-
-_OUTCOMES = {Outcome.WINS: pb.MOVE_OUTCOME_WINS, Outcome.LOSES: pb.MOVE_OUTCOME_LOSES,
-             Outcome.UNKNOWN: pb.MOVE_OUTCOME_UNKNOWN}
-_OUTCOMES_BACK = {code: outcome for outcome, code in _OUTCOMES.items()}
-
-
-def graded_to_proto(graded: Graded) -> pb.GradedMove:
-    return pb.GradedMove(move=move_to_proto(graded.move), outcome=_OUTCOMES[graded.outcome],
-                         moves_left=graded.moves_left)
-
-
-def graded_from_proto(message: pb.GradedMove) -> Graded:
-    return Graded(move_from_proto(message.move), _OUTCOMES_BACK[message.outcome],
-                  message.moves_left if message.HasField("moves_left") else None)
 
 
 def batch_request(deals: list[int], mode: Mode, algorithm: Algorithm, budget: Budget,

@@ -21,14 +21,13 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import TypeAdapter, ValidationError
-
 from service.arguments import add_budget, add_server, add_variant, budget_of, read_position
+from solver.budget import Budget
 from solver.errors import InvalidInput
 from solver.games import Game, Question
-from solver.reading import faults, json_of
 
 if TYPE_CHECKING:
+    from service.api import fortress_solver_pb2 as pb
     from service.client import Client
 
 # a game's front end's `in_variant(game, --variant, --rules)`: the game in that variant
@@ -45,6 +44,10 @@ def default_question(game: Game[Any], rpc: str) -> Question[Any, Any, Any]:
 
 def options_from_json(question: Question[Any, Any, Any], text: str) -> Any:
     """A question's options from a JSON object (empty: its defaults), every fault named."""
+    from pydantic import TypeAdapter, ValidationError  # a command's parser needs neither
+
+    from solver.reading import faults, json_of
+
     if not text:
         return question.options()
     data = json_of(text.encode(), "options")
@@ -120,8 +123,7 @@ class Commands:
             if self.in_variant is not None:
                 add_variant(asked)
             add_budget(asked, seconds=question.seconds)
-            for field, kind in _option_fields(question):
-                _add_option(asked, field, kind)
+            add_options(asked, question)
             printer = self.printers.get(question.name)
             if printer is not None:
                 asked.add_argument("--json", action="store_true",
@@ -149,30 +151,17 @@ class Commands:
     def _ask(self, question: Question[Any, Any, Any], printer: Printer | None,
              args: argparse.Namespace) -> None:
         position = self._position(args)
-        options = _options_of(question, args)
+        options = options_from_args(question, args)
         answer = question.ask(position, options, budget_of(args))
         _print(printer, args, answer.to_json(), position, options)
 
     def _ask_server(self, question: Question[Any, Any, Any], printer: Printer | None,
                     args: argparse.Namespace, client: Client) -> None:
-        """Asked through Hint when it is the question a Hint asks by default (the game's
-        hint, else its first question), else through Solve, as typed requests are."""
-        from service.api import fortress_solver_pb2 as pb
-        from service.messages import budget_to_proto
-
         position = self._position(args)
-        options = _options_of(question, args)
-        source = pb.PositionSource(json=json.dumps(self.game.to_json(position)))
-        budget = budget_to_proto(budget_of(args))
-        chosen = pb.QuestionOptions(question=question.name, options=json.dumps(
-            {key: value.value if isinstance(value, enum.Enum) else value
-             for key, value in dataclasses.asdict(options).items()}))
-        response: pb.HintResponse | pb.SolveResponse = (
-            client.hint(pb.HintRequest(position=source, budget=budget, question_options=chosen))
-            if default_question(self.game, "hint") is question else
-            client.solve(pb.SolveRequest(position=source, budget=budget,
-                                         question_options=chosen)))
-        _print(printer, args, json.loads(response.answer_json), position, options)
+        options = options_from_args(question, args)
+        source = _json_source(self.game, position)
+        answer = ask_server(client, self.game, question, source, options, budget_of(args))
+        _print(printer, args, answer, position, options)
 
     def _position(self, args: argparse.Namespace) -> Any:
         """The position of FILE, of --deal N, or of --start SEED, in the variant chosen."""
@@ -184,6 +173,33 @@ class Commands:
         if getattr(args, "start", None) is not None and game.start is not None:
             return game.start(args.start)
         return read_position(game, args.file)
+
+
+def _json_source(game: Game[Any], position: Any) -> pb.PositionSource:
+    """The PositionSource of a position as its JSON, which any game's server reads."""
+    from service.api import fortress_solver_pb2 as pb
+
+    return pb.PositionSource(json=json.dumps(game.to_json(position)))
+
+
+def ask_server(client: Client, game: Game[Any], question: Question[Any, Any, Any],
+               source: pb.PositionSource, options: Any, budget: Budget) -> dict[str, Any]:
+    """The answer's JSON, the question asked of a server through QuestionOptions: by a
+    Hint when it is the question a Hint asks by default (the game's hint, else its
+    first question), else by a Solve, as typed requests are."""
+    from service.api import fortress_solver_pb2 as pb
+    from service.messages import budget_to_proto
+
+    sent = budget_to_proto(budget)
+    chosen = pb.QuestionOptions(question=question.name, options=json.dumps(
+        {key: value.value if isinstance(value, enum.Enum) else value
+         for key, value in dataclasses.asdict(options).items()}))
+    response: pb.HintResponse | pb.SolveResponse = (
+        client.hint(pb.HintRequest(position=source, budget=sent, question_options=chosen))
+        if default_question(game, "hint") is question else
+        client.solve(pb.SolveRequest(position=source, budget=sent, question_options=chosen)))
+    answer: dict[str, Any] = json.loads(response.answer_json)
+    return answer
 
 
 def _print(printer: Printer | None, args: argparse.Namespace, answer: dict[str, Any],
@@ -199,6 +215,12 @@ def _option_fields(question: Question[Any, Any, Any]) -> list[tuple[dataclasses.
     """Each option's field and its type."""
     hints = typing.get_type_hints(question.options)
     return [(field, hints[field.name]) for field in dataclasses.fields(question.options)]
+
+
+def add_options(parser: argparse.ArgumentParser, question: Question[Any, Any, Any]) -> None:
+    """A flag for each of the question's options (`options_from_args` reads them)."""
+    for field, kind in _option_fields(question):
+        _add_option(parser, field, kind)
 
 
 def _add_option(parser: argparse.ArgumentParser, field: dataclasses.Field[Any],
@@ -222,7 +244,8 @@ def _add_option(parser: argparse.ArgumentParser, field: dataclasses.Field[Any],
                             choices=field.metadata.get("choices"), help=about)
 
 
-def _options_of(question: Question[Any, Any, Any], args: argparse.Namespace) -> Any:
+def options_from_args(question: Question[Any, Any, Any], args: argparse.Namespace) -> Any:
+    """The question's options its flags (`add_options`) give, each fault named."""
     given = {field.name: getattr(args, field.name) for field, _ in _option_fields(question)
              if getattr(args, field.name) is not None}
     return options_from_json(question, json.dumps(given) if given else "")

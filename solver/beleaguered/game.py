@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from solver.beleaguered.deals import deal
@@ -50,6 +50,14 @@ class SolveOptions:
 @dataclass(frozen=True)
 class HintOptions:
     metric: Metric = field(default=Metric.MOVES, metadata={"help": _METRIC})
+    all_moves: bool = field(default=False, metadata={
+        "help": "grade every legal move too: wins in N moves (counting it), loses (proven) "
+                "or unknown, best first; the moves share the budget's seconds"})
+
+
+@dataclass(frozen=True)
+class GradeOptions:
+    metric: Metric = field(default=Metric.MOVES, metadata={"help": _METRIC})
 
 
 def _solve(position: Position, options: SolveOptions, budget: Budget) -> Solution:
@@ -60,7 +68,15 @@ def _solve(position: Position, options: SolveOptions, budget: Budget) -> Solutio
 
 
 def _hint(position: Position, options: HintOptions, budget: Budget) -> Hint:
-    return hint(position, budget, options.metric)
+    advice = hint(position, budget, options.metric)
+    if not options.all_moves:
+        return advice
+    return with_grades(advice, grade_moves(position, budget, options.metric))
+
+
+def with_grades(advice: Hint, grading: Grading) -> Hint:
+    """The hint with every legal move graded, its own move as the hint knows it."""
+    return replace(advice, all_moves=grading.with_hint(advice).moves)
 
 
 def play(position: Position, text: str) -> Position:
@@ -86,7 +102,7 @@ def winner(position: Position) -> int | None:
     return 0 if position.is_won else None
 
 
-def _grade(position: Position, options: HintOptions, budget: Budget) -> Grading:
+def _grade(position: Position, options: GradeOptions, budget: Budget) -> Grading:
     return grade_moves(position, budget, options.metric)
 
 
@@ -110,7 +126,7 @@ SOLVE = Question("solve", "the fewest moves that win, any win, or a proof there 
                  SolveOptions, Solution, _solve)
 HINT = Question("hint", "the next move of an optimal solution", HintOptions, Hint, _hint)
 GRADE = Question("grade", "every legal move: wins in N moves, loses, or unknown",
-                 HintOptions, Grading, _grade)
+                 GradeOptions, Grading, _grade)
 
 GAME: Game[Position] = Game(
     name=NAME,  # the family's

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.beleaguered import engines
 from solver.beleaguered.engines import Engine
@@ -27,6 +27,9 @@ from solver.beleaguered.rules import Move, replay
 from solver.beleaguered.sequences import single_card_length, written_out
 from solver.beleaguered.variant import SequenceMoves
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
+
+if TYPE_CHECKING:
+    from solver.beleaguered.grading import Graded  # which grades with a Hint: no cycle
 
 # The engines, imported by the first search (a command that deals or draws needs none;
 # a search process imports them as it starts, the descriptor's `imports`).
@@ -114,6 +117,7 @@ class Hint:
     stats: SearchStats
     optimal: bool = True
     at_least: int | None = None  # proven lower bound on the moves left
+    all_moves: tuple[Graded, ...] | None = None  # every legal move graded, when asked
 
     @property
     def winnable(self) -> bool | None:
@@ -124,7 +128,7 @@ class Hint:
         return cls(Status.UNKNOWN, None, None, SearchStats(0, seconds, 0))
 
     def to_json(self) -> dict[str, Any]:
-        data = {
+        data: dict[str, Any] = {
             "status": self.status.value,
             "move": None if self.move is None else self.move.to_json(),
             "moves_left": self.moves_left,
@@ -132,6 +136,8 @@ class Hint:
         }
         if not self.optimal:  # a line found, its optimality not proven in the budget
             data |= {"optimal": False, "at_least": self.at_least}
+        if self.all_moves is not None:
+            data["all_moves"] = [graded.to_json() for graded in self.all_moves]
         return data
 
 

@@ -197,6 +197,25 @@ def test_an_option_added_in_its_game_package_alone_reaches_every_front_end(
             assert {key: json.loads(out)[key] for key in expected} == expected
 
 
+def test_the_patience_commands_take_every_option_of_their_questions(capsys, solver_server):
+    """`solve` and `hint`, here and under `client`, have a flag for each option of their
+    questions, and ask a server through QuestionOptions: `moves`, which no typed message
+    carries, leaves the line's moves out here and on a server alike."""
+    patience = find_game("patience")
+    for name in ("solve", "hint"):
+        flags = ["--" + field.name.replace("_", "-")
+                 for field in dataclasses.fields(patience.question(name).options)]
+        for argv in ((name, "--help"), ("client", name, "--help")):
+            code, out, _ = run(capsys, *argv)
+            assert code == 0 and [flag for flag in flags if flag not in out] == []
+    solve = patience.question("solve")
+    length = solve.ask(patience.deal(2), solve.options(), Budget(seconds=60)).length
+    for argv in (("solve",), ("client", "solve", "--server", address(solver_server))):
+        answer = run_json(capsys, *argv, "--deal", "2", "--no-moves", "--json")
+        assert (answer["status"], answer["optimal"], answer["length"], answer["moves"]) == \
+            ("solved", True, length, [])
+
+
 def test_ask_plays_the_variant_chosen_here_and_on_a_server(capsys, solver_server):
     """--variant reaches `ask` for the game whose front end plays variants: deal 3 of
     Fortress, solved as `solve --variant fortress` solves it, not as deal 3 of the
