@@ -120,10 +120,9 @@ class Handler:
 
     def hint(self, request: pb.HintRequest, position: Position,
              calls: Calls) -> pb.HintResponse:
-        typed = request.WhichOneof("options") == "beleaguered"
+        message = options_of(request, "beleaguered", GAME.name)  # another game's: refused
         options = HINT.options()
-        if typed:
-            message = options_of(request, "beleaguered", GAME.name)
+        if request.WhichOneof("options") == "beleaguered":
             options = HintOptions(metric_from_proto(message.metric), message.all_moves)
         advice, cached = self._advice(request.position, position, options, request.budget,
                                       calls)

@@ -295,6 +295,18 @@ def test_empty_position_source_is_unimplemented(stub):
     assert_still_answers(stub)
 
 
+def test_options_of_another_game_are_refused(stub):
+    for call, request in (
+            (stub.Solve, pb.SolveRequest(position=deal_source(2),
+                                         farbduell=pb.FarbduellSolveOptions(turns=2))),
+            (stub.Hint, pb.HintRequest(position=deal_source(2),
+                                       ffkingdom=pb.FfkHintOptions(worlds=2)))):
+        error = rpc_error(call, request, timeout=10)
+        assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert error.details().startswith("options are for ")
+        assert error.details().endswith(", but the position is patience")
+
+
 @pytest.mark.parametrize("number", [0, -1, 2**31, 2**63 - 1])
 def test_deal_out_of_range(stub, number):
     for call, request in ((stub.Solve, pb.SolveRequest(position=deal_source(number))),
