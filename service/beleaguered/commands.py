@@ -404,8 +404,9 @@ def _add_solving_commands(commands: Any, server: bool) -> None:
         add_variant(parser)
         return parser
 
-    for question, about, example in ((SOLVE, "solve a position", "--deal 2 --steps"), (
-            HINT, "the next move of an optimal solution", "--deal 2 --all-moves")):
+    solving = ((SOLVE, "solve a position", "--deal 2 --steps"),
+               (HINT, "the next move of an optimal solution", "--deal 2 --all-moves"))
+    for question, about, example in solving:
         asked = command(question.name, about, partial(_ask, question),
                         partial(_ask_server, question), example)
         _add_position(asked)
