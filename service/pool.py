@@ -233,6 +233,8 @@ class WorkerPool:
         # Workers are forked from a clean process that has imported their modules once,
         # so one starts in milliseconds instead of half a second of imports; never from
         # this process, whose gRPC threads a fork would copy in the middle of their work.
+        # (That process is one per process, with the first pool's modules: a later
+        # pool's workers import the rest of theirs as they start, in `_work`.)
         self._context = mp.get_context("forkserver")
         self._context.set_forkserver_preload([*preload, __name__])
         self._all = [_Worker(self._context, preload, memory_mib) for _ in range(workers)]

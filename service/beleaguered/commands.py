@@ -576,12 +576,10 @@ def _ask_server(question: Question[Position, Any, Any], args: argparse.Namespace
     as the position with its variant."""
     from service.beleaguered import messages
 
-    if args.deal is not None and _other(_variant_of(args)) is None:
-        name, position = f"deal {args.deal}", deal(args.deal)
-        source = messages.deal_source(args.deal)
-    else:
-        name, position = _read(args)
-        source = messages.position_source(position)
+    name, position = _read(args)
+    numbered = args.deal is not None and position.variant.name == DEFAULT
+    source = (messages.deal_source(args.deal) if numbered
+              else messages.position_source(position))
     options = options_from_args(question, args)
     answer = ask_server(client, GAME, question, source, options, budget_of(args))
     _PRINTERS[question.name](name, answer, position, options, args)
