@@ -37,8 +37,11 @@ def server_url() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # an expectation waits as long as a page's own actions do (15 s, not Playwright's
+    # 5 s): on a busy machine a page's call to the server may take more than 5 s
+    expect.set_options(timeout=15_000)
     with sync_playwright() as playwright:
         chromium = launch_chromium(playwright)
         try:
