@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from service.api import fortress_solver_pb2 as pb
 from service.beleaguered.hint_cache import HintCache
 from service.beleaguered.messages import (
+    ANSWER,
     algorithm_from_proto,
-    graded_to_proto,
     hint_to_proto,
     metric_from_proto,
     mode_from_proto,
@@ -23,7 +23,6 @@ from service.beleaguered.messages import (
     position_from_proto,
     position_source,
     position_to_proto,
-    solution_to_proto,
     variant_from_proto,
 )
 from service.messages import budget_from_proto, check_budget, options_of
@@ -116,7 +115,7 @@ class Handler:
               calls: Calls) -> pb.SolveResponse:
         solution: Solution = self.answer(SOLVE, request.position, position,
                                          _solve_options(request), request.budget, calls)
-        return solution_to_proto(solution)
+        return ANSWER(pb.SolveResponse, solution, position)
 
     def hint(self, request: pb.HintRequest, position: Position,
              calls: Calls) -> pb.HintResponse:
@@ -126,9 +125,7 @@ class Handler:
             options = HintOptions(metric_from_proto(message.metric), message.all_moves)
         advice, cached = self._advice(request.position, position, options, request.budget,
                                       calls)
-        response = hint_to_proto(advice, cached=cached, metric=options.metric)
-        response.all_moves.extend(graded_to_proto(g) for g in advice.all_moves or ())
-        return response
+        return hint_to_proto(advice, cached=cached, metric=options.metric)
 
     def answer(self, question: Question[Any, Any, Any], source: pb.PositionSource,
                position: Position, options: Any, budget: pb.Budget, calls: Calls) -> Any:
@@ -282,7 +279,7 @@ def _wall_seconds(asked: float, most: float) -> float:
 
 
 def _batch_result(index: int, number: int | None, solution: Solution) -> pb.BatchResult:
-    result = pb.BatchResult(index=index, result=solution_to_proto(solution))
+    result = pb.BatchResult(index=index, result=ANSWER(pb.SolveResponse, solution, None))
     if number is not None:
         result.deal = number
     return result

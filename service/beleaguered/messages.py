@@ -13,16 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from service.api import fortress_solver_pb2 as pb
-from service.messages import (
-    STATUS,
-    STATUS_BACK,
-    at_most,
-    budget_to_proto,
-    stats_from_proto,
-    stats_to_proto,
-)
-from solver.beleaguered import Algorithm, Hint, Mode, Move, Position, Solution
-from solver.beleaguered.grading import Graded, Outcome
+from service.generic.typed import Reply
+from service.messages import STATUS_BACK, at_most, budget_to_proto, stats_from_proto
+from solver.beleaguered import Algorithm, Hint, Mode, Move, Position
 from solver.beleaguered.reading import read
 from solver.beleaguered.schema import MAX_CARDS, NAME
 from solver.beleaguered.solve import Metric
@@ -106,48 +99,17 @@ def move_to_proto(move: Move) -> pb.Move:
     return pb.Move(card=str(move.card), source=str(move.source), target=str(move.target))
 
 
-def solution_to_proto(solution: Solution) -> pb.SolveResponse:
-    response = pb.SolveResponse(
-        status=STATUS[solution.status],
-        optimal=solution.optimal,
-        moves=[move_to_proto(move) for move in solution.moves],
-        stats=stats_to_proto(solution.stats),
-    )
-    if solution.length is not None:
-        response.length = solution.length
-    if solution.lower_bound is not None:
-        response.lower_bound = solution.lower_bound
-    if solution.single_card_moves is not None:
-        response.single_card_moves = solution.single_card_moves
-    response.metric = METRICS[solution.metric]
-    response.single_cards = solution.single_cards
-    return response
+# A move's JSON keys that its message names otherwise: solutions and hints are their JSON
+# (the game's Solve and Hint answer in the response's own fields), so written.
+MOVE_KEYS = {"from": "source", "to": "target"}
+ANSWER = Reply(renamed=MOVE_KEYS)
 
 
 def hint_to_proto(hint: Hint, cached: bool = False,
                   metric: Metric = Metric.MOVES) -> pb.HintResponse:
-    response = pb.HintResponse(status=STATUS[hint.status], cached=cached,
-                               metric=METRICS[metric])
-    if hint.move is not None:
-        response.move.CopyFrom(move_to_proto(hint.move))
-    if hint.moves_left is not None:
-        response.moves_left = hint.moves_left
-    if hint.winnable is not None:
-        response.winnable = hint.winnable
-    if not hint.optimal:  # a line found, not proven optimal in the budget (as to_json says)
-        response.optimal = False
-        if hint.at_least is not None:
-            response.at_least = hint.at_least
+    response = ANSWER(pb.HintResponse, hint, None)
+    response.cached, response.metric = cached, METRICS[metric]
     return response
-
-
-_OUTCOMES = {Outcome.WINS: pb.MOVE_OUTCOME_WINS, Outcome.LOSES: pb.MOVE_OUTCOME_LOSES,
-             Outcome.UNKNOWN: pb.MOVE_OUTCOME_UNKNOWN}
-
-
-def graded_to_proto(graded: Graded) -> pb.GradedMove:
-    return pb.GradedMove(move=move_to_proto(graded.move), outcome=_OUTCOMES[graded.outcome],
-                         moves_left=graded.moves_left)
 
 
 def move_from_proto(message: pb.Move) -> Move:

@@ -1,8 +1,9 @@
 """A game's typed messages as a view of its descriptor: the options message of a Solve or
-a Hint read as its question's options, field by field by name, and the answer written
-into the game's typed response. A game with typed messages says how they map (its
-`View`); its handler is `Typed` with that view. A request that sets `QuestionOptions`
-is answered through the descriptor alone (service/generic/handler.py).
+a Hint read as its question's options, field by field by name, and the answer's JSON
+written into the game's typed response (service/answer_messages.py). A game with typed
+messages says how they map (its `View`, each question's `Reply`); its handler is `Typed`
+with that view. A request that sets `QuestionOptions` is answered through the descriptor
+alone (service/generic/handler.py).
 """
 
 from __future__ import annotations
@@ -10,17 +11,54 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from service.answer_messages import fill
 from service.api import fortress_solver_pb2 as pb
-from service.messages import options_of
-from solver.games import Game, Question
+from service.messages import STATUS, options_of, stats_to_proto
+from solver.budget import Status
+from solver.games import Answer, Game, Question
 
 if TYPE_CHECKING:
     from prometheus_client.registry import Collector
 
     from service.calls import Calls
     from service.frontends import Settings
+
+
+R = TypeVar("R", pb.SolveResponse, pb.HintResponse)
+
+# what a SolveResponse sets only when SOLVED (its proto says so of each)
+_WHEN_SOLVED = ("length", "goes_out", "points", "single_card_moves")
+
+
+@dataclass(frozen=True)
+class Reply:
+    """How a question's answer fills its typed response: the answer's JSON written into
+    the response's field `within` (empty: the response itself), a key `renamed` into the
+    field it names; the status and the statistics from the answer; `then` adds what the
+    JSON does not say, from the answer and the position."""
+
+    within: str = ""
+    renamed: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    then: Callable[[Any, Any, Any], None] | None = None  # (response, answer, position)
+
+    def __call__(self, kind: type[R], answer: Answer, position: Any) -> R:
+        response = kind(status=STATUS[answer.status])
+        target = getattr(response, self.within) if self.within else response
+        target.SetInParent()
+        fill(target, answer.to_json(), self.renamed)
+        holder: Any = next((each for each in (target, response)
+                       if "stats" in each.DESCRIPTOR.fields_by_name), None)
+        if holder is not None:
+            holder.stats.CopyFrom(stats_to_proto(answer.stats))
+        if answer.status is not Status.SOLVED:
+            for name in _WHEN_SOLVED:
+                if name in response.DESCRIPTOR.fields_by_name:
+                    response.ClearField(name)
+        if self.then is not None:
+            self.then(response, answer, position)
+        return response
 
 
 @dataclass(frozen=True)
@@ -33,8 +71,7 @@ class View:
     write: Callable[[Any], pb.PositionSource]  # the position -> the message a client sends
     solve: Callable[[Any], Question[Any, Any, Any]]  # the question a Solve's options ask
     hint: Question[Any, Any, Any]  # the question a Hint asks
-    # by question: (answer, position) -> its typed response
-    answers: Mapping[str, Callable[[Any, Any], Any]]
+    answers: Mapping[str, Reply]  # by question
     # an option whose typed field has another name: option -> field
     renamed: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
@@ -72,20 +109,18 @@ class Typed:
     def solve(self, request: pb.SolveRequest, position: Any,
               calls: Calls) -> pb.SolveResponse:
         message = options_of(request, self.view.field, self.game.name)
-        response: pb.SolveResponse = self._ask(self.view.solve(message), message, position,
-                                               request.budget, calls)
-        return response
+        return self._ask(pb.SolveResponse, self.view.solve(message), message, position,
+                         request.budget, calls)
 
     def hint(self, request: pb.HintRequest, position: Any, calls: Calls) -> pb.HintResponse:
         message = options_of(request, self.view.field, self.game.name)
-        response: pb.HintResponse = self._ask(self.view.hint, message, position,
-                                              request.budget, calls)
-        return response
+        return self._ask(pb.HintResponse, self.view.hint, message, position, request.budget,
+                         calls)
 
     def collectors(self) -> Iterable[Collector]:
         return ()
 
-    def _ask(self, question: Question[Any, Any, Any], message: Any, position: Any,
-             budget: pb.Budget, calls: Calls) -> Any:
+    def _ask(self, kind: type[R], question: Question[Any, Any, Any], message: Any,
+             position: Any, budget: pb.Budget, calls: Calls) -> R:
         answer = calls.ask(question, position, self.view.options(question, message), budget)
-        return self.view.answers[question.name](answer, position)
+        return self.view.answers[question.name](kind, answer, position)

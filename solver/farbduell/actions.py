@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from solver.errors import InvalidInput
 from solver.farbduell.data import Card, Table
@@ -46,6 +47,17 @@ class Choose:
 
 
 Action = Play | Draw | Keep | Choose
+
+
+def step_json(player: int, action: Action) -> dict[str, Any]:
+    """A line's step as JSON: the seat that takes it and the action's text, with the card
+    a play plays and the colour it or a choice names, when it has them."""
+    step: dict[str, Any] = {"player": player, "action": str(action)}
+    if isinstance(action, Play):
+        step["card"] = str(action.card)
+    if isinstance(action, Play | Choose) and action.colour:
+        step["colour"] = action.colour
+    return step
 
 
 def parse_action(text: str, table: Table) -> Action:

@@ -75,9 +75,9 @@ class Hint:
     def to_json(self) -> dict[str, Any]:
         return {"status": self.status.value,
                 "action": None if self.action is None else str(self.action),
-                "value": None if self.value is None else round(self.value, 4),
+                "value": self.value,
                 "wins": self.wins, "chain": [str(action) for action in self.chain],
-                "runners_up": [{"action": str(action), "value": round(value, 4),
+                "runners_up": [{"action": str(action), "value": value,
                                 "wins": action in self.winning}
                                for action, value in self.runners_up],
                 "seconds": round(self.stats.seconds, 6)}

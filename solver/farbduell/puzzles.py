@@ -11,7 +11,7 @@ from typing import Any, Self
 
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status, check_turns
 from solver.errors import InvalidInput
-from solver.farbduell.actions import Action
+from solver.farbduell.actions import Action, step_json
 from solver.farbduell.position import Position
 from solver.farbduell.rules import apply, legal_actions
 from solver.search.andor import forced_win
@@ -29,8 +29,11 @@ class PuzzleAnswer:
         return cls(Status.UNKNOWN, None, (), SearchStats(0, seconds, 0))
 
     def to_json(self) -> dict[str, Any]:
+        """`optimal` when solved: the search deepens one turn at a time, so no fewer turns
+        win; `actions`: the line's length."""
         return {"status": self.status.value, "turns": self.turns,
-                "line": [{"player": seat, "action": str(action)} for seat, action in self.line],
+                "optimal": self.status is Status.SOLVED, "actions": len(self.line),
+                "line": [step_json(seat, action) for seat, action in self.line],
                 "nodes": self.stats.nodes, "seconds": round(self.stats.seconds, 6)}
 
 

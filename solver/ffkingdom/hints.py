@@ -89,18 +89,14 @@ class Hint:
         return {
             "status": self.status.value,
             "action": None if self.action is None else str(self.action),
-            "value": _rounded(self.value, 3), "win_chance": _rounded(self.win_chance, 4),
+            "value": self.value, "win_chance": self.win_chance,
             "wins": self.wins,
             "plan": [str(action) for action in self.plan],
-            "runners_up": [{"action": str(action), "value": _rounded(log_odds(chance), 3),
-                            "win_chance": round(chance, 4), "wins": self.wins}
+            "runners_up": [{"action": str(action), "value": log_odds(chance),
+                            "win_chance": chance, "wins": self.wins}
                            for action, chance in self.runners_up],
             "seconds": round(self.stats.seconds, 6),
         }
-
-
-def _rounded(number: float | None, digits: int) -> float | None:
-    return None if number is None else round(number, digits)
 
 
 def hint(state: State, budget: Budget = HINT_BUDGET, settings: Settings = Settings(),

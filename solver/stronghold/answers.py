@@ -138,4 +138,5 @@ class Race:
         return {"defender_first": self.defender_first, "turn": self.turn,
                 "proven": self.proven, "cp_status": outcome.cp_status,
                 "winner": outcome.winner, "rounds": outcome.rounds,
+                "plan": [step.to_json() for step in outcome.plan],
                 "nodes": outcome.stats.nodes, "seconds": round(outcome.stats.seconds, 6)}
