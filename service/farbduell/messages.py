@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.answer_messages import fill
 from service.api import fortress_solver_pb2 as pb
 from service.generic.typed import Reply, View
 from service.position_messages import json_to_message, message_to_json
@@ -56,8 +55,8 @@ def source(state: Position) -> pb.PositionSource:
 
 def _chain_line(response: pb.SolveResponse, found: Chain, state: Position) -> None:
     """A chain's plays, all by the player to move, as the line's steps."""
-    fill(response, {"farbduell_line": [step_json(state.to_move, play) for play in found.plays]},
-         {})
+    response.farbduell_line.extend(pb.FarbduellStep(**step_json(state.to_move, play))
+                                   for play in found.plays)
 
 
 # How the typed messages map onto the game's questions (service/generic/typed.py): a

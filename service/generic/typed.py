@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from service.answer_messages import fill
+from service.answer_messages import message_fields
 from service.api import fortress_solver_pb2 as pb
 from service.messages import STATUS, options_of, stats_to_proto
 from solver.budget import Status
@@ -44,17 +44,19 @@ class Reply:
     then: Callable[[Any, Any, Any], None] | None = None  # (response, answer, position)
 
     def __call__(self, kind: type[R], answer: Answer, position: Any) -> R:
-        response = kind(status=STATUS[answer.status])
-        target = getattr(response, self.within) if self.within else response
-        target.SetInParent()
-        fill(target, answer.to_json(), self.renamed)
-        holder: Any = next((each for each in (target, response)
-                       if "stats" in each.DESCRIPTOR.fields_by_name), None)
-        if holder is not None:
-            holder.stats.CopyFrom(stats_to_proto(answer.stats))
+        top: Any = kind.DESCRIPTOR
+        target = top.fields_by_name[self.within].message_type if self.within else top
+        fields = message_fields(target, answer.to_json(), self.renamed)
+        stats = stats_to_proto(answer.stats)
+        if "stats" in target.fields_by_name:
+            fields["stats"] = stats
+        made: dict[str, Any] = {self.within: fields} if self.within else fields
+        if "stats" in top.fields_by_name and "stats" not in made:
+            made["stats"] = stats
+        response = kind(**made | {"status": STATUS[answer.status]})
         if answer.status is not Status.SOLVED:
             for name in _WHEN_SOLVED:
-                if name in response.DESCRIPTOR.fields_by_name:
+                if name in top.fields_by_name:
                     response.ClearField(name)
         if self.then is not None:
             self.then(response, answer, position)

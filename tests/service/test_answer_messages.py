@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from service.answer_messages import fill
+from service.answer_messages import message_fields
 from service.api import fortress_solver_pb2 as pb
 from service.beleaguered.messages import ANSWER, MOVE_KEYS
 from service.farbduell.messages import VIEW as FARBDUELL
@@ -28,11 +28,10 @@ BUDGET = Budget(seconds=30.0)
 
 
 def test_a_text_is_the_enum_value_named_for_it_and_a_null_is_left_out():
-    graded = pb.HintResponse()
-    fill(graded, {"status": "unsolvable", "moves_left": None, "winnable": False,
-                  "all_moves": [{"move": {"card": "7H", "from": "tableau:2", "to": "foundation"},
-                                 "outcome": "loses", "moves_left": None}],
-                  "not_a_field": 1}, MOVE_KEYS)
+    answer = {"status": "unsolvable", "moves_left": None, "winnable": False, "not_a_field": 1,
+              "all_moves": [{"move": {"card": "7H", "from": "tableau:2", "to": "foundation"},
+                             "outcome": "loses", "moves_left": None}]}
+    graded = pb.HintResponse(**message_fields(pb.HintResponse.DESCRIPTOR, answer, MOVE_KEYS))
     assert graded.status == pb.STATUS_UNSOLVABLE and not graded.HasField("moves_left")
     assert graded.HasField("winnable") and not graded.winnable
     (move,) = graded.all_moves
