@@ -13,6 +13,7 @@ from functools import partial
 from typing import Any
 
 from service.arguments import positive
+from service.frontends import OWN
 from service.generic.commands import Commands
 from service.selfplay_cli import add_selfplay, play_all, read_bots, report
 from solver.budget import Status
@@ -32,21 +33,12 @@ from solver.farbduell.position import Position
 from solver.farbduell.rules import new_game
 from solver.selfplay import seatings
 
-_DEALT = "fortress-solver farbduell deal --seed 3 | "  # the examples' position, on stdin
-
 
 def add_commands(commands: Any) -> None:
-    """The `farbduell` command and its subcommands."""
-    game = commands.add_parser(
-        "farbduell", help="Farbduell: chains, puzzles, hints, self-play",
-        description="Farbduell, the colour-and-number shedding game: shuffled starts, "
-                    "go-out chains, puzzles, hints and self-play.",
-        epilog=f"example:\n  {_DEALT}fortress-solver farbduell chain -")
-    sub = game.add_subparsers(dest="farbduell_command", required=True,
-                              parser_class=type(game),
-                              help="what to do (each has its own --help)")
+    """The `farbduell` command: the game's questions, a shuffled start and self-play."""
+    sub = QUESTIONS.add_questions(commands, remote=False, name="farbduell",
+                                  about=OWN[GAME.name].commands["farbduell"])
     tables = sorted(default_tables())
-
     deal = sub.add_parser(
         "deal", help="the starting position of a shuffled game, as JSON",
         description="Print the starting position of a shuffled game, as JSON.",
@@ -56,8 +48,6 @@ def add_commands(commands: Any) -> None:
     deal.add_argument("--players", type=positive(int), default=2, help="seats")
     deal.add_argument("--seed", type=int, default=1, help="the shuffle")
     deal.set_defaults(run=_deal)
-
-    QUESTIONS.add_each(sub, remote=False, words="fortress-solver farbduell")
 
     selfplay = add_selfplay(sub, positive, BOTS, "fortress-solver farbduell selfplay "
                             "--table classic --bots hint,greedy --games 100 --seed 1")
@@ -70,15 +60,8 @@ def add_commands(commands: Any) -> None:
 def add_client_commands(commands: Any) -> None:
     """`client farbduell chain|puzzle|hint`: the local commands' arguments and the server
     to ask."""
-    game = commands.add_parser(
-        "farbduell", help="Farbduell chains, puzzles and hints",
-        description="Farbduell chains, puzzles and hints, answered by a server.",
-        epilog=f"example:\n  {_DEALT}fortress-solver client farbduell chain - "
-               "--server 127.0.0.1:50051")
-    sub = game.add_subparsers(dest="farbduell_command", required=True,
-                              parser_class=type(game),
-                              help="what to ask (each has its own --help)")
-    QUESTIONS.add_each(sub, remote=True, words="fortress-solver client farbduell")
+    QUESTIONS.add_questions(commands, remote=True, under="client", name="farbduell",
+                            about="Farbduell chains, puzzles and hints")
 
 
 def _deal(args: argparse.Namespace) -> None:

@@ -10,6 +10,7 @@ import argparse
 from typing import Any
 
 from service.arguments import positive
+from service.frontends import OWN
 from service.generic.commands import Commands
 from service.selfplay_cli import add_selfplay, play_all, read_bots, report
 from solver.budget import Status
@@ -19,19 +20,11 @@ from solver.ffkingdom.bots import BOTS, GameResult, pairing_games, play_game
 from solver.ffkingdom.data import shipped_cards
 from solver.ffkingdom.game import GAME, HINT, PUZZLE, HintOptions, PuzzleOptions
 
-_DEALT = "fortress-solver ffk deal --seed 7 | "  # the examples' position, on standard input
-
 
 def add_commands(commands: Any) -> None:
-    """The `ffk` command and its subcommands."""
-    ffk = commands.add_parser(
-        "ffk", help="Fortress Fight Kingdom: puzzles, hints, self-play",
-        description="Fortress Fight Kingdom, the two-player card duel: shuffled starts, "
-                    "exact puzzles, hints and self-play.",
-        epilog=f"example:\n  {_DEALT}fortress-solver ffk hint -")
-    sub = ffk.add_subparsers(dest="ffk_command", required=True, parser_class=type(ffk),
-                             help="what to do (each has its own --help)")
-
+    """The `ffk` command: the game's questions, a shuffled start and self-play."""
+    sub = QUESTIONS.add_questions(commands, remote=False, name="ffk",
+                                  about=OWN[GAME.name].commands["ffk"])
     deal = sub.add_parser(
         "deal", help="the starting position of a shuffled game, as JSON",
         description="Print the starting position of a shuffled game, as JSON.",
@@ -43,21 +36,14 @@ def add_commands(commands: Any) -> None:
                       help="leaders of players 0 and 1, e.g. haendler,festungsherr; either "
                            "may be left empty")
     deal.set_defaults(run=_deal)
-
-    QUESTIONS.add_each(sub, remote=False, words="fortress-solver ffk")
     add_selfplay(sub, positive, BOTS, "fortress-solver ffk selfplay --bots hint,greedy "
                  "--games 100 --seed 1").set_defaults(run=_selfplay)
 
 
 def add_client_commands(commands: Any) -> None:
     """`client ffk puzzle|hint`: the local commands' arguments and the server to ask."""
-    ffk = commands.add_parser(
-        "ffk", help="Fortress Fight Kingdom puzzles and hints",
-        description="Fortress Fight Kingdom puzzles and hints, answered by a server.",
-        epilog="example:\n  fortress-solver client ffk hint --start 7 --server 127.0.0.1:50051")
-    sub = ffk.add_subparsers(dest="ffk_command", required=True, parser_class=type(ffk),
-                             help="what to ask (each has its own --help)")
-    QUESTIONS.add_each(sub, remote=True, words="fortress-solver client ffk")
+    QUESTIONS.add_questions(commands, remote=True, under="client", name="ffk",
+                            about="Fortress Fight Kingdom puzzles and hints")
 
 
 def _deal(args: argparse.Namespace) -> None:

@@ -95,20 +95,26 @@ class Commands:
     def add_client_commands(self, commands: Any) -> None:
         self.add_questions(commands, remote=True, under="client")
 
-    def add_questions(self, commands: Any, remote: bool, under: str = "") -> None:
+    def add_questions(self, commands: Any, remote: bool, under: str = "", name: str = "",
+                      about: str = "") -> Any:
         """`GAME QUESTION FILE` for each question, asked here or (`remote`) of a server,
         its answer printed as JSON: a plug-in's commands at the top, and every game's
         under `ask` (`under`: the words between the program's name and the game's, for
-        the examples)."""
+        the examples). `name` and `about`: a game's own command's name and help, in place
+        of the game's names and summary; its other commands go into the subcommands
+        returned."""
         game = self.game
-        parser = commands.add_parser(game.name, aliases=list(game.aliases),
-                                     help=game.summary, description=game.summary)
+        parser = commands.add_parser(name or game.name, aliases=[] if name else list(game.aliases),
+                                     help=about or game.summary,
+                                     description=(about or game.summary)
+                                     + (", answered by a server" if remote and name else ""))
         questions = parser.add_subparsers(dest="question", required=True,
                                           parser_class=type(parser),
-                                          help="the question to ask (each has its own --help)")
-        words = " ".join(("fortress-solver", *under.split(), game.name))
+                                          help="what to do (each has its own --help)")
+        words = " ".join(("fortress-solver", *under.split(), name or game.name))
         parser.epilog = f"example:\n  {self.example(words, game.questions[0], remote)}"
         self.add_each(questions, remote, words)
+        return questions
 
     def add_each(self, questions: Any, remote: bool, words: str) -> None:
         """One command per question in `questions` (a subparsers action), named for it,

@@ -8,44 +8,25 @@ The three are the game's questions (service/generic/commands.py), printed here;
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from service.frontends import OWN
 from service.generic.commands import Commands
 from solver.stronghold.drawing import picture
 from solver.stronghold.game import CLEAR, GAME, PLAN, RACE, ClearOptions, PlanOptions, started
 from solver.stronghold.position import Position
-from solver.stronghold.schema import EXAMPLE
-
-# The examples' siege, on standard input: three attackers in base, one defender unit.
-_SIEGE = f"echo '{json.dumps(EXAMPLE)}' | "
 
 
 def add_commands(commands: Any) -> None:
-    game = commands.add_parser(
-        "stronghold", help="Stronghold: plan, clear, race (CP-SAT)",
-        description="Stronghold, the 3-4 player siege: the attacker's best assignment this "
-                    "turn, the fewest turns to clear all nine battlefields, and the "
-                    "defender's race.",
-        epilog=f"example:\n  {_SIEGE}fortress-solver stronghold clear -")
-    sub = game.add_subparsers(dest="stronghold_command", required=True,
-                              parser_class=type(game),
-                              help="what to ask (each has its own --help)")
-    QUESTIONS.add_each(sub, remote=False, words="fortress-solver stronghold")
+    QUESTIONS.add_questions(commands, remote=False, name="stronghold",
+                            about=OWN[GAME.name].commands["stronghold"])
 
 
 def add_client_commands(commands: Any) -> None:
     """`client stronghold plan|clear|race`: the local commands' arguments and the server
     to ask."""
-    game = commands.add_parser(
-        "stronghold", help="Stronghold plans, clears and races",
-        description="Stronghold plans, clears and races, answered by a server.",
-        epilog=f"example:\n  {_SIEGE}fortress-solver client stronghold clear - "
-               "--server 127.0.0.1:50051")
-    sub = game.add_subparsers(dest="stronghold_command", required=True,
-                              parser_class=type(game),
-                              help="what to ask (each has its own --help)")
-    QUESTIONS.add_each(sub, remote=True, words="fortress-solver client stronghold")
+    QUESTIONS.add_questions(commands, remote=True, under="client", name="stronghold",
+                            about="Stronghold plans, clears and races")
 
 
 def _print_plan(answer: dict[str, Any], position: Position, options: PlanOptions) -> None:
