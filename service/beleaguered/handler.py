@@ -15,28 +15,23 @@ from service.api import fortress_solver_pb2 as pb
 from service.beleaguered.hint_cache import HintCache
 from service.beleaguered.messages import (
     ANSWER,
-    algorithm_from_proto,
-    hint_to_proto,
-    metric_from_proto,
-    mode_from_proto,
+    VIEW,
     move_to_proto,
     position_from_proto,
-    position_source,
     position_to_proto,
     variant_from_proto,
 )
-from service.messages import budget_from_proto, check_budget, options_of
+from service.generic.typed import Typed
+from service.messages import budget_from_proto, check_budget
 from solver.beleaguered import Algorithm, Hint, Mode, Position, Solution, deal
 from solver.beleaguered.census import deal_info
 from solver.beleaguered.census import shipped as shipped_census
 from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEALS, check_deals
 from solver.beleaguered.game import (
-    GAME,
     GRADE,
     HINT,
     SOLVE,
     GradeOptions,
-    HintOptions,
     SolveOptions,
     with_grades,
 )
@@ -62,32 +57,24 @@ def _unwinnable_deal(source: pb.PositionSource) -> Hint | None:
     known = deal_info(source.beleaguered_deal)
     if known is None or known.status is not Status.UNSOLVABLE:
         return None
-    return Hint(Status.UNSOLVABLE, None, None, SearchStats(0, 0.0, 0))
+    return Hint(Status.UNSOLVABLE, None, None, SearchStats(0, 0.0, 0), known=True)
 
 
-def _solve_options(request: pb.SolveRequest) -> SolveOptions:
-    message = options_of(request, "beleaguered", GAME.name)
-    if request.WhichOneof("options") != "beleaguered":  # the options sent before `options`
-        return SolveOptions(mode_from_proto(message.mode),
-                            algorithm_from_proto(message.algorithm))
-    return SolveOptions(mode_from_proto(message.mode), algorithm_from_proto(message.algorithm),
-                        metric=metric_from_proto(message.metric),
-                        single_cards=message.single_cards)
+class Handler(Typed):
+    """Solve and Hint, through the typed messages as service/beleaguered/messages.py maps
+    them, and the streams of numbered deals. Optimal solutions fill its hint cache: a
+    hint for a position along one is answered at once."""
 
-
-class Handler:
-    """Solve and Hint, and the streams of numbered deals. Optimal solutions fill its hint
-    cache: a hint for a position along one is answered at once."""
-
+    view = VIEW
     sources = ("beleaguered_deal", "beleaguered")
 
     def __init__(self, game: Game[Position], settings: Settings) -> None:
         """Reads the server's rules files (InvalidInput naming the first fault), so that
         their variants are known by name here: their positions and deals are served.
         (A worker needs no file: a position takes its rules along, see Variant.__reduce__.)"""
+        super().__init__(game, settings)
         for path in settings.rules:
             load_variant_file(path)
-        self.game = game
         self.cache = HintCache(settings.cache_entries)
 
     def info(self) -> pb.GameInfo:
@@ -99,9 +86,6 @@ class Handler:
                                                     sequence_moves=v.sequence_moves.value)
                                      for v in variants()])
 
-    def source(self, position: Position) -> pb.PositionSource:
-        return position_source(position)
-
     def position(self, source: pb.PositionSource) -> Position:
         if source.WhichOneof("source") == "beleaguered_deal":
             return deal(source.beleaguered_deal)
@@ -111,58 +95,34 @@ class Handler:
         """Deal `seed` of the request's variant."""
         return deal(request.seed, variant_from_proto(request.variant))
 
-    def solve(self, request: pb.SolveRequest, position: Position,
-              calls: Calls) -> pb.SolveResponse:
-        solution: Solution = self.answer(SOLVE, request.position, position,
-                                         _solve_options(request), request.budget, calls)
-        return ANSWER(pb.SolveResponse, solution, position)
-
-    def hint(self, request: pb.HintRequest, position: Position,
-             calls: Calls) -> pb.HintResponse:
-        message = options_of(request, "beleaguered", GAME.name)  # another game's: refused
-        options = HINT.options()
-        if request.WhichOneof("options") == "beleaguered":
-            options = HintOptions(metric_from_proto(message.metric), message.all_moves)
-        advice, cached = self._advice(request.position, position, options, request.budget,
-                                      calls)
-        return hint_to_proto(advice, cached=cached, metric=options.metric)
-
     def answer(self, question: Question[Any, Any, Any], source: pb.PositionSource,
                position: Position, options: Any, budget: pb.Budget, calls: Calls) -> Any:
-        """A question asked through QuestionOptions, as the typed calls answer it: a
-        hint as `_advice` gives it; an optimal solve's line remembered."""
-        if question is HINT:
-            return self._advice(source, position, options, budget, calls)[0]
-        answer = calls.ask(question, position, options, budget)
-        if question is SOLVE and options.mode is Mode.OPTIMAL:
-            self.cache.remember(position, answer)
-        return answer
-
-    def _advice(self, source: pb.PositionSource, position: Position, options: HintOptions,
-                budget: pb.Budget, calls: Calls) -> tuple[Hint, bool]:
-        """The hint and whether it was known without a search: from the census for a
-        deal it proves unwinnable, else from the cache, else by an optimal solve that
-        fills it; with every legal move graded when the options ask (HINT's own run,
-        with the hint's search shared with the cache)."""
+        """A hint from the census for a deal it proves unwinnable, else from the cache,
+        else by an optimal solve that fills it; with every legal move graded when the
+        options ask (HINT's own run, with the hint's search shared with the cache). An
+        optimal solve's line is remembered."""
+        if question is not HINT:
+            answer = calls.ask(question, position, options, budget)
+            if question is SOLVE and options.mode is Mode.OPTIMAL:
+                self.cache.remember(position, answer)
+            return answer
         check_budget(budget)  # here: a known answer never reaches calls.ask
-        known = _unwinnable_deal(source)
-        advice, cached = ((known, True) if known is not None
-                          else self._hint(position, options.metric, budget, calls))
+        advice = _unwinnable_deal(source) or self._hint(position, options.metric, budget, calls)
         if options.all_moves:
             grading: Grading = calls.ask(GRADE, position, GradeOptions(options.metric), budget)
             advice = with_grades(advice, grading)
-        return advice, cached
+        return replace(advice, metric=options.metric)
 
     def _hint(self, position: Position, metric: Metric, budget: pb.Budget,
-              calls: Calls) -> tuple[Hint, bool]:
-        """The hint and whether the cache gave it (it keeps lines in moves counted as
-        moves), else the first move of an optimal solve, whose line it then keeps."""
+              calls: Calls) -> Hint:
+        """The cache's hint (it keeps lines in moves counted as moves), else the first
+        move of an optimal solve, whose line it then keeps."""
         known = self.cache.get(position) if metric is Metric.MOVES else None
         if known is not None:
-            return known, True
+            return known
         solution: Solution = calls.ask(SOLVE, position, SolveOptions(metric=metric), budget)
         self.cache.remember(position, solution)
-        return hint_from(solution), False
+        return hint_from(solution)
 
     def collectors(self) -> Iterable[Collector]:
         return (self.cache.collector(),)
@@ -171,10 +131,10 @@ class Handler:
 
     def solve_batch(self, request: pb.SolveBatchRequest,
                     calls: Calls) -> Iterator[pb.BatchResult]:
-        options = SolveOptions(mode_from_proto(request.mode, default=Mode.ANY),
-                               algorithm_from_proto(request.algorithm),
-                               metric=metric_from_proto(request.metric),
-                               moves=not request.without_moves)  # left out in the worker
+        # the request's options by name, as a Solve's are; `any` unless it asks `optimal`
+        options = replace(VIEW.options(SOLVE, request),
+                          mode=Mode.OPTIMAL if request.mode == pb.MODE_OPTIMAL else Mode.ANY,
+                          moves=not request.without_moves)  # left out in the worker
         budget = budget_from_proto(request.budget, calls.limits)
         variant = variant_from_proto(request.variant)
         expected = variant if request.variant else None  # else positions name their own

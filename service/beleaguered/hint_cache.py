@@ -48,7 +48,7 @@ class HintCache:
     def remember(self, position: Position, solution: Solution) -> None:
         """Store the hint of every position along an optimal (or proven-empty) answer."""
         if solution.status is Status.UNSOLVABLE:
-            self._put(position, Hint(Status.UNSOLVABLE, None, None, _NO_SEARCH))
+            self._put(position, Hint(Status.UNSOLVABLE, None, None, _NO_SEARCH, known=True))
             return
         if (solution.status is not Status.SOLVED or not solution.optimal
                 or solution.metric is not LengthMetric.MOVES or solution.single_cards
@@ -57,10 +57,10 @@ class HintCache:
             # (and a verdict without its moves, `moves` off, has none to give)
         left = len(solution.moves)
         for move in solution.moves:
-            self._put(position, Hint(Status.SOLVED, move, left, _NO_SEARCH))
+            self._put(position, Hint(Status.SOLVED, move, left, _NO_SEARCH, known=True))
             position = apply(position, move)
             left -= 1
-        self._put(position, Hint(Status.SOLVED, None, 0, _NO_SEARCH))
+        self._put(position, Hint(Status.SOLVED, None, 0, _NO_SEARCH, known=True))
 
     def collector(self) -> _Collector:
         """Its lookups as metrics, read from its counts at each scrape."""

@@ -13,9 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from service.api import fortress_solver_pb2 as pb
-from service.generic.typed import Reply
+from service.generic.typed import Reply, View
 from service.messages import STATUS_BACK, at_most, budget_to_proto, stats_from_proto
 from solver.beleaguered import Algorithm, Hint, Mode, Move, Position
+from solver.beleaguered.game import HINT, SOLVE
 from solver.beleaguered.reading import read
 from solver.beleaguered.schema import MAX_CARDS, NAME
 from solver.beleaguered.solve import Metric
@@ -82,19 +83,6 @@ def position_to_proto(position: Position) -> pb.BeleagueredPosition:
     )
 
 
-def mode_from_proto(mode: int, default: Mode = Mode.OPTIMAL) -> Mode:
-    modes: dict[int, Mode] = {pb.MODE_OPTIMAL: Mode.OPTIMAL, pb.MODE_ANY: Mode.ANY}
-    return modes.get(mode, default)
-
-
-def algorithm_from_proto(algorithm: int) -> Algorithm:
-    return Algorithm.IDASTAR if algorithm == pb.ALGORITHM_IDASTAR else Algorithm.ASTAR
-
-
-def metric_from_proto(metric: int) -> Metric:
-    return Metric.CARDS if metric == pb.METRIC_CARDS else Metric.MOVES
-
-
 def move_to_proto(move: Move) -> pb.Move:
     return pb.Move(card=str(move.card), source=str(move.source), target=str(move.target))
 
@@ -103,14 +91,6 @@ def move_to_proto(move: Move) -> pb.Move:
 # (the game's Solve and Hint answer in the response's own fields), so written.
 MOVE_KEYS = {"from": "source", "to": "target"}
 ANSWER = Reply(renamed=MOVE_KEYS)
-
-
-def hint_to_proto(hint: Hint, cached: bool = False,
-                  metric: Metric = Metric.MOVES) -> pb.HintResponse:
-    response = ANSWER(pb.HintResponse, hint, None)
-    response.cached, response.metric = cached, METRICS[metric]
-    return response
-
 
 def move_from_proto(message: pb.Move) -> Move:
     return Move.parse(f"{message.card} {message.source} {message.target}")
@@ -174,3 +154,15 @@ def _ranges(deals: list[int]) -> list[pb.DealRange]:
         else:
             ranges.append(pb.DealRange(first=number, last=number))
     return ranges
+
+
+def _cached(response: pb.HintResponse, hint: Hint, _: Position) -> None:
+    """What the hint's moves left count, and whether it was known without a search (from
+    the cache or the census)."""
+    response.metric, response.cached = METRICS[hint.metric], hint.known
+
+
+# How the typed messages map onto the game's questions (service/generic/typed.py).
+VIEW = View("beleaguered", tuple(mode.value for mode in Mode), position_from_proto,
+            position_source, solve=lambda _: SOLVE, hint=HINT,
+            answers={SOLVE.name: ANSWER, HINT.name: Reply(renamed=MOVE_KEYS, then=_cached)})

@@ -9,8 +9,10 @@ alone (service/generic/handler.py).
 from __future__ import annotations
 
 import dataclasses
+import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from service.answer_messages import message_fields
@@ -79,15 +81,33 @@ class View:
 
     def options(self, question: Question[Any, Any, Any], message: Any) -> Any:
         """The question's options from a typed options message (or a request's
-        deprecated flat fields): each option its field's value, a field at its zero
-        (unset, in proto3) leaving the option's default."""
-        fields = {each.name for each in message.DESCRIPTOR.fields}
+        deprecated flat fields): each option its field's value, an enum's value by its
+        name (`MODE_ANY`: "any"), a field at its zero (unset, in proto3) or an enum's
+        number that names no value leaving the option's default."""
+        fields = message.DESCRIPTOR.fields_by_name
         given = {}
         for option in dataclasses.fields(question.options):
-            name = self.renamed.get(option.name, option.name)
-            if name in fields and (value := getattr(message, name)):
+            field = fields.get(self.renamed.get(option.name, option.name))
+            if field is None or not (value := getattr(message, field.name)):
+                continue
+            if field.enum_type is None:
                 given[option.name] = value
+            elif value in field.enum_type.values_by_number:  # another number: the default
+                given[option.name] = _types(question)[option.name](_named(field.enum_type,
+                                                                          value))
         return question.options(**given)
+
+
+@cache
+def _types(question: Question[Any, Any, Any]) -> dict[str, Any]:
+    """The types of the question's options."""
+    return typing.get_type_hints(question.options)
+
+
+def _named(enum: Any, number: int) -> str:
+    """An enum value's name after the enum's prefix, lower case: `MODE_ANY` is "any"."""
+    prefix = enum.values_by_number[0].name.removesuffix("UNSPECIFIED")
+    return str(enum.values_by_number[number].name.removeprefix(prefix).lower())
 
 
 class Typed:
@@ -97,7 +117,10 @@ class Typed:
 
     def __init__(self, game: Game[Any], settings: Settings) -> None:
         self.game = game
-        self.sources: tuple[str, ...] = (self.view.field,)
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        return (self.view.field,)
 
     def info(self) -> pb.GameInfo:
         return pb.GameInfo(name=self.game.name, modes=self.view.modes)
@@ -111,18 +134,26 @@ class Typed:
     def solve(self, request: pb.SolveRequest, position: Any,
               calls: Calls) -> pb.SolveResponse:
         message = options_of(request, self.view.field, self.game.name)
-        return self._ask(pb.SolveResponse, self.view.solve(message), message, position,
-                         request.budget, calls)
+        return self._ask(pb.SolveResponse, self.view.solve(message), message, request,
+                         position, calls)
 
     def hint(self, request: pb.HintRequest, position: Any, calls: Calls) -> pb.HintResponse:
         message = options_of(request, self.view.field, self.game.name)
-        return self._ask(pb.HintResponse, self.view.hint, message, position, request.budget,
-                         calls)
+        return self._ask(pb.HintResponse, self.view.hint, message, request, position, calls)
+
+    def answer(self, question: Question[Any, Any, Any], source: pb.PositionSource,
+               position: Any, options: Any, budget: pb.Budget, calls: Calls) -> Any:
+        """A question's answer, asked through the typed messages or QuestionOptions alike
+        (service/frontends.py `Answers`): the search's. A handler that keeps answers
+        between calls answers from them instead."""
+        return calls.ask(question, position, options, budget)
 
     def collectors(self) -> Iterable[Collector]:
         return ()
 
     def _ask(self, kind: type[R], question: Question[Any, Any, Any], message: Any,
-             position: Any, budget: pb.Budget, calls: Calls) -> R:
-        answer = calls.ask(question, position, self.view.options(question, message), budget)
+             request: pb.SolveRequest | pb.HintRequest, position: Any, calls: Calls) -> R:
+        options = self.view.options(question, message)
+        answer = self.answer(question, request.position, position, options, request.budget,
+                             calls)
         return self.view.answers[question.name](kind, answer, position)

@@ -118,6 +118,8 @@ class Hint:
     optimal: bool = True
     at_least: int | None = None  # proven lower bound on the moves left
     all_moves: tuple[Graded, ...] | None = None  # every legal move graded, when asked
+    metric: Metric = Metric.MOVES  # what `moves_left` counts
+    known: bool = False  # known without a search: along a line found before, or a census
 
     @property
     def winnable(self) -> bool | None:
@@ -236,4 +238,5 @@ def hint_from(solution: Solution) -> Hint:
         solution.stats,
         solution.optimal or solution.status is not Status.SOLVED,
         solution.lower_bound,
+        metric=solution.metric,
     )
