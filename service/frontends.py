@@ -111,6 +111,14 @@ class Handler(Protocol):
     def hint(self, request: pb.HintRequest, position: Any,
              calls: Calls) -> pb.HintResponse: ...
 
+    def answer(self, question: Question[Any, Any, Any], source: pb.PositionSource,
+               position: Any, options: Any, budget: pb.Budget, calls: Calls) -> Any:
+        """A question's answer, however it is asked (a typed request or QuestionOptions):
+        the search's (`Calls.ask`), or one from what the handler keeps between calls or
+        knows of the position's source (Beleaguered Fortress's hint cache, its census of
+        numbered deals)."""
+        ...
+
     def collectors(self) -> Iterable[Collector]:
         """Its own metrics, read at each scrape (none for most games)."""
         ...
@@ -125,17 +133,6 @@ class Streams(Protocol):
 
     def generate_deals(self, request: pb.GenerateDealsRequest,
                        calls: Calls) -> Iterator[pb.GeneratedDeal]: ...
-
-
-@runtime_checkable
-class Answers(Protocol):
-    """A handler that answers a question asked through `QuestionOptions` itself, from
-    what it keeps between calls or knows of the position's source (Beleaguered
-    Fortress's hint cache, its census of numbered deals), as its typed RPCs do; any
-    other handler's questions go to `Calls.ask`."""
-
-    def answer(self, question: Question[Any, Any, Any], source: pb.PositionSource,
-               position: Any, options: Any, budget: pb.Budget, calls: Calls) -> Any: ...
 
 
 @runtime_checkable

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from pydantic import TypeAdapter
 
 from service.api import fortress_solver_pb2 as pb
-from service.frontends import Answers
 from service.generic.commands import default_question, options_from_json
 from service.messages import STATUS, stats_to_proto
 from solver.errors import InvalidInput
@@ -27,6 +26,7 @@ if TYPE_CHECKING:
     from prometheus_client.registry import Collector
 
     from service.calls import Calls
+    from service.frontends import Handler as FrontHandler
     from service.frontends import Settings
 
 
@@ -53,6 +53,10 @@ class Handler:
     def hint(self, request: pb.HintRequest, position: Any, calls: Calls) -> pb.HintResponse:
         return described_hint(self.game, request, position, calls, self)
 
+    def answer(self, question: Question[Any, Any, Any], source: pb.PositionSource,
+               position: Any, options: Any, budget: pb.Budget, calls: Calls) -> Any:
+        return calls.ask(question, position, options, budget)
+
     def collectors(self) -> Iterable[Collector]:
         return ()
 
@@ -63,16 +67,16 @@ def described(request: pb.SolveRequest | pb.HintRequest) -> bool:
 
 
 def described_solve(game: Game[Any], request: pb.SolveRequest, position: Any,
-                    calls: Calls, handler: object) -> pb.SolveResponse:
-    """The Solve of a request that sets QuestionOptions; `handler`: the game's, which
-    answers the question itself when it is one that does (`Answers`)."""
+                    calls: Calls, handler: FrontHandler) -> pb.SolveResponse:
+    """The Solve of a request that sets QuestionOptions, answered by the game's
+    `handler` (its `answer`)."""
     answer = _ask(game, request, "solve", position, calls, handler)
     return pb.SolveResponse(status=STATUS[answer.status], stats=stats_to_proto(answer.stats),
                             answer_json=strict_dumps(answer.to_json()))
 
 
 def described_hint(game: Game[Any], request: pb.HintRequest, position: Any,
-                   calls: Calls, handler: object) -> pb.HintResponse:
+                   calls: Calls, handler: FrontHandler) -> pb.HintResponse:
     """As `described_solve`, for a Hint."""
     answer = _ask(game, request, "hint", position, calls, handler)
     return pb.HintResponse(status=STATUS[answer.status],
@@ -103,16 +107,13 @@ def _options_schema(question: Question[Any, Any, Any]) -> str:
 
 
 def _ask(game: Game[Any], request: pb.SolveRequest | pb.HintRequest, rpc: str, position: Any,
-         calls: Calls, handler: object) -> Answer:
+         calls: Calls, handler: FrontHandler) -> Answer:
     chosen = request.WhichOneof("options")
     if chosen not in (None, "question_options"):
         raise InvalidInput(f"options are for {chosen}, but the position is {game.name}")
     named = request.question_options.question
     question = game.question(named) if named else default_question(game, rpc)
     options = options_from_json(question, request.question_options.options)
-    if isinstance(handler, Answers):
-        answered: Answer = handler.answer(question, request.position, position, options,
-                                          request.budget, calls)
-        return answered
-    answer: Answer = calls.ask(question, position, options, request.budget)
+    answer: Answer = handler.answer(question, request.position, position, options,
+                                    request.budget, calls)
     return answer

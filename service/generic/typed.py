@@ -144,8 +144,8 @@ class Typed:
     def answer(self, question: Question[Any, Any, Any], source: pb.PositionSource,
                position: Any, options: Any, budget: pb.Budget, calls: Calls) -> Any:
         """A question's answer, asked through the typed messages or QuestionOptions alike
-        (service/frontends.py `Answers`): the search's. A handler that keeps answers
-        between calls answers from them instead."""
+        (service/frontends.py `Handler.answer`): the search's. A handler that keeps
+        answers between calls answers from them instead."""
         return calls.ask(question, position, options, budget)
 
     def collectors(self) -> Iterable[Collector]:
