@@ -29,6 +29,7 @@ from service.arguments import (
     add_budget,
     add_progress,
     add_server,
+    add_variant,
     budget_of,
     positive,
     processes,
@@ -155,18 +156,6 @@ def add_commands(commands: Any) -> None:
     listed.add_argument("--rules", type=Path, metavar="FILE",
                         help="read a rules file of your own and list its variant too")
     listed.set_defaults(run=_variants)
-
-
-def add_variant(parser: argparse.ArgumentParser) -> None:
-    """--variant and --rules: the patience a command plays."""
-    parser.add_argument("--variant", metavar="NAME",
-                        help=f"the variant to play, as `fortress-solver variants` lists them "
-                             f"(when not given: a position file's own \"variant\", else "
-                             f"{DEFAULT})")
-    parser.add_argument("--rules", type=Path, metavar="FILE",
-                        help="play the variant of a rules file of your own (TOML, as "
-                             "`fortress-solver schema --rules` describes; --variant may "
-                             "name it too, no other)")
 
 
 def chosen_variant(name: str | None, rules: Path | None) -> Variant | None:
