@@ -9,8 +9,8 @@ A setup's servers or cluster run only around its own runs (started, warmed up, t
 timed): an idle Dask cluster alone takes some 0.4 of a core, which the others would pay.
 
 Then what a single call costs the server beyond its search, on one replica of one
-worker: warm Beleaguered Fortress Solves (`any` mode, a deal each) and Fortress Fight
-Kingdom Hints, alternated; the p50 of the server's own time per call (the "ms" of its
+worker: warm Beleaguered Fortress Solves (`any` mode, a deal each), Fortress Fight
+Kingdom Hints and Beleaguered Fortress Hints from the hint cache, alternated; the p50 of the server's own time per call (the "ms" of its
 log line), of the search's (the answer's stats.seconds) and of their difference.
 """
 
@@ -126,6 +126,7 @@ def per_call(calls: int) -> dict[str, dict[str, float]]:
                            int]] = {
         "Beleaguered Fortress Solve (`any`, deals 1..)": (_solve, 20),
         "Fortress Fight Kingdom Hint (8 worlds)": (_ffk_hint(ffk), 5),
+        "Beleaguered Fortress Hint (deal 2, from the cache)": (_cached_hint, 1),
     }
     searched: dict[str, dict[str, float]] = {name: {} for name in kinds}  # by request id
     port = free_port()
@@ -164,6 +165,15 @@ def _solve(stub: pb_grpc.SolverStub, deal: int, metadata: list[tuple[str, str]])
                               budget=pb.Budget(seconds=10))
     response: pb.SolveResponse = stub.Solve(request, timeout=30, metadata=metadata)
     return float(response.stats.seconds)
+
+
+def _cached_hint(stub: pb_grpc.SolverStub, _: int, metadata: list[tuple[str, str]]) -> float:
+    """Deal 2's hint: from the hint cache once its first call has solved the deal, so all
+    of the call is the server's own."""
+    request = pb.HintRequest(position=pb.PositionSource(beleaguered_deal=2),
+                             budget=pb.Budget(seconds=10))
+    stub.Hint(request, timeout=30, metadata=metadata)
+    return 0.0
 
 
 def _ffk_hint(position: str) -> Callable[[pb_grpc.SolverStub, int, list[tuple[str, str]]],

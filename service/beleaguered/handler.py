@@ -111,7 +111,10 @@ class Handler(Typed):
         if options.all_moves:
             grading: Grading = calls.ask(GRADE, position, GradeOptions(options.metric), budget)
             advice = with_grades(advice, grading)
-        return replace(advice, metric=options.metric)
+        # what its moves left count: the options' (an answer the pool could not give at all
+        # is in moves)
+        return advice if advice.metric is options.metric else replace(advice,
+                                                                       metric=options.metric)
 
     def _hint(self, position: Position, metric: Metric, budget: pb.Budget,
               calls: Calls) -> Hint:

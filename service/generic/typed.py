@@ -46,23 +46,32 @@ class Reply:
     then: Callable[[Any, Any, Any], None] | None = None  # (response, answer, position)
 
     def __call__(self, kind: type[R], answer: Answer, position: Any) -> R:
-        top: Any = kind.DESCRIPTOR
-        target = top.fields_by_name[self.within].message_type if self.within else top
+        target, stats_within, stats_at_top, when_solved = _shape(kind.DESCRIPTOR, self.within)
         fields = message_fields(target, answer.to_json(), self.renamed)
-        stats = stats_to_proto(answer.stats)
-        if "stats" in target.fields_by_name:
-            fields["stats"] = stats
+        if stats_within:
+            fields["stats"] = stats_to_proto(answer.stats)
         made: dict[str, Any] = {self.within: fields} if self.within else fields
-        if "stats" in top.fields_by_name and "stats" not in made:
-            made["stats"] = stats
-        response = kind(**made | {"status": STATUS[answer.status]})
+        if stats_at_top:
+            made["stats"] = stats_to_proto(answer.stats)
+        made["status"] = STATUS[answer.status]
+        response = kind(**made)
         if answer.status is not Status.SOLVED:
-            for name in _WHEN_SOLVED:
-                if name in top.fields_by_name:
-                    response.ClearField(name)
+            for name in when_solved:
+                response.ClearField(name)
         if self.then is not None:
             self.then(response, answer, position)
         return response
+
+
+@cache
+def _shape(top: Any, within: str) -> tuple[Any, bool, bool, tuple[str, ...]]:
+    """Of a response's descriptor: the message its answer fills (the response, or its
+    field `within`), whether the statistics go into that message or beside it into the
+    response, and the response's fields set only when SOLVED."""
+    target = top.fields_by_name[within].message_type if within else top
+    stats_within = "stats" in target.fields_by_name
+    return (target, stats_within, not stats_within and "stats" in top.fields_by_name,
+            tuple(name for name in _WHEN_SOLVED if name in top.fields_by_name))
 
 
 @dataclass(frozen=True)
@@ -84,24 +93,29 @@ class View:
         deprecated flat fields): each option its field's value, an enum's value by its
         name (`MODE_ANY`: "any"), a field at its zero (unset, in proto3) or an enum's
         number that names no value leaving the option's default."""
-        fields = message.DESCRIPTOR.fields_by_name
         given = {}
-        for option in dataclasses.fields(question.options):
-            field = fields.get(self.renamed.get(option.name, option.name))
-            if field is None or not (value := getattr(message, field.name)):
+        for option, name, enum, kind in _readings(question, message.DESCRIPTOR,
+                                                  tuple(self.renamed.items())):
+            value = getattr(message, name)
+            if not value:
                 continue
-            if field.enum_type is None:
-                given[option.name] = value
-            elif value in field.enum_type.values_by_number:  # another number: the default
-                given[option.name] = _types(question)[option.name](_named(field.enum_type,
-                                                                          value))
+            if enum is None:
+                given[option] = value
+            elif value in enum.values_by_number:  # another number: the default
+                given[option] = kind(_named(enum, value))
         return question.options(**given)
 
 
 @cache
-def _types(question: Question[Any, Any, Any]) -> dict[str, Any]:
-    """The types of the question's options."""
-    return typing.get_type_hints(question.options)
+def _readings(question: Question[Any, Any, Any], descriptor: Any,
+              renamed: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str, Any, Any], ...]:
+    """Each option a message of `descriptor` has a field for: the option's name, the
+    field's, the field's enum (None: not one) and the option's type."""
+    names, types = dict(renamed), typing.get_type_hints(question.options)
+    return tuple((option.name, field.name, field.enum_type, types[option.name])
+                 for option in dataclasses.fields(question.options)
+                 if (field := descriptor.fields_by_name.get(names.get(option.name, option.name)))
+                 is not None)
 
 
 def _named(enum: Any, number: int) -> str:
