@@ -10,8 +10,9 @@ timed): an idle Dask cluster alone takes some 0.4 of a core, which the others wo
 
 Then what a single call costs the server beyond its search, on one replica of one
 worker: warm Beleaguered Fortress Solves (`any` mode, a deal each), Fortress Fight
-Kingdom Hints and Beleaguered Fortress Hints from the hint cache, alternated; the p50 of the server's own time per call (the "ms" of its
-log line), of the search's (the answer's stats.seconds) and of their difference.
+Kingdom Hints and Beleaguered Fortress Hints from the hint cache, alternated; the p50 of
+the server's own time per call (the "ms" of its log line), of the search's (the
+answer's stats.seconds) and of their difference.
 """
 
 from __future__ import annotations
