@@ -47,7 +47,9 @@ class Reply:
 
     def __call__(self, kind: type[R], answer: Answer, position: Any) -> R:
         target, stats_within, stats_at_top, when_solved = _shape(kind.DESCRIPTOR, self.within)
-        fields = message_fields(target, answer.to_json(), self.renamed)
+        data = answer.to_json()
+        data.pop("stats", None)  # written from the answer's own, its seconds not rounded
+        fields = message_fields(target, data, self.renamed)
         if stats_within:
             fields["stats"] = stats_to_proto(answer.stats)
         made: dict[str, Any] = {self.within: fields} if self.within else fields
