@@ -17,6 +17,7 @@ from service.messages import STATUS
 from service.stronghold.messages import VIEW as STRONGHOLD
 from solver.beleaguered import deal
 from solver.beleaguered.game import HINT, SOLVE, HintOptions, SolveOptions
+from solver.beleaguered.solve import Metric
 from solver.budget import Budget
 from solver.farbduell.game import GAME as FARBDUELL_GAME
 from solver.ffkingdom.game import GAME as FFK_GAME
@@ -89,9 +90,11 @@ def test_each_typed_answer_holds_its_json(name, question):
 
 
 @pytest.mark.parametrize(("question", "options", "kind"), [
-    (SOLVE, SolveOptions(), pb.SolveResponse), (SOLVE, SolveOptions(single_cards=True),
-                                                pb.SolveResponse),
-    (HINT, HintOptions(all_moves=True), pb.HintResponse)], ids=["solve", "single-cards", "hint"])
+    (SOLVE, SolveOptions(), pb.SolveResponse),
+    (SOLVE, SolveOptions(single_cards=True), pb.SolveResponse),
+    (SOLVE, SolveOptions(metric=Metric.CARDS), pb.SolveResponse),
+    (HINT, HintOptions(all_moves=True), pb.HintResponse)],
+    ids=["solve", "single-cards", "in-cards", "hint"])
 def test_a_patience_answer_holds_its_json(question, options, kind):
     answer = question.ask(deal(2), options, BUDGET)
     _holds(ANSWER(kind, answer, None), answer.to_json(), MOVE_KEYS)
