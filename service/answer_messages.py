@@ -67,16 +67,20 @@ def _each(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return lambda values: [convert(value) for value in values]
 
 
+def enum_text(enum: Any, number: int) -> str:
+    """An enum value's name after the enum's prefix, in lower case: `MODE_ANY` is "any"
+    (the reverse of what an answer's text becomes)."""
+    return str(enum.values_by_number[number].name.removeprefix(_prefix(enum)).lower())
+
+
+def _prefix(enum: Any) -> str:
+    """What every value's name of the enum begins with: its zero's, `MODE_UNSPECIFIED`,
+    less UNSPECIFIED."""
+    return str(enum.values_by_number[0].name.removesuffix("UNSPECIFIED"))
+
+
 def _named(enum: EnumDescriptor) -> Callable[[Any], Any]:
     """A text as the number of the enum's value named for it after its prefix (a number
     as it is)."""
-    numbers = {value.name: value.number for value in enum.values}
-
-    @cache
-    def number(text: Any) -> Any:
-        if not isinstance(text, str):
-            return text
-        (found,) = {n for name, n in numbers.items()
-                    if name.endswith("_" + text.upper().replace("-", "_"))}
-        return found
-    return number
+    numbers = {value.name.removeprefix(_prefix(enum)): value.number for value in enum.values}
+    return lambda text: numbers[text.upper()] if isinstance(text, str) else text

@@ -87,10 +87,11 @@ def move_to_proto(move: Move) -> pb.Move:
     return pb.Move(card=str(move.card), source=str(move.source), target=str(move.target))
 
 
-# A move's JSON keys that its message names otherwise: solutions and hints are their JSON
-# (the game's Solve and Hint answer in the response's own fields), so written.
+# A move's JSON keys that its message names otherwise. A solution's and a hint's typed
+# responses are their JSON, written into the response's own fields.
 MOVE_KEYS = {"from": "source", "to": "target"}
 ANSWER = Reply(renamed=MOVE_KEYS)
+
 
 def move_from_proto(message: pb.Move) -> Move:
     return Move.parse(f"{message.card} {message.source} {message.target}")

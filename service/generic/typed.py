@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from service.answer_messages import message_fields
+from service.answer_messages import enum_text, message_fields
 from service.api import fortress_solver_pb2 as pb
 from service.messages import STATUS, options_of, stats_to_proto
 from solver.budget import Status
@@ -104,7 +104,7 @@ class View:
             if enum is None:
                 given[option] = value
             elif value in enum.values_by_number:  # another number: the default
-                given[option] = kind(_named(enum, value))
+                given[option] = kind(enum_text(enum, value))
         return question.options(**given)
 
 
@@ -118,12 +118,6 @@ def _readings(question: Question[Any, Any, Any], descriptor: Any,
                  for option in dataclasses.fields(question.options)
                  if (field := descriptor.fields_by_name.get(names.get(option.name, option.name)))
                  is not None)
-
-
-def _named(enum: Any, number: int) -> str:
-    """An enum value's name after the enum's prefix, lower case: `MODE_ANY` is "any"."""
-    prefix = enum.values_by_number[0].name.removesuffix("UNSPECIFIED")
-    return str(enum.values_by_number[number].name.removeprefix(prefix).lower())
 
 
 class Typed:
