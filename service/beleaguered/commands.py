@@ -71,10 +71,10 @@ from solver.games import Game, Question
 from solver.json_text import json_of
 
 if TYPE_CHECKING:
-    from service.beleaguered.batch import Records
+    from service.batch import Records
     from service.client import Client
 
-# service.beleaguered.batch and .messages, the census, the grading and the reader (with
+# service.batch, service.beleaguered.messages, the census, the grading and the reader (with
 # the wire schema's pydantic) are imported by the commands that use them: `deal` starts
 # sooner without them.
 
@@ -475,18 +475,18 @@ def _census(args: argparse.Namespace) -> None:
             raise InvalidInput("census --deals needs --out FILE.jsonl (it runs for long "
                                "and resumes from that file)")
         check_deals(args.deals.start, args.deals.stop - 1, variant)
-        from service.beleaguered.batch import in_pool, run_batch
-        from solver.beleaguered.results import CENSUS, Settings
+        from service.batch import in_pool, run_batch
+        from solver.beleaguered.results import CENSUS, settings_of
 
         _engine(args)
         work = partial(census_lines.census_deal, budget=budget_of(args), variant=variant)
         if args.dask is not None:
-            from service.beleaguered.dask_batch import on_dask  # Dask is optional: only for --dask
+            from service.dask_batch import on_dask  # Dask is optional: only for --dask
 
             solve_many = on_dask(args.dask, work)
         else:
             solve_many = in_pool(work, args.jobs)
-        settings = Settings.of(variant, CENSUS, budget_of(args))
+        settings = settings_of(variant, CENSUS, budget_of(args))
         with sigterm_as_interrupt(), args.out.open("a") as out:
             done = run_batch(args.deals, solve_many, settings, out, args.out, args.progress,
                              args.retry_unknown, args.retry_unproven)
@@ -661,11 +661,11 @@ _PRINTERS = {SOLVE.name: _print_solution, HINT.name: _print_hint}
 
 
 def _run_batch(args: argparse.Namespace, solve_many: Any, variant: Variant | None) -> None:
-    from service.beleaguered.batch import run_batch
-    from solver.beleaguered.results import Settings
+    from service.batch import run_batch
+    from solver.beleaguered.results import settings_of
 
     check_deals(args.deals.start, args.deals.stop - 1, variant)
-    settings = Settings.of(variant, args.mode, budget_of(args), args.metric)
+    settings = settings_of(variant, args.mode, budget_of(args), args.metric)
     with sigterm_as_interrupt():
         if args.out is None:
             summary = run_batch(args.deals, solve_many, settings, sys.stdout,
@@ -679,26 +679,25 @@ def _run_batch(args: argparse.Namespace, solve_many: Any, variant: Variant | Non
 
 
 def _batch(args: argparse.Namespace) -> None:
+    from solver.beleaguered.results import solve_deal
+
     _engine(args)
-    mode, algorithm, budget = Mode(args.mode), Algorithm(args.algorithm), budget_of(args)
     variant = _other(_variant_of(args))
+    work = partial(solve_deal, mode=Mode(args.mode), algorithm=Algorithm(args.algorithm),
+                   budget=budget_of(args), variant=variant, metric=Metric(args.metric))
     if args.dask is not None:
-        from service.beleaguered.dask_batch import (
-            solve_on_dask,  # Dask is optional: only for --dask
-        )
+        from service.dask_batch import on_dask  # Dask is optional: only for --dask
 
-        _run_batch(args, solve_on_dask(args.dask, mode, algorithm, budget,
-                                       variant=variant, metric=Metric(args.metric)), variant)
+        _run_batch(args, on_dask(args.dask, work), variant)
         return
-    from service.beleaguered.batch import solve_locally
+    from service.batch import in_pool
 
-    _run_batch(args, solve_locally(mode, algorithm, budget, args.jobs,
-                                   variant=variant, metric=Metric(args.metric)), variant)
+    _run_batch(args, in_pool(work, args.jobs), variant)
 
 
 def _batch_remote(args: argparse.Namespace, client: Client) -> None:
     from service.beleaguered import messages
-    from service.beleaguered.batch import line
+    from solver.beleaguered.results import line
 
     variant = _other(_variant_of(args))
 
@@ -726,11 +725,11 @@ def _band_of(args: argparse.Namespace) -> Band:
 def _earlier(args: argparse.Namespace, variant: Variant | None, band: Band) -> list[Tried]:
     """The tries of --out's file, refused when of other settings (none without --out)."""
     from solver.beleaguered.generated import GENERATE, earlier_tries
-    from solver.beleaguered.results import Settings
+    from solver.beleaguered.results import settings_of
 
     if args.out is None:
         return []
-    return earlier_tries(args.out, Settings.of(variant, GENERATE, budget_of(args)), band)
+    return earlier_tries(args.out, settings_of(variant, GENERATE, budget_of(args)), band)
 
 
 class _Found:
@@ -740,9 +739,9 @@ class _Found:
     def __init__(self, args: argparse.Namespace, variant: Variant | None, band: Band,
                  out: TextIO | None, bar: Any) -> None:
         from solver.beleaguered.generated import GENERATE
-        from solver.beleaguered.results import Settings
+        from solver.beleaguered.results import settings_of
 
-        self._settings = Settings.of(variant, GENERATE, budget_of(args))
+        self._settings = settings_of(variant, GENERATE, budget_of(args))
         self._count, self._variant, self._band = args.count, variant, band
         self._out, self._bar = out, bar
         self.printed = 0
@@ -768,9 +767,9 @@ class _Found:
 
 def _generate_local(args: argparse.Namespace) -> None:
     """Runs the plan of solver/beleaguered/generation.py in a pool of --jobs processes."""
-    from service.beleaguered.generate_pool import in_pool
+    from service.generate_pool import in_pool
     from solver.beleaguered.census import shipped
-    from solver.beleaguered.generation import Generation, ladder
+    from solver.beleaguered.generation import Generation, ladder, try_deal
 
     variant = _other(_variant_of(args))
     band = _band_of(args)
@@ -788,7 +787,9 @@ def _generate_local(args: argparse.Namespace) -> None:
             found.show(tried)
         if not plan.done:
             with sigterm_as_interrupt(), worker_pool(args.jobs) as pool:
-                run = in_pool(pool, args.jobs, budget_of(args), plan.deadline, variant)
+                attempt = partial(try_deal, budget=budget_of(args), deadline=plan.deadline,
+                                  variant=variant)
+                run = in_pool(pool, args.jobs, attempt, plan.deadline)
                 for tried in plan.run(run):
                     found.record(tried)
                     found.show(tried)

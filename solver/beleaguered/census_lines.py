@@ -17,11 +17,12 @@ from typing import Any
 
 from solver.beleaguered import Algorithm, Mode, deal, solve
 from solver.beleaguered.census import Census, DealInfo
-from solver.beleaguered.results import CENSUS, GAME, Settings, recorded
+from solver.beleaguered.results import CENSUS, GAME
 from solver.beleaguered.variant import DEFAULT, Variant
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from solver.intervals import wilson_interval
+from solver.results import Settings, recorded
 
 
 def census_deal(number: int, budget: Budget,

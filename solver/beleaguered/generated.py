@@ -16,8 +16,8 @@ from typing import Any
 
 from solver.beleaguered import Move, Position
 from solver.beleaguered.generation import Band, Outcome, Tried
-from solver.beleaguered.results import Settings, drop_cut_line, whole_lines
 from solver.errors import InvalidInput
+from solver.results import Settings, drop_cut_line, whole_lines
 
 GENERATE = "generate"  # the mode its lines record
 

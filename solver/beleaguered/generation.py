@@ -33,11 +33,12 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from solver.beleaguered import Move, Solution
-from solver.budget import Status
+from solver.beleaguered import Move, Solution, deal, solve
+from solver.beleaguered.variant import Variant
+from solver.budget import Budget, Status
 
 FIRST_RUNG = 0.25  # seconds: most deals' verdicts within the band come sooner
 RUNG_FACTOR = 4  # each rung's budget, the one before's times this
@@ -124,6 +125,18 @@ class Tried:
 # the rung's seconds, and never past `Generation.deadline`; (deal, the seconds it was given,
 # the answer) as each finishes. It may stop early (its client gone): the plan stops too.
 Run = Callable[[Iterator[int], float], Iterator[tuple[int, float, Solution]]]
+
+
+def try_deal(number: int, rung: float, budget: Budget, deadline: float,
+             variant: Variant | None) -> tuple[int, float, Solution]:
+    """Deal `number` solved optimally within the rung's seconds, the budget's other
+    limits, and before `deadline` (time.monotonic(), the same clock in every process):
+    (deal, the seconds it was given, the answer), as a Run yields it."""
+    seconds = min(rung, deadline - time.monotonic())
+    if seconds <= 0:
+        return number, 0.0, Solution.unknown(0.0)
+    return number, seconds, solve(deal(number, variant), budget=replace(budget,
+                                                                        seconds=seconds))
 
 
 class Ending(StrEnum):

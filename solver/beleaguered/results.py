@@ -1,126 +1,31 @@
-"""What a file of batch or census results holds. Each line that `--out` writes carries the
-settings of its run beside its deal's result: the game, the variant (with the digest of
-a user's rules), the mode, the metric of its lengths and the budget. A file cut short,
-filtered or joined with another still says what each of its lines is, so a run that
-would add results of other settings to it, or a pack of another variant's, is refused
-in one line before anything starts."""
+"""The patience family's results over numbered deals: a batch line of a deal's solution,
+and the settings a run's lines carry (solver/results.py), its variant named, with the
+digest of a user's rules."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
-from solver.beleaguered.position import FORMER_NAME, NAME
+from solver.beleaguered.deals import deal
+from solver.beleaguered.position import NAME
+from solver.beleaguered.solve import Algorithm, Metric, Mode, Solution, solve
 from solver.beleaguered.variant import DEFAULT, Variant, is_shipped
-from solver.budget import Budget
-from solver.errors import InvalidInput
+from solver.budget import Budget, SearchStats, Status
+from solver.results import Settings
 
 GAME = NAME
 CENSUS = "census"  # the mode of a census's lines: `any` mode, then optimal for a win
-_MODES = {"any": "any-mode", "optimal": "optimal-mode", CENSUS: "census"}
-_KEYS = ("game", "variant", "rules", "mode", "metric", "budget")  # what `fields` adds to a line
 
 
-@dataclass(frozen=True)
-class Settings:
-    """What a run's results are of (game, variant, a user's rules), found how (mode) and
-    within what budget. Results of one file agree on all but the budget, which
-    --retry-unknown raises for the deals it redoes."""
-
-    variant: str
-    mode: str
-    budget: Budget
-    rules: str | None = None  # sha256 of a user's rules; None for a shipped variant's
-    game: str = GAME
-    metric: str = "moves"  # what lengths count: moves, or single cards ("cards")
-
-    @classmethod
-    def of(cls, variant: Variant | None, mode: str, budget: Budget,
-           metric: str = "moves") -> Settings:
-        """A run's settings: `variant` None is Beleaguered Fortress."""
-        if variant is None:
-            return cls(DEFAULT, mode, budget, metric=metric)
-        own = None if is_shipped(variant) else rules_digest(variant)
-        return cls(variant.name, mode, budget, own, metric=metric)
-
-    def fields(self) -> dict[str, Any]:
-        """The keys each line of the file carries."""
-        budget = {"seconds": self.budget.seconds, "nodes": self.budget.nodes,
-                  "table_entries": self.budget.table_entries,
-                  "memory_mib": self.budget.memory_mib}
-        own = {} if self.rules is None else {"rules": self.rules}
-        return {"game": self.game, "variant": self.variant, **own, "mode": self.mode,
-                "metric": self.metric, "budget": budget}
-
-    @classmethod
-    def of_line(cls, line: dict[str, Any]) -> Settings | None:
-        """The settings a line records; None for one that records none (written by an
-        earlier fortress-solver). ValueError for settings not whole."""
-        if "game" not in line:
-            return None
-        try:
-            budget = line["budget"]
-            found = cls(line["variant"], line["mode"],
-                        Budget(budget["seconds"], budget["nodes"], budget["table_entries"],
-                               memory_mib=budget.get("memory_mib")),
-                        line.get("rules"), _game(line["game"]), line.get("metric", "moves"))
-        except (KeyError, TypeError, ValueError):
-            raise ValueError("its settings are not whole") from None
-        texts = (found.variant, found.mode, found.game, found.rules or "", found.metric)
-        if not all(isinstance(text, str) for text in texts):
-            raise ValueError("its settings are not whole")
-        return found
-
-    def alike(self, other: Settings) -> bool:
-        """Whether results of both may share a file: all but the budget agree."""
-        return replace(other, budget=self.budget) == self
-
-    def __str__(self) -> str:
-        """The results' kind in words: "citadel census", "castle-one-cell (rules
-        sha256 1a2b3c4d5e6f) any-mode"."""
-        own = "" if self.rules is None else f" (rules sha256 {self.rules[:12]})"
-        counted = "" if self.metric == "moves" else f" in {self.metric}"
-        return f"{self.variant}{own} {_MODES.get(self.mode, self.mode)}{counted}"
-
-    def budget_words(self) -> str:
-        """The budget in words: "30 s a search", "30 s, 1,000 nodes a search"."""
-        budget = self.budget
-        words = [] if budget.seconds is None else [f"{budget.seconds:g} s"]
-        if budget.nodes is not None:
-            words.append(f"{budget.nodes:,} nodes")
-        if budget.table_entries is not None:
-            words.append(f"{budget.table_entries:,} table entries")
-        if budget.memory_mib != Budget().memory_mib:
-            words.append("no memory cap" if budget.memory_mib is None
-                         else f"{budget.memory_mib:,} MiB")
-        return f"{', '.join(words) or 'no limit'} a search"
-
-
-def _game(written: Any) -> Any:
-    """The game a line names: lines written before the game was called patience name it
-    beleaguered-fortress, and resume as its lines."""
-    return NAME if written == FORMER_NAME else written
-
-
-def whole_lines(raw: bytes) -> list[tuple[int, bytes]]:
-    """The lines of a results file's bytes, numbered from 1, blank ones left out, up to
-    its last newline: a last line without one was cut short (a run killed mid-write)."""
-    whole = raw.rfind(b"\n") + 1
-    return [(number, line) for number, line in enumerate(raw[:whole].splitlines(), 1)
-            if line.strip()]
-
-
-def drop_cut_line(path: Path, raw: bytes) -> None:
-    """Cut a last line without its newline from the file whose bytes are `raw`: its deal
-    runs again, and the lines appended start on a line of their own."""
-    whole = raw.rfind(b"\n") + 1
-    if whole < len(raw):
-        with path.open("r+b") as file:
-            file.truncate(whole)
+def settings_of(variant: Variant | None, mode: str, budget: Budget,
+                metric: str = "moves") -> Settings:
+    """A run's settings: `variant` None is Beleaguered Fortress."""
+    if variant is None:
+        return Settings(GAME, DEFAULT, mode, budget, metric=metric)
+    own = None if is_shipped(variant) else rules_digest(variant)
+    return Settings(GAME, variant.name, mode, budget, own, metric=metric)
 
 
 def rules_digest(variant: Variant) -> str:
@@ -131,53 +36,22 @@ def rules_digest(variant: Variant) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def recorded(path: Path, lines: Iterable[tuple[int, dict[str, Any]]]) -> Settings | None:
-    """The settings of a file's lines (numbered), with its last line's budget; None when
-    there are none, or they record none. Lines whose settings differ in more than the
-    budget are refused, naming two of them."""
-    first: tuple[int, Settings | None] | None = None
-    found: Settings | None = None
-    before: list[Any] | None = None
-    for number, line in lines:
-        written = [line.get(key) for key in _KEYS]
-        if written == before:  # a run's lines come together: its settings are read once
-            continue
-        before = written
-        try:
-            found = Settings.of_line(line)
-        except ValueError as err:
-            raise InvalidInput(f"{path} line {number}: {err}") from None
-        if first is None:
-            first = (number, found)
-        elif not _alike(first[1], found):
-            raise InvalidInput(f"{path} mixes {_kind(first[1])} results (line {first[0]}) "
-                               f"and {_kind(found)} results (line {number})")
-    return found
+def line(number: int, status: Status, optimal: bool, length: int | None,
+         stats: SearchStats, single_card_moves: int | None = None) -> dict[str, Any]:
+    """One line of a batch's output, from its fields (a server's answer has no moves to
+    count)."""
+    return {"deal": number, "status": status.value, "optimal": optimal, "length": length,
+            "single_card_moves": single_card_moves, "nodes": stats.nodes,
+            "seconds": round(stats.seconds, 6)}
 
 
-def check_resume(path: Path, found: Settings | None, run: Settings,
-                 retrying: bool) -> None:
-    """Refuse in one line adding this run's results to a file of results it holds
-    (`found`): those of an earlier fortress-solver, which say not what they are, those of
-    other settings, and those of another budget unless `retrying` (--retry-unknown or
-    --retry-unproven)."""
-    if found is None:
-        raise InvalidInput(f"{path} does not say what its results are of (written by an "
-                           "earlier fortress-solver): use another --out")
-    both = (f"{path} holds {found} results ({found.budget_words()}); this run is {run} "
-            f"({run.budget_words()})")
-    if not found.alike(run):
-        raise InvalidInput(f"{both}: use another --out")
-    if found.budget != run.budget and not retrying:
-        raise InvalidInput(f"{both}: give the file's budget, or --retry-unknown to redo "
-                           "its unknown deals with this one")
+def record(number: int, solution: Solution) -> dict[str, Any]:
+    """The batch line of deal `number`'s solution."""
+    return line(number, solution.status, solution.optimal, solution.length, solution.stats,
+                solution.single_card_moves)
 
 
-def _alike(one: Settings | None, other: Settings | None) -> bool:
-    if one is None or other is None:
-        return one is other
-    return one.alike(other)
-
-
-def _kind(settings: Settings | None) -> str:
-    return "unlabelled" if settings is None else str(settings)
+def solve_deal(number: int, mode: Mode, algorithm: Algorithm, budget: Budget,
+               variant: Variant | None = None, metric: Metric = Metric.MOVES) -> dict[str, Any]:
+    """The batch line of deal `number` of `variant` (None: Beleaguered Fortress)."""
+    return record(number, solve(deal(number, variant), mode, algorithm, budget, metric))

@@ -12,10 +12,11 @@ import pytest
 
 from solver.beleaguered import Algorithm, Engine, Mode, census_lines, deal, solve
 from solver.beleaguered.census import Census, DealInfo, census_path, deal_info, shipped
-from solver.beleaguered.results import CENSUS, Settings
+from solver.beleaguered.results import CENSUS, GAME
 from solver.beleaguered.variant import find_variant, variants
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
+from solver.results import Settings
 from tests.support.engines import by
 
 ENTRIES = [DealInfo(10, Status.SOLVED, 73), DealInfo(11, Status.UNSOLVABLE, None),
@@ -256,7 +257,7 @@ VARIANT_LINES = [  # another variant's: the best line found and a lower bound
 
 def _write(path, lines, tail="", variant="beleaguered-fortress"):
     """The lines as a census of `variant` writes them, its settings on each."""
-    settings = Settings(variant, CENSUS, Budget(seconds=30)).fields()
+    settings = Settings(GAME, variant, CENSUS, Budget(seconds=30)).fields()
     path.write_text("".join(json.dumps(line | settings) + "\n" for line in lines) + tail)
     return path
 

@@ -178,7 +178,7 @@ def test_a_local_batch_imports_no_dask():
               "with contextlib.redirect_stdout(io.StringIO()):\n"
               "    assert main(['batch', '--deals', '1-2', '--jobs', '1']) == 0\n"
               "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')"
-              " or m == 'service.beleaguered.dask_batch'))")
+              " or m == 'service.dask_batch'))")
     done = subprocess.run([sys.executable, "-c", driver], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr

@@ -10,6 +10,7 @@ import json
 import subprocess
 from collections.abc import Iterator
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -20,7 +21,7 @@ from google.protobuf.json_format import MessageToDict
 
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
-from service.beleaguered.batch import solve_deal, solve_locally
+from service.batch import in_pool
 from service.beleaguered.hint_cache import HintCache
 from service.beleaguered.messages import (
     batch_request,
@@ -40,6 +41,7 @@ from solver.beleaguered import (
     solve,
 )
 from solver.beleaguered.reading import read
+from solver.beleaguered.results import solve_deal
 from solver.beleaguered.variant import (
     DEFAULT,
     Variant,
@@ -148,8 +150,9 @@ def test_the_clients_requests_name_a_variant_other_than_the_seed_game():
 
 
 def test_a_local_batch_solves_the_deals_of_a_rules_files_variant():
-    lines = sorted(solve_locally(Mode.ANY, Algorithm.ASTAR, Budget(seconds=10), 1,
-                                 variant=OWN)([3, 4]), key=lambda line: line["deal"])
+    work = partial(solve_deal, mode=Mode.ANY, algorithm=Algorithm.ASTAR,
+                   budget=Budget(seconds=10), variant=OWN)
+    lines = sorted(in_pool(work, 1)([3, 4]), key=lambda line: line["deal"])
     assert [(line["deal"], line["status"], line["length"]) for line in lines] == [
         (n, "solved", solve(deal(n, OWN), Mode.ANY).length) for n in (3, 4)]
     assert solve_deal(3, Mode.ANY, Algorithm.ASTAR, Budget(seconds=10))["length"] == \

@@ -23,7 +23,7 @@ watched = tuple(sys.argv[2].split(","))
 print(json.dumps([code, sorted(m for m in sys.modules if m.split(".")[0] in watched
                                or m in watched)]))
 """
-UNWANTED = ("ortools", "grpc", "tqdm", "service.beleaguered.batch", "service.client")
+UNWANTED = ("ortools", "grpc", "tqdm", "service.batch", "service.client")
 
 COMMANDS = [
     ["deal", "1"],

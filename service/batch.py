@@ -1,7 +1,9 @@
-"""Batch solvability over a range of deal numbers of a variant: parallel, resumable,
-summarised. A variant travels to the worker processes with the work (by value, a rules
-file's too), so none of them reads a file. The lines of an --out file carry the run's
-settings (solver/beleaguered/results.py), and only a run of the same settings resumes it."""
+"""Runs over a range of deal numbers, for any game that numbers its deals: each deal's
+line made by a work function (a batch's solve, a census's verdict), in parallel,
+resumable, summarised. The work travels to the worker processes by value (a user's
+rules file's variant too), so none of them reads a file. The lines of an --out file
+carry the run's settings (solver/results.py), and only a run of the same settings
+resumes it."""
 
 from __future__ import annotations
 
@@ -9,60 +11,20 @@ import json
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
 from service.arguments import progress_bar, worker_pool
-from solver.beleaguered import Algorithm, Mode, Solution, deal, solve
-from solver.beleaguered.results import (
-    Settings,
-    check_resume,
-    drop_cut_line,
-    recorded,
-    whole_lines,
-)
-from solver.beleaguered.solve import Metric
-from solver.beleaguered.variant import Variant
-from solver.budget import Budget, SearchStats, Status
+from solver.budget import Status
 from solver.errors import InvalidInput
 from solver.intervals import wilson_interval
-
-
-def record(number: int, solution: Solution) -> dict[str, Any]:
-    """One JSON line of the batch output."""
-    return line(number, solution.status, solution.optimal, solution.length, solution.stats,
-                solution.single_card_moves)
-
-
-def line(number: int, status: Status, optimal: bool, length: int | None,
-         stats: SearchStats, single_card_moves: int | None = None) -> dict[str, Any]:
-    """One JSON line of the batch output, from its fields (a server's answer has no
-    moves to count)."""
-    return {"deal": number, "status": status.value, "optimal": optimal, "length": length,
-            "single_card_moves": single_card_moves, "nodes": stats.nodes,
-            "seconds": round(stats.seconds, 6)}
-
-
-def solve_deal(number: int, mode: Mode, algorithm: Algorithm, budget: Budget,
-               variant: Variant | None = None, metric: Metric = Metric.MOVES) -> dict[str, Any]:
-    """The line of deal `number` of `variant` (None: Beleaguered Fortress)."""
-    return record(number, solve(deal(number, variant), mode, algorithm, budget, metric))
-
+from solver.results import Settings, check_resume, drop_cut_line, recorded, whole_lines
 
 Records = Iterator[dict[str, Any]]
+Work = Callable[[int], dict[str, Any]]  # a deal number's line: picklable, to go to workers
 
 
-def solve_locally(mode: Mode, algorithm: Algorithm, budget: Budget, jobs: int,
-                  variant: Variant | None = None,
-                  metric: Metric = Metric.MOVES) -> Callable[[list[int]], Records]:
-    """Deals of `variant` (None: Beleaguered Fortress) solved in a pool of `jobs`
-    processes, lines in the order they finish."""
-    return in_pool(partial(solve_deal, mode=mode, algorithm=algorithm, budget=budget,
-                           variant=variant, metric=metric), jobs)
-
-
-def in_pool(work: Callable[[int], dict[str, Any]], jobs: int) -> Callable[[list[int]], Records]:
+def in_pool(work: Work, jobs: int) -> Callable[[list[int]], Records]:
     """`work` (a picklable function of a deal number) over deals in a pool of `jobs`
     processes, lines in the order they finish."""
     def solve_many(todo: list[int]) -> Records:
@@ -147,7 +109,7 @@ class Summary:
 
 def run_batch(
     deals: Iterable[int],
-    solve_many: Callable[[list[int]], Iterator[dict[str, Any]]],
+    solve_many: Callable[[list[int]], Records],
     settings: Settings,
     out: TextIO,
     out_path: Path | None = None,

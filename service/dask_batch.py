@@ -9,14 +9,9 @@ import os
 import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import partial
 from typing import Any
 
-from service.beleaguered.batch import Records, solve_deal
-from solver.beleaguered import Algorithm, Mode
-from solver.beleaguered.solve import Metric
-from solver.beleaguered.variant import Variant
-from solver.budget import Budget
+from service.batch import Records, Work
 from solver.errors import InvalidInput
 
 try:
@@ -28,24 +23,11 @@ CHUNK = 100  # deals a task: Dask's ~5 ms a task is ~5 % of their any-mode work 
 RETRIES = 3  # a task that raises is run again; one whose worker died is rescheduled anyway
 _SILENT = logging.CRITICAL + 1
 
-Work = Callable[[int], dict[str, Any]]
-
 
 def solve_chunk(numbers: list[int], work: Work) -> list[dict[str, Any]]:
     """One task: the lines of up to CHUNK deals. Pure, so that Dask may run it again on
     another worker when its first one dies."""
     return [work(number) for number in numbers]
-
-
-def solve_on_dask(address: str, mode: Mode, algorithm: Algorithm, budget: Budget,
-                  variant: Variant | None = None,
-                  metric: Metric = Metric.MOVES) -> Callable[[list[int]], Records]:
-    """The batch's deals of `variant` (None: Beleaguered Fortress) solved on a Dask
-    cluster (see on_dask); the variant goes with each task, by value, so a rules file's
-    reaches workers that never read it."""
-    return on_dask(address, partial(solve_deal, mode=mode, algorithm=algorithm,
-                                    budget=budget, variant=variant,
-                                    metric=metric))
 
 
 def on_dask(address: str, work: Work) -> Callable[[list[int]], Records]:
