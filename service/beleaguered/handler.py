@@ -11,8 +11,8 @@ from dataclasses import replace
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
+from service.answer_cache import AnswerCache
 from service.api import fortress_solver_pb2 as pb
-from service.beleaguered.hint_cache import HintCache
 from service.beleaguered.messages import (
     ANSWER,
     VIEW,
@@ -37,7 +37,7 @@ from solver.beleaguered.game import (
 )
 from solver.beleaguered.generation import Band, Ending, Generation, Outcome, ladder
 from solver.beleaguered.grading import Grading
-from solver.beleaguered.solve import Metric, hint_from
+from solver.beleaguered.solve import Metric, hint_from, hints_along
 from solver.beleaguered.variant import Variant, load_variant_file, variants
 from solver.budget import Budget, SearchStats, Status
 from solver.errors import InvalidInput, OutOfRange
@@ -75,7 +75,9 @@ class Handler(Typed):
         super().__init__(game, settings)
         for path in settings.rules:
             load_variant_file(path)
-        self.cache = HintCache(settings.cache_entries)
+        # the hints along the optimal lines it has found, by position
+        self.cache: AnswerCache[Position, Hint] = AnswerCache(settings.cache_entries,
+                                                              "hint_cache", "Hint")
 
     def info(self) -> pb.GameInfo:
         return pb.GameInfo(name=self.game.name, modes=[m.value for m in Mode],
@@ -104,7 +106,7 @@ class Handler(Typed):
         if question is not HINT:
             answer = calls.ask(question, position, options, budget)
             if question is SOLVE and options.mode is Mode.OPTIMAL:
-                self.cache.remember(position, answer)
+                self.cache.put(hints_along(position, answer))
             return answer
         check_budget(budget)  # here: a known answer never reaches calls.ask
         advice = _unwinnable_deal(source) or self._hint(position, options.metric, budget, calls)
@@ -124,7 +126,7 @@ class Handler(Typed):
         if known is not None:
             return known
         solution: Solution = calls.ask(SOLVE, position, SolveOptions(metric=metric), budget)
-        self.cache.remember(position, solution)
+        self.cache.put(hints_along(position, solution))
         return hint_from(solution)
 
     def collectors(self) -> Iterable[Collector]:

@@ -16,6 +16,7 @@ out in single cards (solver/beleaguered/sequences.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from solver.beleaguered import engines
 from solver.beleaguered.engines import Engine
 from solver.beleaguered.position import Position
-from solver.beleaguered.rules import Move, replay
+from solver.beleaguered.rules import Move, apply, replay
 from solver.beleaguered.sequences import single_card_length, written_out
 from solver.beleaguered.variant import SequenceMoves
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
@@ -240,3 +241,26 @@ def hint_from(solution: Solution) -> Hint:
         solution.lower_bound,
         metric=solution.metric,
     )
+
+
+def hints_along(start: Position, solution: Solution) -> Iterator[tuple[Position, Hint]]:
+    """The hint of every position along an optimal (or proven-empty) answer from `start`,
+    known without a search: once a line is optimal from its start, its tail is optimal
+    from every position on it, so one solve answers a whole game's worth of hints. None
+    for an answer not proven optimal, one counted in single cards or written out in them
+    (the hints are in moves, each a move as the search found it), or a verdict without
+    its moves."""
+    known = SearchStats(0, 0.0, 0)
+    if solution.status is Status.UNSOLVABLE:
+        yield start, Hint(Status.UNSOLVABLE, None, None, known, known=True)
+        return
+    if (solution.status is not Status.SOLVED or not solution.optimal
+            or solution.metric is not Metric.MOVES or solution.single_cards
+            or solution.line_length is not None):
+        return
+    position, left = start, len(solution.moves)
+    for move in solution.moves:
+        yield position, Hint(Status.SOLVED, move, left, known, known=True)
+        position = apply(position, move)
+        left -= 1
+    yield position, Hint(Status.SOLVED, None, 0, known, known=True)

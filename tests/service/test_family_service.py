@@ -19,10 +19,10 @@ import grpc
 import pytest
 from google.protobuf.json_format import MessageToDict
 
+from service.answer_cache import AnswerCache
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.batch import in_pool
-from service.beleaguered.hint_cache import HintCache
 from service.beleaguered.messages import (
     batch_request,
     generate_request,
@@ -42,6 +42,7 @@ from solver.beleaguered import (
 )
 from solver.beleaguered.reading import read
 from solver.beleaguered.results import solve_deal
+from solver.beleaguered.solve import Hint, hints_along
 from solver.beleaguered.variant import (
     DEFAULT,
     Variant,
@@ -260,8 +261,8 @@ def test_the_hint_cache_tells_variants_with_the_same_cards_apart(stub):
     castle = deal(2, find_variant("beleaguered-castle"))
     citadel = replace(castle, variant=find_variant("citadel"))  # the same cards and shape
     assert castle.to_json() | {"variant": "citadel"} == citadel.to_json()
-    cache = HintCache(100)
-    cache.remember(castle, solve(castle))
+    cache: AnswerCache[Position, Hint] = AnswerCache(100, "hint_cache", "Hint")
+    cache.put(hints_along(castle, solve(castle)))
     assert cache.get(castle) is not None and cache.get(citadel) is None
 
     assert stub.Solve(pb.SolveRequest(position=_source(castle)), timeout=30).optimal
