@@ -46,8 +46,10 @@ _PATIENCE = "Patience"  # the game of the commands at the top: Beleaguered Fortr
 OWN = {
     "patience": Own("service.beleaguered", {
         "deal": f"{_PATIENCE}: the position of deal N",
-        "solve": f"{_PATIENCE}: solve a position",
+        # a question's command's help is its summary (solver/beleaguered/game.py)
+        "solve": f"{_PATIENCE}: the fewest moves that win, any win, or a proof there is none",
         "hint": f"{_PATIENCE}: the next move of an optimal solution",
+        "grade": f"{_PATIENCE}: every legal move: wins in N moves, loses, or unknown",
         "batch": f"{_PATIENCE}: a range of deals solved, as JSON lines",
         "census": f"{_PATIENCE}: the census of a range of deals",
         "generate": f"{_PATIENCE}: winnable deals of a band of optimal lengths",

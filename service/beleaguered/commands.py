@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from functools import partial
+from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -34,13 +35,12 @@ from service.arguments import (
     positive,
     processes,
     progress_bar,
-    read_bytes,
     sigterm_as_interrupt,
     source_name,
     worker_pool,
 )
 from service.frontends import OWN
-from service.generic.commands import add_options, ask_server, options_from_args
+from service.generic.commands import Commands
 from solver.beleaguered import (
     Algorithm,
     Engine,
@@ -53,7 +53,7 @@ from solver.beleaguered import (
 )
 from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEAL, check_deals
 from solver.beleaguered.drawing import picture
-from solver.beleaguered.game import GAME, HINT, SOLVE, SolveOptions
+from solver.beleaguered.game import GAME, HINT, SOLVE, HintOptions, SolveOptions
 from solver.beleaguered.generation import FIRST_RUNG, RUNG_FACTOR, Band, Outcome, Tried
 from solver.beleaguered.sequences import single_cards
 from solver.beleaguered.solve import Metric
@@ -68,7 +68,6 @@ from solver.beleaguered.variant import (
 from solver.budget import Status
 from solver.errors import InvalidInput
 from solver.games import Game, Question
-from solver.json_text import json_of
 
 if TYPE_CHECKING:
     from service.batch import Records
@@ -116,7 +115,8 @@ def add_commands(commands: Any) -> None:
     show.add_argument("--json", action="store_true", help="print the position as JSON")
     add_variant(show)
     show.set_defaults(run=_deal)
-    _add_solving_commands(commands, server=False)
+    QUESTIONS.add_each(commands, remote=False, words="fortress-solver", titled=True)
+    _add_batch(commands, server=False)
     _add_census_commands(commands)
 
     generate = commands.add_parser(
@@ -297,7 +297,8 @@ def _add_census_commands(commands: Any) -> None:
 
 
 def add_client_commands(commands: Any) -> None:
-    _add_solving_commands(commands, server=True)
+    QUESTIONS.add_each(commands, remote=True, words="fortress-solver client", titled=True)
+    _add_batch(commands, server=True)
     generate = commands.add_parser(
         "generate", help="winnable deals, one JSON line each",
         description="Ask the server for COUNT winnable Beleaguered Fortress deals, each "
@@ -348,24 +349,20 @@ def _add_generate_options(parser: argparse.ArgumentParser, local: bool) -> None:
 
 
 def _add_engine(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--engine", choices=[e.value for e in Engine],
+    parser.add_argument("--engine", choices=[e.value for e in Engine], action=_Engine,
                         help=f"deprecated: the compiled kernel searches where it is built; "
                              f"{engines.VARIABLE}=python picks the Python reference")
 
 
-def _engine(args: argparse.Namespace) -> None:
+class _Engine(argparse.Action):
     """--engine, deprecated: one line says so, and this process and the ones it starts
     search with the engine named (solver/beleaguered/engines.py)."""
-    if args.engine is not None:
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
         print(f"fortress-solver: --engine is deprecated: set "
-              f"{engines.VARIABLE}={args.engine} instead", file=sys.stderr)
-        engines.use(Engine(args.engine))
-
-
-def _add_position(parser: argparse.ArgumentParser) -> None:
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("file", nargs="?", help="position JSON file, or - for standard input")
-    source.add_argument("--deal", type=deal_number, metavar="N", help="deal number N")
+              f"{engines.VARIABLE}={values} instead", file=sys.stderr)
+        engines.use(Engine(values))
 
 
 def _said(option: str) -> str:
@@ -374,41 +371,39 @@ def _said(option: str) -> str:
                     if field.name == option))
 
 
-def _add_solving_commands(commands: Any, server: bool) -> None:
-    """solve, hint and batch; the client's take --server as well. Solve's and hint's
-    options are their questions' (solver/beleaguered/game.py), each a flag."""
-    def command(name: str, about: str, local: Any, remote: Any,
-                example: str) -> argparse.ArgumentParser:
-        where = f"client {name} {_SERVER}" if server else name
-        parser: argparse.ArgumentParser = commands.add_parser(
-            name, help=_HELP[name],
-            description=f"Beleaguered Fortress, or a variant of its family (--variant): {about}.",
-            epilog=f"example:\n  fortress-solver {where} {example}")
-        if server:
-            add_server(parser)
-            parser.set_defaults(run_remote=remote)
-        else:
-            _add_engine(parser)
-            parser.set_defaults(run=local)
-        add_variant(parser)
-        return parser
+def _flags(parser: argparse.ArgumentParser, question: Question[Any, Any, Any],
+           remote: bool) -> None:
+    """The questions' commands' own flag: the deprecated --engine, where they search."""
+    if not remote:
+        _add_engine(parser)
 
-    solving = ((SOLVE, "solve a position", "--deal 2 --steps"),
-               (HINT, "the next move of an optimal solution", "--deal 2 --all-moves"))
-    for question, about, example in solving:
-        asked = command(question.name, about, partial(_ask, question),
-                        partial(_ask_server, question), example)
-        _add_position(asked)
-        add_budget(asked, seconds=60)
-        asked.add_argument("--json", action="store_true", help="print one JSON object")
-        add_options(asked, question)
-        if question is SOLVE:
-            asked.add_argument("--steps", action="store_true",
-                               help="also the board at the start and after every move "
-                                    "(in the JSON, `steps`: the position after each move)")
 
-    batch = command("batch", "solvability of a range of deals, as JSON lines",
-                    _batch, _batch_remote, "--deals 1-100 --out results.jsonl")
+def _source(position: Position, args: argparse.Namespace) -> Any:
+    """What a client sends: a Beleaguered Fortress deal as its number (so that the
+    server's census answers for it), any other position, a variant's deal too, as the
+    position with its variant."""
+    from service.beleaguered import messages
+
+    if args.deal is not None and position.variant.name == DEFAULT:
+        return messages.deal_source(args.deal)
+    return messages.position_source(position)
+
+
+def _add_batch(commands: Any, server: bool) -> None:
+    """batch; the client's takes --server as well."""
+    where = f"client batch {_SERVER}" if server else "batch"
+    batch: argparse.ArgumentParser = commands.add_parser(
+        "batch", help=_HELP["batch"],
+        description="Beleaguered Fortress, or a variant of its family (--variant): "
+                    "solvability of a range of deals, as JSON lines.",
+        epilog=f"example:\n  fortress-solver {where} --deals 1-100 --out results.jsonl")
+    if server:
+        add_server(batch)
+        batch.set_defaults(run_remote=_batch_remote)
+    else:
+        _add_engine(batch)
+        batch.set_defaults(run=_batch)
+    add_variant(batch)
     batch.add_argument("--deals", type=deal_range, required=True, metavar="A-B",
                        help="the deal numbers to solve, A to B (or one number)")
     batch.add_argument("--mode", choices=[m.value for m in Mode], default="any",
@@ -478,7 +473,6 @@ def _census(args: argparse.Namespace) -> None:
         from service.batch import in_pool, run_batch
         from solver.beleaguered.results import CENSUS, settings_of
 
-        _engine(args)
         work = partial(census_lines.census_deal, budget=budget_of(args), variant=variant)
         if args.dask is not None:
             from service.dask_batch import on_dask  # Dask is optional: only for --dask
@@ -525,18 +519,6 @@ def _census_range(variant: Variant | None) -> str:
     return "none is shipped" if shipped is None else f"deals {shipped.first}-{shipped.last}"
 
 
-def _read(args: argparse.Namespace) -> tuple[str, Position]:
-    """The position's name and the position: deal N of the variant chosen, or a file's
-    position, read as the variant it names (which must be the one chosen, if any)."""
-    from solver.beleaguered.reading import read
-
-    variant = _variant_of(args)
-    if args.deal is not None:
-        return _deal_name(args.deal, variant), deal(args.deal, _played(variant))
-    source = source_name(args.file)
-    return source, read(json_of(read_bytes(args.file), source), variant)
-
-
 def _print_json(data: Any) -> None:
     print(json.dumps(data))
 
@@ -550,52 +532,29 @@ def _deal(args: argparse.Namespace) -> None:
         print(f"{_deal_name(args.number, variant)}\n{picture(position)}")
 
 
-def _ask(question: Question[Position, Any, Any], args: argparse.Namespace) -> None:
-    name, position = _read(args)
-    _engine(args)
-    options = options_from_args(question, args)
-    answer = question.ask(position, options, budget_of(args)).to_json()
-    _PRINTERS[question.name](name, answer, position, options, args)
+def _name(position: Position, args: argparse.Namespace) -> str:
+    """What a command's line calls its position: its deal, or its file."""
+    if args.deal is not None:
+        return _deal_name(args.deal, position.variant)
+    return source_name(args.file)
 
 
-def _ask_server(question: Question[Position, Any, Any], args: argparse.Namespace,
-                client: Client) -> None:
-    """Asked through QuestionOptions, a Beleaguered Fortress deal sent as its number (so
-    that the server's census answers for it), any other position, a variant's deal too,
-    as the position with its variant."""
-    from service.beleaguered import messages
-
-    name, position = _read(args)
-    numbered = args.deal is not None and position.variant.name == DEFAULT
-    source = (messages.deal_source(args.deal) if numbered
-              else messages.position_source(position))
-    options = options_from_args(question, args)
-    answer = ask_server(client, GAME, question, source, options, budget_of(args))
-    _PRINTERS[question.name](name, answer, position, options, args)
-
-
-def _print_solution(name: str, answer: dict[str, Any], start: Position, options: Any,
+def _print_solution(answer: dict[str, Any], start: Position, options: SolveOptions,
                     args: argparse.Namespace) -> None:
     """The verdict and the moves, a sequence move with the cards it carries; with
-    --steps, the board at the start and after each move too (in the JSON, `steps`: the
-    position after each move)."""
+    --steps, the board at the start and after each move too."""
     moves = [Move.from_json(move) for move in answer["moves"]]
-    before = [start]
-    for move in moves:
-        before.append(apply(before[-1], move))
-    if args.json:
-        _print_json(answer | ({"steps": [board.to_json() for board in before[1:]]}
-                              if args.steps else {}))
-        return
+    before = list(accumulate(moves, apply, initial=start))
     stats = answer["stats"]
-    print(f"{name}: {_verdict(answer)} ({stats['nodes']} nodes, {stats['seconds']:.2f} s)")
-    if args.steps:
+    print(f"{_name(start, args)}: {_verdict(answer)} ({stats['nodes']} nodes, "
+          f"{stats['seconds']:.2f} s)")
+    if options.steps:
         print(picture(start))
     for number, move in enumerate(moves, 1):
         carried = len(single_cards(before[number - 1], move))
         run = "" if carried == 1 else f" ({_run_size(before[number - 1], move)} cards)"
         print(f"{number:4}. {_said_move(move)}{run}")
-        if args.steps:
+        if options.steps:
             print(picture(before[number]))
 
 
@@ -633,12 +592,10 @@ def _run_size(position: Position, move: Move) -> int:
     return len(pile) - pile.index(move.card)
 
 
-def _print_hint(name: str, advice: dict[str, Any], position: Position, options: Any,
+def _print_hint(advice: dict[str, Any], position: Position, options: HintOptions,
                 args: argparse.Namespace) -> None:
     """The hint's move and the moves left, and with --all-moves each move graded."""
-    if args.json:
-        _print_json(advice)
-        return
+    name = _name(position, args)
     move, left = advice["move"], advice["moves_left"]
     if move is not None:
         if advice.get("optimal", True):
@@ -657,7 +614,8 @@ def _print_hint(name: str, advice: dict[str, Any], position: Position, options: 
         print(f"  {_said_move(Move.from_json(graded['move']))}: {verdict}")
 
 
-_PRINTERS = {SOLVE.name: _print_solution, HINT.name: _print_hint}
+QUESTIONS = Commands(GAME, in_variant, {SOLVE.name: _print_solution, HINT.name: _print_hint},
+                     deal_number, _flags, _source)
 
 
 def _run_batch(args: argparse.Namespace, solve_many: Any, variant: Variant | None) -> None:
@@ -681,7 +639,6 @@ def _run_batch(args: argparse.Namespace, solve_many: Any, variant: Variant | Non
 def _batch(args: argparse.Namespace) -> None:
     from solver.beleaguered.results import solve_deal
 
-    _engine(args)
     variant = _other(_variant_of(args))
     work = partial(solve_deal, mode=Mode(args.mode), algorithm=Algorithm(args.algorithm),
                    budget=budget_of(args), variant=variant, metric=Metric(args.metric))

@@ -75,7 +75,8 @@ def _deal(args: argparse.Namespace) -> None:
 # ---------------------------------------------------------------- printers
 
 
-def _print_chain(found: dict[str, Any], state: Position, options: ChainOptions) -> None:
+def _print_chain(found: dict[str, Any], state: Position,
+                 options: ChainOptions, _: argparse.Namespace) -> None:
     if found["status"] == Status.UNKNOWN.value:
         print(f"unknown: no chain found within the budget ({found['seconds']:.2f} s)")
         return
@@ -86,7 +87,8 @@ def _print_chain(found: dict[str, Any], state: Position, options: ChainOptions) 
     print(", ".join(found["plays"]) or "(no card can be played)")
 
 
-def _print_puzzle(answer: dict[str, Any], state: Position, options: PuzzleOptions) -> None:
+def _print_puzzle(answer: dict[str, Any], state: Position,
+                  options: PuzzleOptions, _: argparse.Namespace) -> None:
     stats = f"({answer['nodes']} nodes, {answer['seconds']:.2f} s)"
     if answer["status"] == Status.UNSOLVABLE.value:
         print(f"player {state.to_move} cannot force a win within {options.turns} turns: "
@@ -99,7 +101,8 @@ def _print_puzzle(answer: dict[str, Any], state: Position, options: PuzzleOption
             print(f"{n:3}. player {step['player']}: {step['action']}")
 
 
-def _print_hint(advice: dict[str, Any], state: Position, options: HintOptions) -> None:
+def _print_hint(advice: dict[str, Any], state: Position,
+                options: HintOptions, _: argparse.Namespace) -> None:
     if advice["action"] is None:
         print(f"unknown: the budget ran out ({advice['seconds']:.2f} s)")
         return

@@ -62,7 +62,8 @@ def _deal(args: argparse.Namespace) -> None:
 # ---------------------------------------------------------------- printers
 
 
-def _print_puzzle(answer: dict[str, Any], position: Position, options: PuzzleOptions) -> None:
+def _print_puzzle(answer: dict[str, Any], position: Position,
+                  options: PuzzleOptions, _: argparse.Namespace) -> None:
     me = position.state.to_move
     stats = f"({answer['nodes']} nodes, {answer['seconds']:.2f} s)"
     turns = answer["turns"]
@@ -78,7 +79,8 @@ def _print_puzzle(answer: dict[str, Any], position: Position, options: PuzzleOpt
             print(f"{n:3}. player {step['player']}: {step['action']}")
 
 
-def _print_hint(advice: dict[str, Any], position: Position, options: HintOptions) -> None:
+def _print_hint(advice: dict[str, Any], position: Position,
+                options: HintOptions, _: argparse.Namespace) -> None:
     seconds = f"{advice['seconds']:.2f} s"
     if advice["action"] is None or advice["win_chance"] is None:
         print(f"unknown: the budget ran out ({seconds})")

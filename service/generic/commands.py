@@ -32,8 +32,13 @@ if TYPE_CHECKING:
 
 # a game's front end's `in_variant(game, --variant, --rules)`: the game in that variant
 InVariant = Callable[[Game[Any], str | None, Path | None], Game[Any]]
-# prints a question's answer for a person, from its JSON, the position and the options
-Printer = Callable[[dict[str, Any], Any, Any], None]
+# prints a question's answer for a person, from its JSON, the position, the options and
+# the command's arguments (for a flag of the game's own, or the position's name)
+Printer = Callable[[dict[str, Any], Any, Any, argparse.Namespace], None]
+# a game's own flags on a question's command: (the parser, the question, under `client`)
+Flags = Callable[[argparse.ArgumentParser, Question[Any, Any, Any], bool], None]
+# the PositionSource a client sends for a position a command read (its arguments too)
+Source = Callable[[Any, argparse.Namespace], "pb.PositionSource"]
 
 
 def default_question(game: Game[Any], rpc: str) -> Question[Any, Any, Any]:
@@ -81,13 +86,21 @@ class Commands:
     """`fortress-solver GAME QUESTION FILE` and `client GAME QUESTION FILE`."""
 
     def __init__(self, game: Game[Any], in_variant: InVariant | None = None,
-                 printers: Mapping[str, Printer] | None = None) -> None:
+                 printers: Mapping[str, Printer] | None = None,
+                 deal_number: Callable[[str], int] = int, flags: Flags | None = None,
+                 source: Source | None = None) -> None:
         """`in_variant`: how the game's front end plays the variant --variant and
         --rules choose, for a game that has variants (None: it has none). `printers`:
-        the game's own commands' printers, by question (without: the JSON)."""
+        the game's own commands' printers, by question (without: the JSON).
+        `deal_number`: --deal's type, which refuses a number the game deals not.
+        `flags`: adds the game's own flags to a question's command. `source`: what a
+        client sends for the position (without: its JSON)."""
         self.game = game
         self.in_variant = in_variant
         self.printers = printers or {}
+        self.deal_number = deal_number
+        self.flags = flags
+        self.source = source
 
     def add_commands(self, commands: Any) -> None:
         self.add_questions(commands, remote=False)
@@ -116,13 +129,14 @@ class Commands:
         self.add_each(questions, remote, words)
         return questions
 
-    def add_each(self, questions: Any, remote: bool, words: str) -> None:
+    def add_each(self, questions: Any, remote: bool, words: str, titled: bool = False) -> None:
         """One command per question in `questions` (a subparsers action), named for it,
         which prints with the game's printer of the question if it has one (--json: the
         JSON), else the JSON. `words`: the command line up to the question's name, for
-        the examples."""
+        the examples; `titled`: each help names the game (commands at the top)."""
         for question in self.game.questions:
-            asked = questions.add_parser(question.name, help=question.summary,
+            about = f"{self.game.title}: {question.summary}" if titled else question.summary
+            asked = questions.add_parser(question.name, help=about,
                                          description=question.summary,
                                          epilog="example:\n  "
                                                 + self.example(words, question, remote))
@@ -130,7 +144,7 @@ class Commands:
             source.add_argument("file", nargs="?",
                                 help="position JSON file, or - for standard input")
             if self.game.deal is not None:
-                source.add_argument("--deal", type=int, metavar="N",
+                source.add_argument("--deal", type=self.deal_number, metavar="N",
                                     help="deal N of the game, instead of a file")
             if self.game.start is not None:
                 source.add_argument("--start", type=int, metavar="SEED",
@@ -139,6 +153,8 @@ class Commands:
                 add_variant(asked)
             add_budget(asked, seconds=question.seconds)
             add_options(asked, question)
+            if self.flags is not None:
+                self.flags(asked, question, remote)
             printer = self.printers.get(question.name)
             if printer is not None:
                 asked.add_argument("--json", action="store_true",
@@ -174,7 +190,8 @@ class Commands:
                     args: argparse.Namespace, client: Client) -> None:
         position = self._position(args)
         options = options_from_args(question, args)
-        source = _json_source(self.game, position)
+        source = (_json_source(self.game, position) if self.source is None
+                  else self.source(position, args))
         answer = ask_server(client, self.game, question, source, options, budget_of(args))
         _print(printer, args, answer, position, options)
 
@@ -223,7 +240,7 @@ def _print(printer: Printer | None, args: argparse.Namespace, answer: dict[str, 
     if printer is None or args.json:
         print(json.dumps(answer, ensure_ascii=False))
     else:
-        printer(answer, position, options)
+        printer(answer, position, options, args)
 
 
 def _option_fields(question: Question[Any, Any, Any]) -> list[tuple[dataclasses.Field[Any], Any]]:

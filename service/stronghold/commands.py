@@ -8,6 +8,7 @@ The three are the game's questions (service/generic/commands.py), printed here;
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
 
 from service.frontends import OWN
@@ -29,7 +30,8 @@ def add_client_commands(commands: Any) -> None:
                             about="Stronghold plans, clears and races")
 
 
-def _print_plan(answer: dict[str, Any], position: Position, options: PlanOptions) -> None:
+def _print_plan(answer: dict[str, Any], position: Position,
+                options: PlanOptions, _: argparse.Namespace) -> None:
     """The plan of the action step of the turn the position starts, after its hold step."""
     begun = started(position)
     print(picture(begun))
@@ -47,7 +49,8 @@ def _print_plan(answer: dict[str, Any], position: Position, options: PlanOptions
               + (", secure" if f["secure"] else "") + (", conquerable" if f["conquerable"] else ""))
 
 
-def _print_clear(outcome: dict[str, Any], position: Position, options: ClearOptions) -> None:
+def _print_clear(outcome: dict[str, Any], position: Position,
+                 options: ClearOptions, _: argparse.Namespace) -> None:
     print(picture(position))
     print(_verdict(outcome, "clear"))
     for step in outcome["plan"]:
@@ -56,7 +59,8 @@ def _print_clear(outcome: dict[str, Any], position: Position, options: ClearOpti
                 f"{unit} -> {to}" for unit, to in sorted(step["moves"].items())))
 
 
-def _print_race(answer: dict[str, Any], position: Position, options: ClearOptions) -> None:
+def _print_race(answer: dict[str, Any], position: Position,
+                options: ClearOptions, _: argparse.Namespace) -> None:
     print(picture(position))
     print(_verdict(answer, "race"))
 

@@ -45,6 +45,9 @@ class SolveOptions:
                 "single-card moves it is)"})
     moves: bool = field(default=True, metadata={
         "help": "the line's moves in the answer (off: its verdict and length alone)"})
+    steps: bool = field(default=False, metadata={
+        "help": "also the position after every move (`steps`); printed, the board at the "
+                "start and after every move"})
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,8 @@ def _solve(position: Position, options: SolveOptions, budget: Budget) -> Solutio
     solution = solve(position, options.mode, options.algorithm, budget, options.metric)
     if options.single_cards:
         solution = solution.written_out(position)
-    return solution if options.moves else solution.without_moves()
+    solution = solution if options.moves else solution.without_moves()
+    return solution.with_steps(position) if options.steps else solution
 
 
 def _hint(position: Position, options: HintOptions, budget: Budget) -> Hint:
@@ -123,10 +127,11 @@ def _schema() -> dict[str, Any]:
 
 
 SOLVE = Question("solve", "the fewest moves that win, any win, or a proof there is none",
-                 SolveOptions, Solution, _solve)
-HINT = Question("hint", "the next move of an optimal solution", HintOptions, Hint, _hint)
+                 SolveOptions, Solution, _solve, seconds=60)
+HINT = Question("hint", "the next move of an optimal solution", HintOptions, Hint, _hint,
+                seconds=60)
 GRADE = Question("grade", "every legal move: wins in N moves, loses, or unknown",
-                 GradeOptions, Grading, _grade)
+                 GradeOptions, Grading, _grade, seconds=60)
 
 GAME: Game[Position] = Game(
     name=NAME,  # the family's

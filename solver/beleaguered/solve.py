@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from solver.beleaguered import engines
@@ -66,6 +67,7 @@ class Solution:
     single_cards: bool = False  # whether `moves` is written out so
     written_from: int | None = None  # when it is: the line's length before, in moves
     line_length: int | None = None  # the line's length, kept when its moves are left out
+    steps: tuple[Position, ...] | None = None  # when asked: the position after each move
 
     @property
     def length(self) -> int | None:
@@ -90,6 +92,10 @@ class Solution:
         return replace(self, moves=line, single_cards=True, single_card_moves=len(line),
                        written_from=len(self.moves))
 
+    def with_steps(self, start: Position) -> Solution:
+        """This answer with the position after each of its moves, from `start`."""
+        return replace(self, steps=tuple(accumulate(self.moves, apply, initial=start))[1:])
+
     @classmethod
     def unknown(cls, seconds: float) -> Solution:
         return cls(Status.UNKNOWN, False, (), SearchStats(0, seconds, 0))
@@ -107,7 +113,7 @@ class Solution:
             "metric": self.metric.value,
             "single_card_moves": self.single_card_moves,
             "single_cards": self.single_cards,
-        }
+        } | ({} if self.steps is None else {"steps": [step.to_json() for step in self.steps]})
 
 
 @dataclass(frozen=True)

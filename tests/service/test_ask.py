@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+from itertools import accumulate
 
 import grpc
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from service.api import fortress_solver_pb2 as pb
 from service.generic.commands import default_question, options_from_json
 from service.generic.handler import _options_schema
+from solver.beleaguered import Move, apply, deal, legal_moves, solve
 from solver.budget import Budget
 from solver.errors import InvalidInput
 from solver.games import find_game, games
@@ -198,13 +200,16 @@ def test_an_option_added_in_its_game_package_alone_reaches_every_front_end(
 
 
 def test_the_patience_commands_take_every_option_of_their_questions(capsys, solver_server):
-    """`solve` and `hint`, here and under `client`, have a flag for each option of their
-    questions, and ask a server through QuestionOptions: `moves`, which no typed message
-    carries, leaves the line's moves out here and on a server alike."""
+    """Every question of the patience game is a command at the top (`solve`, `hint`,
+    `grade`), here and under `client`, with a flag for each option of its question, and
+    asks a server through QuestionOptions: `moves`, which no typed message carries, leaves
+    the line's moves out here and on a server alike."""
     patience = find_game("patience")
-    for name in ("solve", "hint"):
+    assert [question.name for question in patience.questions] == ["solve", "hint", "grade"]
+    for question in patience.questions:
+        name = question.name
         flags = ["--" + field.name.replace("_", "-")
-                 for field in dataclasses.fields(patience.question(name).options)]
+                 for field in dataclasses.fields(question.options)]
         for argv in ((name, "--help"), ("client", name, "--help")):
             code, out, _ = run(capsys, *argv)
             assert code == 0 and [flag for flag in flags if flag not in out] == []
@@ -214,6 +219,35 @@ def test_the_patience_commands_take_every_option_of_their_questions(capsys, solv
         answer = run_json(capsys, *argv, "--deal", "2", "--no-moves", "--json")
         assert (answer["status"], answer["optimal"], answer["length"], answer["moves"]) == \
             ("solved", True, length, [])
+
+
+def test_grade_grades_each_move_by_the_optimal_line_after_it_here_and_on_a_server(
+        capsys, solver_server):
+    """`grade` prints each legal move's grade as JSON, the same here and from a server: a
+    move that wins in N moves leads to a position whose optimal line has N - 1."""
+    start = deal(2)
+    local = run_json(capsys, "grade", "--deal", "2", "--seconds", "60")
+    remote = run_json(capsys, "client", "grade", "--deal", "2", "--seconds", "60",
+                      "--server", address(solver_server))
+    assert remote["all_moves"] == local["all_moves"]
+    assert len(local["all_moves"]) == len(legal_moves(start))
+    for graded in local["all_moves"]:
+        assert graded["outcome"] == "wins"  # deal 2 loses by no first move
+        after = apply(start, Move.from_json(graded["move"]))
+        assert solve(after).length == graded["moves_left"] - 1
+
+
+def test_solve_steps_are_the_positions_along_the_line_here_and_on_a_server(
+        capsys, solver_server):
+    """--steps is the solve question's option: the position after each move, asked here
+    or of a server, the line replayed."""
+    local = run_json(capsys, "solve", "--deal", "2", "--steps", "--json")
+    remote = run_json(capsys, "client", "solve", "--deal", "2", "--steps", "--json",
+                      "--server", address(solver_server))
+    assert remote["steps"] == local["steps"]
+    line = [Move.from_json(move) for move in local["moves"]]
+    assert local["steps"] == [position.to_json() for position in
+                              accumulate(line, apply, initial=deal(2))][1:]
 
 
 def test_ask_plays_the_variant_chosen_here_and_on_a_server(capsys, solver_server):
