@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sized
+from dataclasses import dataclass
 from functools import cache
 from operator import attrgetter
 from types import NoneType, UnionType
-from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, Generic, TypeVar, Union, get_args, get_origin
 
 from annotated_types import MaxLen
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
@@ -36,11 +37,13 @@ from google.protobuf.message_factory import GetMessageClass
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from service.api import fortress_solver_pb2 as pb
 from service.messages import at_most
 from solver.errors import InvalidInput
 from solver.reading import MaxKeys, path_of
 
 M = TypeVar("M", bound=Message)
+P = TypeVar("P")  # a game's position value
 # what protobuf raises for a value its field cannot hold (a bool of 2**64 overflows)
 _UNFIT = (TypeError, ValueError, OverflowError)
 Path = tuple[int | str, ...]
@@ -65,6 +68,43 @@ def json_to_message(data: Any, message_class: type[M], schema: type[BaseModel]) 
     except _UNFIT:
         message: M = shape.to_proto(data, (), True)
         return message
+
+
+@dataclass(frozen=True)
+class Positions(Generic[P, M]):
+    """A game's typed position message both ways, through its JSON: the message becomes
+    the JSON the command line reads, with exactly the fields it sets, and goes through the
+    game's reader, so that the reader fills in the same defaults and bad input gets the
+    same message on both; a position's JSON becomes its message field for field."""
+
+    field: str                                  # the PositionSource field that holds it
+    kind: type[M]                               # its message
+    schema: type[BaseModel]                     # the game's wire schema
+    reader: Callable[[dict[str, Any]], P]       # the game's reader of a position's JSON
+    writer: Callable[[P], dict[str, Any]]       # a position's JSON
+
+    def json(self, message: M) -> dict[str, Any]:
+        """The JSON of a message, for the reader (InvalidInput for a list longer than it
+        takes)."""
+        return message_to_json(message, self.schema)
+
+    def message(self, data: Mapping[str, Any]) -> M:
+        """The message of a position's JSON that the reader accepts (InvalidInput for a
+        value no field holds as it is)."""
+        return json_to_message(data, self.kind, self.schema)
+
+    def read(self, message: M) -> P:
+        """The position a message holds; InvalidInput names every fault."""
+        return self.reader(self.json(message))
+
+    def write(self, position: P) -> M:
+        """A position's message, every field its JSON has."""
+        return self.message(self.writer(position))
+
+    def source(self, position: P) -> pb.PositionSource:
+        """What a client sends for the position."""
+        held: dict[str, Any] = {self.field: self.write(position)}
+        return pb.PositionSource(**held)
 
 
 def _refuse(path: Path, fault: str) -> InvalidInput:

@@ -1,20 +1,13 @@
-"""Farbduell's typed messages: positions both ways, answers to their view.
-
-A position message becomes the JSON that the command line reads, with exactly the
-fields the message sets, so that the reader fills in the same defaults and bad input
-gets the same message on both; the wire schema drives the conversion
-(service/messages.py), so a list longer than the reader takes is refused so before any
-item is converted. Actions travel as their text. An answer's message is its JSON, as
-its view's `Reply` writes it.
-"""
+"""Farbduell's typed messages: positions both ways through their JSON
+(service/position_messages.py `Positions`; a null is left out, as the reader reads it:
+an unknown draw pile, no stack, no fuse, no winner; but a null colour is the empty
+colour, to be named), answers to their view. Actions travel as their text."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from service.api import fortress_solver_pb2 as pb
 from service.generic.typed import Reply, View
-from service.position_messages import json_to_message, message_to_json
+from service.position_messages import Positions
 from solver.farbduell.actions import step_json
 from solver.farbduell.chains import Chain
 from solver.farbduell.game import CHAIN, GAME, HINT, PUZZLE
@@ -22,32 +15,8 @@ from solver.farbduell.position import Position
 from solver.farbduell.schema import PositionSchema
 
 MODES = ("forced-win", "chain", "hint")   # what GetServerInfo lists
-
-
-def position_from_proto(message: pb.FarbduellPosition) -> Position:
-    """The position on the shipped tables; InvalidInput names every fault."""
-    return GAME.from_json(position_to_json(message))
-
-
-def position_to_json(message: pb.FarbduellPosition) -> dict[str, Any]:
-    """The JSON form of the message, for the reader (InvalidInput for a list longer than
-    it takes)."""
-    return message_to_json(message, PositionSchema)
-
-
-def position_from_json(data: dict[str, Any]) -> pb.FarbduellPosition:
-    """The message of a position JSON that the reader accepts; a null is left out, as
-    the reader reads it (an unknown draw pile, no stack, no fuse, no winner), but a null
-    colour is the empty colour (to be named)."""
-    return json_to_message(data, pb.FarbduellPosition, PositionSchema)
-
-
-def state_to_proto(state: Position) -> pb.FarbduellPosition:
-    return position_from_json(state.to_json())
-
-
-def source(state: Position) -> pb.PositionSource:
-    return pb.PositionSource(farbduell=state_to_proto(state))
+POSITIONS = Positions("farbduell", pb.FarbduellPosition, PositionSchema, GAME.from_json,
+                      Position.to_json)
 
 
 # ---------------------------------------------------------------- answers
@@ -61,7 +30,7 @@ def _chain_line(response: pb.SolveResponse, found: Chain, state: Position) -> No
 
 # How the typed messages map onto the game's questions (service/generic/typed.py): a
 # Solve is the chain when its options name one (`chain`: the objective), else the puzzle.
-VIEW = View("farbduell", MODES, position_from_proto, source,
+VIEW = View("farbduell", MODES, POSITIONS.read, POSITIONS.source,
             solve=lambda message: CHAIN if message.chain else PUZZLE, hint=HINT,
             answers={CHAIN.name: Reply(renamed={"cards": "length"}, then=_chain_line),
                      PUZZLE.name: Reply(renamed={"line": "farbduell_line", "actions": "length"}),

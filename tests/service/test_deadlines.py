@@ -51,7 +51,7 @@ HARD_ANY = pb.PositionSource(beleaguered=position_to_proto(Position.from_json({
 
 
 def _ffk(data: dict) -> pb.PositionSource:
-    return pb.PositionSource(ffkingdom=ffkingdom.position_from_json(data))
+    return pb.PositionSource(ffkingdom=ffkingdom.POSITIONS.message(data))
 
 
 def _ffk_view(seed: int) -> pb.PositionSource:
@@ -86,7 +86,7 @@ FFK_FIVE_HITS = _ffk_whole({"actions_left": 20, "resource_win": False, "players"
 
 
 def _farbduell(data: dict) -> pb.PositionSource:
-    return pb.PositionSource(farbduell=farbduell.position_from_json(data))
+    return pb.PositionSource(farbduell=farbduell.POSITIONS.message(data))
 
 
 def _whole_hand() -> pb.PositionSource:
@@ -113,7 +113,7 @@ def _unit(id: str, owner: str, might: int, loc: str | None = None, **extras: obj
 
 
 def _stronghold(data: dict) -> pb.PositionSource:
-    return pb.PositionSource(stronghold=stronghold.position_from_json(data))
+    return pb.PositionSource(stronghold=stronghold.POSITIONS.message(data))
 
 
 # A1 to move with twelve ready units, the most a plan takes: 3 x 2^12 fights to play out

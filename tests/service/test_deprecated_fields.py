@@ -15,9 +15,9 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from service.api import fortress_solver_pb2 as pb
-from service.farbduell.messages import position_from_json as farbduell_position
-from service.ffkingdom.messages import position_from_json as ffk_position
-from service.stronghold.messages import position_from_json as stronghold_position
+from service.farbduell.messages import POSITIONS as FARBDUELL_POSITIONS
+from service.ffkingdom.messages import POSITIONS as FFK_POSITIONS
+from service.stronghold.messages import POSITIONS as STRONGHOLD_POSITIONS
 from solver.farbduell.hints import HINT_BUDGET as FARBDUELL_HINT_BUDGET
 from solver.farbduell.hints import Settings as FarbduellSettings
 from solver.farbduell.hints import hint as farbduell_hint
@@ -120,7 +120,7 @@ def test_beleaguered_options_win_over_the_flat_fields(stub):
 
 
 def ffk_source(data: dict) -> pb.PositionSource:
-    return pb.PositionSource(ffkingdom=ffk_position(data))
+    return pb.PositionSource(ffkingdom=FFK_POSITIONS.message(data))
 
 
 def test_flat_turns_are_the_ffk_options(stub):
@@ -164,7 +164,7 @@ def test_ffk_options_win_over_the_flat_fields(stub):
 
 
 def farbduell_source(data: dict) -> pb.PositionSource:
-    return pb.PositionSource(farbduell=farbduell_position(data))
+    return pb.PositionSource(farbduell=FARBDUELL_POSITIONS.message(data))
 
 
 def test_flat_chain_is_the_farbduell_options(stub):
@@ -226,7 +226,7 @@ def test_farbduell_options_win_over_the_flat_fields(stub):
 
 
 def stronghold_source(data: dict) -> pb.PositionSource:
-    return pb.PositionSource(stronghold=stronghold_position(data))
+    return pb.PositionSource(stronghold=STRONGHOLD_POSITIONS.message(data))
 
 
 @pytest.mark.parametrize(("data", "fields"), [

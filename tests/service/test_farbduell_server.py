@@ -18,12 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from service.api import fortress_solver_pb2 as pb
-from service.farbduell.messages import (
-    position_from_json,
-    position_from_proto,
-    position_to_json,
-    state_to_proto,
-)
+from service.farbduell.messages import POSITIONS as MESSAGES
 from service.messages import STATUS
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
@@ -68,7 +63,7 @@ def _knowing_three_seats() -> dict:
 
 
 def source(data: dict) -> pb.PositionSource:
-    return pb.PositionSource(farbduell=position_from_json(data))
+    return pb.PositionSource(farbduell=MESSAGES.message(data))
 
 
 def state(data: dict):
@@ -275,7 +270,7 @@ def test_every_fault_is_named_as_the_cli_names_it(stub):
     message = pb.FarbduellPosition(
         hands=[pb.FarbduellCards(cards=["red-1"]), pb.FarbduellCards(cards=["red-1"])],
         discard=["red-1"], to_move=2, pending=2, colour="pink", side="night")
-    expected = _load_message(position_to_json(message))
+    expected = _load_message(MESSAGES.json(message))
     for fragment in ("red-1 3 times", "to_move", "pending and pending_kind",
                      "colour must be", "unknown field 'side'"):
         assert fragment in expected
@@ -283,7 +278,7 @@ def test_every_fault_is_named_as_the_cli_names_it(stub):
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert error.details() == expected
     message.direction = 2
-    expected = _load_message(position_to_json(message))
+    expected = _load_message(MESSAGES.json(message))
     assert expected.startswith("direction: ")
     error = rpc_error(stub.Hint, pb.HintRequest(position=pb.PositionSource(farbduell=message)))
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
@@ -446,8 +441,8 @@ def _round_trip(states, every: int = 20) -> list:
     checked = [each for k, each in enumerate(states)
                if k % every == 0 or not each.colour or each.hunt_colour or each.fuse]
     for each in checked:
-        sent = pb.FarbduellPosition.FromString(state_to_proto(each).SerializeToString())
-        assert position_from_proto(sent) == each
+        sent = pb.FarbduellPosition.FromString(MESSAGES.write(each).SerializeToString())
+        assert MESSAGES.read(sent) == each
     return checked
 
 
@@ -460,7 +455,7 @@ def test_tag_nacht_round_trip():
     assert any(each.hunt_colour is not None for each in states)
     assert any(each.drawn is not None for each in states)
     assert any(each.colour == "" for each in states)
-    message = state_to_proto(next(each for each in states if each.colour == ""))
+    message = MESSAGES.write(next(each for each in states if each.colour == ""))
     assert message.HasField("colour") and message.colour == ""
 
 
@@ -470,7 +465,7 @@ def test_one_sided_round_trip(table):
     assert any(each.fuse is not None for each in states) == (table == "classic")
     assert any(each.pending for each in states)
     assert any(each.drawn is not None for each in states)
-    assert not state_to_proto(states[0]).HasField("side")  # refused on these tables
+    assert not MESSAGES.write(states[0]).HasField("side")  # refused on these tables
 
 
 @pytest.mark.parametrize("data", [
@@ -495,20 +490,20 @@ def test_one_sided_round_trip(table):
 def test_json_round_trip(data):
     """What a client sends is what the file says: the same state, the draw pile left out
     when the file leaves it out."""
-    sent = position_from_json(data)
+    sent = MESSAGES.message(data)
     assert sent.HasField("draw_pile") == ("draw_pile" in data)
-    assert Position.from_json(position_to_json(sent), TABLES) == Position.from_json(data, TABLES)
+    assert Position.from_json(MESSAGES.json(sent), TABLES) == Position.from_json(data, TABLES)
 
 
 def test_colour_left_out_and_colour_to_be_named_are_apart():
     top = {"table": "tag_nacht", "hands": [["red-1/pink-1"], ["blue-2/teal-2"]],
            "discard": ["joker/purple-flip"]}
-    named = position_from_json({**top, "colour": None})
+    named = MESSAGES.message({**top, "colour": None})
     assert named.HasField("colour") and named.colour == ""
-    assert Position.from_json(position_to_json(named), TABLES).colour == ""
-    left_out = position_from_json(top)
+    assert Position.from_json(MESSAGES.json(named), TABLES).colour == ""
+    left_out = MESSAGES.message(top)
     assert not left_out.HasField("colour")
-    assert "colour" not in position_to_json(left_out)
+    assert "colour" not in MESSAGES.json(left_out)
 
 
 def test_actions_parse_back():

@@ -21,12 +21,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from service.api import fortress_solver_pb2 as pb
-from service.ffkingdom.messages import (
-    position_from_json,
-    position_from_proto,
-    position_to_json,
-    state_to_proto,
-)
+from service.ffkingdom.messages import POSITIONS
 from service.messages import STATUS
 from solver.budget import Status
 from solver.errors import InvalidInput
@@ -44,7 +39,7 @@ NEEDS_A_HAND_AND_DECK = ('turns 2 needs the whole position: give the opponent\'s
 
 
 def source(data: dict) -> pb.PositionSource:
-    return pb.PositionSource(ffkingdom=position_from_json(data))
+    return pb.PositionSource(ffkingdom=POSITIONS.message(data))
 
 
 def puzzle(stub, data: dict, timeout: float = 30, turns: int = 0,
@@ -156,7 +151,7 @@ def test_bad_card_is_invalid_argument_with_the_cli_message(stub):
 def test_every_fault_is_named_as_the_cli_names_it(stub):
     message = pb.FfkPosition(to_move=2, players=[pb.FfkPlayer(castle=1200, locked="wetter"),
                                                  pb.FfkPlayer(wall=2**32 - 1)])
-    expected = _load_message(position_to_json(message))
+    expected = _load_message(POSITIONS.json(message))
     assert expected == ("to_move: must be at most 1, not 2; "
                         "players[0].castle: must be at most 1000, not 1200; "
                         "players[0].locked: input should be 'bau', 'angriff', 'magie' or "
@@ -170,7 +165,7 @@ def test_every_fault_is_named_as_the_cli_names_it(stub):
 def test_the_card_tables_faults_are_named_as_the_cli_names_them(stub):
     message = pb.FfkPosition(players=[pb.FfkPlayer(castle=120, hand=pb.FfkCards(cards=[])),
                                       pb.FfkPlayer(hand_size=12)])
-    expected = _load_message(position_to_json(message))
+    expected = _load_message(POSITIONS.json(message))
     assert expected == ("players[0].castle: must be at most 100, the castle that wins, not 120; "
                         "players[1].hand_size: must be at most 9, a full hand, not 12")
     error = rpc_error(stub.Hint, pb.HintRequest(position=pb.PositionSource(ffkingdom=message)))
@@ -327,8 +322,8 @@ def _states(seed: int, every: int = 5) -> list:
 @pytest.mark.parametrize("seed", range(8))
 def test_state_round_trip(seed):
     for state in _states(seed):
-        sent = pb.FfkPosition.FromString(state_to_proto(state).SerializeToString())
-        loaded = position_from_proto(sent)
+        sent = pb.FfkPosition.FromString(POSITIONS.message(state.to_json()).SerializeToString())
+        loaded = POSITIONS.read(sent)
         assert loaded.complete
         assert loaded.state == state
 
@@ -346,7 +341,7 @@ def test_state_round_trip(seed):
 ], ids=["win-this-turn", "out-of-reach", "a-view", "hand-size", "player-1-to-move", "knows"])
 def test_json_round_trip_keeps_what_is_unknown(data):
     """What a client sends is what the file says: the same state, the same parts known."""
-    back = load(position_to_json(position_from_json(data)), RULES)
+    back = load(POSITIONS.json(POSITIONS.message(data)), RULES)
     local = load(data, RULES)
     assert back.state == local.state
     assert (back.opponent_hand_known, back.deck_known) == \
@@ -357,11 +352,11 @@ def test_knows_travels_both_ways_and_its_faults_are_named_as_the_cli_names_them(
     data = {"players": [{"hand": ["mauer"], "knows": {"opponent_hand": ["drache"],
                                                       "deck_top": ["troja", "festung"]}},
                         {"hand_size": 3}]}
-    message = pb.FfkPosition.FromString(position_from_json(data).SerializeToString())
+    message = pb.FfkPosition.FromString(POSITIONS.message(data).SerializeToString())
     assert list(message.players[0].knows.opponent_hand) == ["drache"]
     assert list(message.players[0].knows.deck_top) == ["troja", "festung"]
     assert not message.players[1].HasField("knows")
-    back = position_from_proto(message).state
+    back = POSITIONS.read(message).state
     assert back == load(data, RULES).state
     assert back.players[0].knows.opponent_hand == ("drache",)
     assert "drache" in back.players[1].hand and back.deck[:2] == ("troja", "festung")
@@ -378,10 +373,10 @@ def test_unknown_and_empty_are_apart():
     empty = whole({"players": [{"hand": []}, {"hand": []}]})
     empty["deck"] = []
     empty["discard"] = list(RULES.deck())
-    message = position_from_json(empty)
+    message = POSITIONS.message(empty)
     assert message.HasField("deck") and list(message.deck.cards) == []
     assert all(player.HasField("hand") for player in message.players)
-    unknown = position_from_json({"players": [{"hand": []}, {}]})
+    unknown = POSITIONS.message({"players": [{"hand": []}, {}]})
     assert not unknown.HasField("deck") and not unknown.players[1].HasField("hand")
 
 
@@ -447,7 +442,7 @@ def _request(data, rng: random.Random):
     """A Solve or Hint request for a JSON position, or None when the JSON cannot be a
     message at all (a client could not send it)."""
     try:
-        position = pb.PositionSource(ffkingdom=position_from_json(data))
+        position = pb.PositionSource(ffkingdom=POSITIONS.message(data))
     except (TypeError, ValueError, KeyError, AttributeError, OverflowError):
         return None
     budget = pb.Budget(seconds=0.05, nodes=2000)

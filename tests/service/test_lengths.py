@@ -83,7 +83,7 @@ _HAND = ["mauer"] * 201
      "discard: has 201 items, at most 200"),
 ], ids=["players", "hand", "knows", "poison", "discard"])
 def test_a_ffk_list_too_long_is_refused_as_the_reader_refuses_it(message, data, fault):
-    assert _fault(ffkingdom.position_from_proto, message) == fault
+    assert _fault(ffkingdom.POSITIONS.read, message) == fault
     assert _fault(load, data) == fault
 
 
@@ -107,7 +107,7 @@ _CARDS = ["red-1"] * 501
      'knows[1].hands."2": has 501 items, at most 500'),
 ], ids=["hands", "hand", "draw_pile", "knows", "known-hand"])
 def test_a_farbduell_list_too_long_is_refused_as_the_reader_refuses_it(message, data, fault):
-    assert _fault(farbduell.position_from_proto, message) == fault
+    assert _fault(farbduell.POSITIONS.read, message) == fault
     assert _fault(FarbduellPosition.from_json, {"discard": ["red-9"], "hands": [], **data}) == fault
 
 
@@ -134,7 +134,7 @@ _ENTRIES = [{"turn": 2, "might": 1}] * 33
 ], ids=["control", "units", "grid", "reinforcements", "burnouts", "consolation"])
 def test_a_stronghold_list_or_map_too_long_is_refused_as_the_reader_refuses_it(message, data,
                                                                                fault):
-    assert _fault(stronghold.position_from_proto, message) == fault
+    assert _fault(stronghold.POSITIONS.read, message) == fault
     assert _fault(StrongholdPosition.from_json, data) == fault
 
 

@@ -21,10 +21,10 @@ from google.protobuf.message import Message
 from service.api import fortress_solver_pb2 as pb
 from service.farbduell import messages as farbduell
 from service.ffkingdom import messages as ffkingdom
+from service.position_messages import Positions
 from service.stronghold import messages as stronghold
 from solver.errors import InvalidInput
 from solver.farbduell.data import default_tables
-from solver.farbduell.game import GAME as FARBDUELL_GAME
 from solver.farbduell.position import Position as FarbduellPosition
 from solver.farbduell.rules import apply as farbduell_apply
 from solver.farbduell.rules import legal_actions as farbduell_moves
@@ -125,31 +125,20 @@ STRONGHOLD = _stronghold_positions()
 
 
 class _Game:
-    """One game's converters, and how its reader reads."""
+    """One game's converters (its `Positions`), and how its reader reads."""
 
-    def __init__(self, name: str, positions: list[Any], read: Callable[[Any], Any],
-                 to_proto: Callable[[Any], Message], to_json: Callable[[Message], Any],
-                 from_json: Callable[[Any], Message],
-                 from_proto: Callable[[Message], Any]) -> None:
-        self.name, self.positions, self.read = name, positions, read
-        self.to_proto, self.to_json, self.from_json = to_proto, to_json, from_json
-        self.from_proto = from_proto
+    def __init__(self, name: str, positions: list[Any], messages: Positions[Any, Any]) -> None:
+        self.name, self.positions, self.read = name, positions, messages.reader
+        self.to_proto, self.to_json = messages.write, messages.json
+        self.from_json, self.from_proto = messages.message, messages.read
 
     def __repr__(self) -> str:
         return self.name
 
 
-GAMES = [
-    _Game("ffkingdom", FFK, load, lambda p: ffkingdom.position_source(p).ffkingdom,
-          ffkingdom.position_to_json, ffkingdom.position_from_json,
-          ffkingdom.position_from_proto),
-    _Game("farbduell", FARBDUELL, FARBDUELL_GAME.from_json, farbduell.state_to_proto,
-          farbduell.position_to_json, farbduell.position_from_json,
-          farbduell.position_from_proto),
-    _Game("stronghold", STRONGHOLD, Position.from_json, stronghold.position_to_proto,
-          stronghold.position_to_json, stronghold.position_from_json,
-          stronghold.position_from_proto),
-]
+GAMES = [_Game("ffkingdom", FFK, ffkingdom.POSITIONS),
+         _Game("farbduell", FARBDUELL, farbduell.POSITIONS),
+         _Game("stronghold", STRONGHOLD, stronghold.POSITIONS)]
 
 
 def _outcome(read: Callable[[Any], Any], *args: Any) -> Any:
@@ -399,21 +388,21 @@ _CARDS = ["mauer"] * 201
 
 
 @pytest.mark.parametrize(("read", "message", "fault"), [
-    (ffkingdom.position_from_proto,
+    (ffkingdom.POSITIONS.read,
      pb.FfkPosition(players=[pb.FfkPlayer(hand=pb.FfkCards(cards=_CARDS))] * 3),
      "players: has 3 items, at most 2"),
-    (ffkingdom.position_from_proto,
+    (ffkingdom.POSITIONS.read,
      pb.FfkPosition(players=[pb.FfkPlayer(hand=pb.FfkCards(cards=_CARDS))] * 2, discard=_CARDS),
      "discard: has 201 items, at most 200"),
-    (farbduell.position_from_proto,
+    (farbduell.POSITIONS.read,
      pb.FarbduellPosition(knows=[pb.FarbduellKnows(
          hands={seat: pb.FarbduellCards(cards=["red-1"] * 501) for seat in range(13)})]),
      "knows[0].hands: has 13 items, at most 12"),
-    (farbduell.position_from_proto,
+    (farbduell.POSITIONS.read,
      pb.FarbduellPosition(hands=[pb.FarbduellCards(), pb.FarbduellCards(cards=["red-1"] * 501),
                                  pb.FarbduellCards(cards=["red-1"] * 502)]),
      "hands[1]: has 501 items, at most 500"),
-    (stronghold.position_from_proto,
+    (stronghold.POSITIONS.read,
      pb.StrongholdPosition(reinforcements={"A1": pb.StrongholdReinforcements(
          entries=[pb.StrongholdReinforcement()] * 33)}, removed=["O1"] * 10),
      "removed: has 10 items, at most 9"),
@@ -433,4 +422,4 @@ def test_a_number_no_field_can_hold_is_refused_with_its_path():
     data = {"game": "farbduell", "table": "belagerung", "hands": [["red-1"], ["red-2"]],
             "discard": ["red-3"], "fuse": {"size": 2, "count": 1, "skip_next": 2**64}}
     with pytest.raises(InvalidInput, match=r"^position cannot be sent to a server: fuse"):
-        farbduell.position_from_json(data)
+        farbduell.POSITIONS.message(data)

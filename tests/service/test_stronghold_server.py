@@ -24,14 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.api import fortress_solver_pb2 as pb
-from service.stronghold.messages import (
-    VIEW,
-    position_from_json,
-    position_from_proto,
-    position_to_json,
-    position_to_proto,
-    source,
-)
+from service.stronghold.messages import POSITIONS as MESSAGES
+from service.stronghold.messages import VIEW
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from solver.stronghold.plan import best_assignment, best_assignment_exact
@@ -76,7 +70,7 @@ def parse(data: dict) -> Position:
 
 def json_source(data: dict) -> pb.PositionSource:
     """The message of a position's JSON, as it is (bad ones too)."""
-    return pb.PositionSource(stronghold=position_from_json(data))
+    return pb.PositionSource(stronghold=MESSAGES.message(data))
 
 
 def clear_request(data: dict, budget: pb.Budget | None = None, **options) -> pb.SolveRequest:
@@ -301,7 +295,7 @@ def test_bad_position_is_invalid_argument_naming_every_fault(stub):
 
 def test_a_field_beyond_the_readers_range_is_refused_with_its_path(stub):
     """A message's numbers are uint32: the reader's ranges are narrower, and say so."""
-    message = position_from_json(NEAR_END)
+    message = MESSAGES.message(NEAR_END)
     message.units[0].might = 2**32 - 1
     message.turn = 2**32 - 1
     error = rpc_error(stub.Solve, pb.SolveRequest(position=pb.PositionSource(stronghold=message)))
@@ -380,28 +374,28 @@ def test_position_round_trip(data):
     message's JSON holds the fields it sets, no more."""
     position = parse(data)
     sent = pb.PositionSource.FromString(json_source(data).SerializeToString()).stronghold
-    assert position_to_json(sent) == data
-    assert position_from_proto(sent) == position
-    full = pb.StrongholdPosition.FromString(position_to_proto(position).SerializeToString())
-    assert position_from_proto(full) == position
-    assert source(position).stronghold == full
+    assert MESSAGES.json(sent) == data
+    assert MESSAGES.read(sent) == position
+    full = pb.StrongholdPosition.FromString(MESSAGES.write(position).SerializeToString())
+    assert MESSAGES.read(full) == position
+    assert MESSAGES.source(position).stronghold == full
 
 
 def test_a_message_sets_only_what_the_json_holds():
-    message = position_from_json({"units": [unit("a", "A1", 2, ready=False)]})
+    message = MESSAGES.message({"units": [unit("a", "A1", 2, ready=False)]})
     assert not message.HasField("turn") and not message.HasField("grid")
     assert not message.units[0].HasField("loc") and message.units[0].HasField("ready")
-    assert position_to_json(message) == {"units": [unit("a", "A1", 2, ready=False)]}
-    assert position_to_json(pb.StrongholdPosition()) == {}
+    assert MESSAGES.json(message) == {"units": [unit("a", "A1", 2, ready=False)]}
+    assert MESSAGES.json(pb.StrongholdPosition()) == {}
 
 
 @pytest.mark.parametrize("value", [-1, 2**32, "seven", 2.5, [1]])
 def test_a_value_no_field_holds_is_refused(value):
     with pytest.raises(InvalidInput, match="position cannot be sent to a server"):
-        position_from_json({"turn": value})
+        MESSAGES.message({"turn": value})
     with pytest.raises(InvalidInput, match="position cannot be sent to a server"):
-        position_from_json({"units": [unit("a", "A1", 2, speed=value)]})
-    assert position_from_json({"turn": 2**32 - 1}).turn == 2**32 - 1
+        MESSAGES.message({"units": [unit("a", "A1", 2, speed=value)]})
+    assert MESSAGES.message({"turn": 2**32 - 1}).turn == 2**32 - 1
 
 
 # ============================================================================ options
