@@ -1,92 +1,19 @@
 """Fortress Fight Kingdom's own route on the HTTP face: its card table for a person,
 `GET /games/fortress-fight-kingdom/cards.json`, every card of the shipped table
-(solver/ffkingdom/cards.toml) with its name as the rules spell it, its cost and its effect
-in words, so the playground never keeps a copy of the table."""
+(solver/ffkingdom/cards.toml) in words (solver/ffkingdom/card_text.py)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from solver.ffkingdom.data import Card, CardTable, reveal_count, shipped_cards
+from solver.ffkingdom.card_text import table_json
+from solver.ffkingdom.data import shipped_cards
 
 
 def ffk_cards(request: Request) -> Response:
-    """The card table as JSON: {"cards": {id: card}, "surcharge": {...}}."""
-    rules = shipped_cards()
-    config = rules.config
-    return JSONResponse({
-        "cards": {card.id: card_json(card, rules) for card in rules.cards.values()},
-        "surcharge": {"step": config.producer_surcharge_step,
-                      "scope": config.producer_surcharge_scope},
-    })
-
-
-def card_json(card: Card, rules: CardTable) -> dict[str, Any]:
-    """One card for a person: its name, type and cost, what it does, and its flags."""
-    effects = [effect_text(key, value, rules) for key, value in card.effect.items()]
-    effects += {0: [], 1: ["play again"]}.get(card.extra_actions,
-                                               [f"{card.extra_actions} more actions"])
-    notes = [text for flag, text in ((card.unblockable, "a shield does not stop it"),
-                                     (card.damage_card and not card.unblockable,
-                                      "a shield blocks it"),
-                                     (card.theft_card, "guards stop it"),
-                                     (card.hidden_play, "played face down"))
-             if flag]
-    return {"name": card.name, "type": card.type, "cost": dict(card.cost),
-            "producer": card.producer if card.surcharge else None,
-            "effect": "; ".join(effects), "notes": notes}
-
-
-def _stocks(amounts: dict[str, int]) -> str:
-    return ", ".join(f"{amount} {stock}" for stock, amount in amounts.items())
-
-
-def _signed(amount: int) -> str:
-    return f"+{amount}" if amount >= 0 else f"−{-amount}"
-
-
-def effect_text(key: str, value: Any, rules: CardTable) -> str:
-    """One effect of cards.toml in words (the effect names of solver/ffkingdom/data.py)."""
-    match key:
-        case "wall" | "castle":
-            return f"{key} {_signed(value)}"
-        case "dmg":
-            return f"damage {value}"
-        case "direct":
-            return f"damage {value} to the castle, ignoring the wall"
-        case "shatter":
-            return "breaks a shield" if value == 1 else f"breaks {value} shields"
-        case "gain" | "steal":
-            return f"{key} {_stocks(value)}"
-        case "destroy":
-            return f"the opponent loses {_stocks(value)}"
-        case "producer" if value == "markets":
-            return f"markets +1 (+{rules.config.market_gold_per_turn} G a turn)"
-        case "producer":
-            return f"{value} +1"
-        case "shield" | "guard":
-            return f"+{value} {key}"
-        case "poison":
-            return f"poison: the opponent's castle −{value['per']} for {value['ticks']} turns"
-        case "heal":
-            return f"heal: wall +{value['per']} for {value['ticks']} turns"
-        case "double_next":
-            return "your next card acts twice"
-        case "dispel":
-            return "removes the opponent's shields, guards, heals and doubler"
-        case "lock_type":
-            return "the opponent may not play a card type you choose in its next turn"
-        case "opp_discard_random":
-            return f"the opponent discards {value} cards at random"
-        case "reveal" if reveal_count(value) == 0:
-            return "see the opponent's hand"
-        case "reveal":
-            return f"see the top {reveal_count(value)} cards of the deck"
-    return f"{key} {value}"
+    return JSONResponse(table_json(shipped_cards()))
 
 
 ROUTES = [Route("/games/fortress-fight-kingdom/cards.json", ffk_cards, methods=["GET"])]
