@@ -221,25 +221,8 @@ def _variants(args: argparse.Namespace) -> None:
         return
     width = max(len(variant.name) for variant in listed)
     for variant in listed:
-        print(f"{variant.name:<{width}}  {variant.title}: {_layout(variant)}; builds "
-              f"{variant.build}{_play(variant)}; from {variant.source}")
-
-
-def _play(variant: Variant) -> str:
-    """What a variant's play has beyond its build rule, in words, or nothing."""
-    said = {"kings": "; only kings fill an empty pile", "none": "; an empty pile stays empty"}
-    runs = ("; a built run moves as one move" if variant.sequence_moves != "none" else "")
-    return said.get(variant.empty, "") + runs
-
-
-def _layout(variant: Variant) -> str:
-    """A variant's layout in words: "8 piles of 5, 12 reserve slots, no free cells"."""
-    piles = variant.piles
-    counts = f"of {piles[0]}" if len(set(piles)) == 1 else f"({' '.join(map(str, piles))})"
-    reserve = f"{variant.reserve} reserve slots" if variant.reserve else "no reserve"
-    cells = {0: "no free cells", 1: "1 free cell"}.get(variant.cells,
-                                                      f"{variant.cells} free cells")
-    return f"{len(piles)} piles {counts}, {reserve}, {cells}"
+        print(f"{variant.name:<{width}}  {variant.title}: {variant.in_words()}; from "
+              f"{variant.source}")
 
 
 def _add_census_commands(commands: Any) -> None:

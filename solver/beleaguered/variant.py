@@ -94,6 +94,19 @@ class Variant:
         """The free cells the deal fills, in dealing order."""
         return self.cells_dealt_to or tuple(range(self.cells_dealt))
 
+    def in_words(self) -> str:
+        """The rules for a person: "8 piles of 5, 12 reserve slots, no free cells; builds
+        down-by-suit", and what play has beyond that ("; only kings fill an empty pile")."""
+        piles = self.piles
+        counts = f"of {piles[0]}" if len(set(piles)) == 1 else f"({' '.join(map(str, piles))})"
+        reserve = f"{self.reserve} reserve slots" if self.reserve else "no reserve"
+        cells = {0: "no free cells", 1: "1 free cell"}.get(self.cells, f"{self.cells} free cells")
+        empty = {Fill.KINGS: "; only kings fill an empty pile",
+                 Fill.NONE: "; an empty pile stays empty"}.get(self.empty, "")
+        runs = "; a built run moves as one move" if self.sequence_moves != "none" else ""
+        return (f"{len(piles)} piles {counts}, {reserve}, {cells}; builds {self.build}"
+                f"{empty}{runs}")
+
     def to_json(self) -> dict[str, Any]:
         """The rules as a rules file holds them (its TOML read as JSON)."""
         return {field.name: _plain(getattr(self, field.name)) for field in fields(self)}
