@@ -104,7 +104,8 @@ class Client:
         answers as they arrive. Two calls per replica run at once: round_robin spreads
         them, and each replica has its next call while the last one's tail drains. gRPC
         resends a call only before its first answer; a stream cut off later (its replica
-        gone: UNAVAILABLE) is sent again here with the items it has not answered."""
+        gone: UNAVAILABLE, or CANCELLED when a stopping replica's last answers were not
+        all read within its stop) is sent again here with the items it has not answered."""
         chunks = [items[start:start + chunk] for start in range(0, len(items), chunk)]
         # (answer,), a thread's error for the reader to raise, or None: a chunk is done
         answers: queue.SimpleQueue[tuple[T] | BaseException | None] = queue.SimpleQueue()
@@ -122,7 +123,7 @@ class Client:
                             answers.put((found,))
                         return
                     except grpc.RpcError as error:
-                        if error.code() != grpc.StatusCode.UNAVAILABLE or not done:
+                        if error.code() not in _CUT or not done or stop.is_set():
                             raise  # UNAVAILABLE before any answer: gRPC's retries spent
                     left = [item for item in left if item not in done]
             except BaseException as error:
@@ -155,6 +156,10 @@ class Client:
             reachable.close()
             stop.set()
             threads.shutdown(wait=False, cancel_futures=True)
+
+
+# how a stream ends that its replica cut off after some answers: sent again, for the rest
+_CUT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
 
 
 class Unreachable(grpc.RpcError):

@@ -15,9 +15,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import grpc
 import pytest
 
-from service.client import channel_target
+from service.client import Client, channel_target
 from tests.support.batch_output import batch_records, batch_summary, check_summary
 from tests.support.cli import assert_one_line_error, run
 from tests.support.serve_process import SCRIPT, ServeProcess
@@ -187,3 +188,53 @@ def test_a_dns_target_reaches_a_single_server(capsys, pair):
     code, out, err = run(capsys, "client", "solve", "--server", target, "--deal", "2",
                          "--mode", "any", "--json")
     assert code == 0 and json.loads(out)["status"] == "solved", err
+
+
+class _Cut(grpc.RpcError):
+    """How gRPC ends a stream: its status code."""
+
+    def __init__(self, code: grpc.StatusCode) -> None:
+        super().__init__()
+        self._code = code
+
+    def code(self) -> grpc.StatusCode:
+        return self._code
+
+
+@pytest.mark.parametrize("code", [grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED])
+def test_a_stream_its_replica_cut_off_is_sent_again_for_the_items_it_did_not_answer(code):
+    """A replica that stops mid-stream ends it UNAVAILABLE, or CANCELLED when its last
+    answers were not all read within its stop: the client sends the items it has no
+    answer for again, and every item is answered once."""
+    sent: list[list[int]] = []
+
+    def call(items: list[int]) -> Iterator[tuple[int, int]]:
+        sent.append(items)
+        for item in items:
+            if len(sent) == 1 and item == 3:
+                raise _Cut(code)
+            yield item, 10 * item
+
+    client = Client("127.0.0.1:1")
+    try:
+        assert sorted(client.in_chunks(list(range(1, 8)), 10, call)) == [10, 20, 30, 40, 50,
+                                                                       60, 70]
+    finally:
+        client.close()
+    assert sent == [[1, 2, 3, 4, 5, 6, 7], [3, 4, 5, 6, 7]]
+
+
+@pytest.mark.parametrize("code", [grpc.StatusCode.CANCELLED, grpc.StatusCode.INVALID_ARGUMENT])
+def test_a_stream_cut_before_any_answer_or_refused_ends_the_batch_with_its_error(code):
+    def call(items: list[int]) -> Iterator[tuple[int, int]]:
+        if items[0] > 1 or code is grpc.StatusCode.CANCELLED:
+            raise _Cut(code)
+        yield 1, 10
+
+    client = Client("127.0.0.1:1")
+    try:
+        with pytest.raises(grpc.RpcError) as raised:
+            list(client.in_chunks([1, 2], 1, call))
+    finally:
+        client.close()
+    assert raised.value.code() is code
