@@ -1,6 +1,6 @@
-"""Beleaguered Fortress's commands: `deal`, `solve`, `hint`, `batch`, `census`,
-`deal-info`, `variants`, and under `client` the solving ones with `--server` and
-`generate`.
+"""Beleaguered Fortress's commands: `deal`, its questions (`solve`, `hint`, `grade`: made
+by service/generic/commands.py, printed here), `batch`, `census`, `deal-info`,
+`variants`, and under `client` the questions and `batch` with `--server`, and `generate`.
 
 Each plays any variant of the family: `--variant NAME` (a shipped one, listed by
 `variants`) or `--rules FILE` (a user's own rules file). A position file that names its
