@@ -33,6 +33,17 @@ def in_pool(work: Work, jobs: int) -> Callable[[list[int]], Records]:
     return solve_many
 
 
+def runner(work: Work, jobs: int, dask: str | None) -> Callable[[list[int]], Records]:
+    """`work` over deals on the Dask cluster `dask` names (`local`, or a scheduler's
+    address: service/dask_batch.py, imported only then, since Dask is optional), else in
+    a local pool of `jobs` processes."""
+    if dask is None:
+        return in_pool(work, jobs)
+    from service.dask_batch import on_dask
+
+    return on_dask(dask, work)
+
+
 def done_deals(path: Path | None, settings: Settings,
                retrying: bool = False) -> dict[int, dict[str, Any]]:
     """Lines already in the output file, by deal (a deal's last line), so a rerun skips

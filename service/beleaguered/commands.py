@@ -453,16 +453,11 @@ def _census(args: argparse.Namespace) -> None:
             raise InvalidInput("census --deals needs --out FILE.jsonl (it runs for long "
                                "and resumes from that file)")
         check_deals(args.deals.start, args.deals.stop - 1, variant)
-        from service.batch import in_pool, run_batch
+        from service.batch import run_batch, runner
         from solver.beleaguered.results import CENSUS, settings_of
 
         work = partial(census_lines.census_deal, budget=budget_of(args), variant=variant)
-        if args.dask is not None:
-            from service.dask_batch import on_dask  # Dask is optional: only for --dask
-
-            solve_many = on_dask(args.dask, work)
-        else:
-            solve_many = in_pool(work, args.jobs)
+        solve_many = runner(work, args.jobs, args.dask)
         settings = settings_of(variant, CENSUS, budget_of(args))
         with sigterm_as_interrupt(), args.out.open("a") as out:
             done = run_batch(args.deals, solve_many, settings, out, args.out, args.progress,
@@ -625,14 +620,9 @@ def _batch(args: argparse.Namespace) -> None:
     variant = _other(_variant_of(args))
     work = partial(solve_deal, mode=Mode(args.mode), algorithm=Algorithm(args.algorithm),
                    budget=budget_of(args), variant=variant, metric=Metric(args.metric))
-    if args.dask is not None:
-        from service.dask_batch import on_dask  # Dask is optional: only for --dask
+    from service.batch import runner
 
-        _run_batch(args, on_dask(args.dask, work), variant)
-        return
-    from service.batch import in_pool
-
-    _run_batch(args, in_pool(work, args.jobs), variant)
+    _run_batch(args, runner(work, args.jobs, args.dask), variant)
 
 
 def _batch_remote(args: argparse.Namespace, client: Client) -> None:

@@ -39,7 +39,7 @@ from solver.beleaguered.generation import Band, Ending, Generation, Outcome, lad
 from solver.beleaguered.grading import Grading
 from solver.beleaguered.solve import Metric, hint_from, hints_along
 from solver.beleaguered.variant import Variant, load_variant_file, variants
-from solver.budget import Budget, SearchStats, Status
+from solver.budget import Budget, Status
 from solver.errors import InvalidInput, OutOfRange
 from solver.games import Game, Question
 
@@ -57,7 +57,7 @@ def _unwinnable_deal(source: pb.PositionSource) -> Hint | None:
     known = deal_info(source.beleaguered_deal)
     if known is None or known.status is not Status.UNSOLVABLE:
         return None
-    return Hint(Status.UNSOLVABLE, None, None, SearchStats(0, 0.0, 0), known=True)
+    return Hint.unwinnable()
 
 
 class Handler(Typed):

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 # The engines, imported by the first search (a command that deals or draws needs none;
 # a search process imports them as it starts, the descriptor's `imports`).
 ENGINES = ("solver.beleaguered.native", "solver.beleaguered.problem", "solver.search")
+_NO_SEARCH = SearchStats(0, 0.0, 0)  # what an answer known without a search spent
 
 
 class Mode(StrEnum):
@@ -135,6 +136,12 @@ class Hint:
     @classmethod
     def unknown(cls, seconds: float) -> Hint:
         return cls(Status.UNKNOWN, None, None, SearchStats(0, seconds, 0))
+
+    @classmethod
+    def unwinnable(cls) -> Hint:
+        """The hint of a position proven unwinnable before (a census, a line's proof):
+        known without a search."""
+        return cls(Status.UNSOLVABLE, None, None, _NO_SEARCH, known=True)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -256,9 +263,8 @@ def hints_along(start: Position, solution: Solution) -> Iterator[tuple[Position,
     for an answer not proven optimal, one counted in single cards or written out in them
     (the hints are in moves, each a move as the search found it), or a verdict without
     its moves."""
-    known = SearchStats(0, 0.0, 0)
     if solution.status is Status.UNSOLVABLE:
-        yield start, Hint(Status.UNSOLVABLE, None, None, known, known=True)
+        yield start, Hint.unwinnable()
         return
     if (solution.status is not Status.SOLVED or not solution.optimal
             or solution.metric is not Metric.MOVES or solution.single_cards
@@ -266,7 +272,7 @@ def hints_along(start: Position, solution: Solution) -> Iterator[tuple[Position,
         return
     position, left = start, len(solution.moves)
     for move in solution.moves:
-        yield position, Hint(Status.SOLVED, move, left, known, known=True)
+        yield position, Hint(Status.SOLVED, move, left, _NO_SEARCH, known=True)
         position = apply(position, move)
         left -= 1
-    yield position, Hint(Status.SOLVED, None, 0, known, known=True)
+    yield position, Hint(Status.SOLVED, None, 0, _NO_SEARCH, known=True)
