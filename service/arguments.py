@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
 from solver.budget import DEFAULT_MEMORY_MIB, Budget
 from solver.errors import InvalidInput
@@ -118,6 +118,40 @@ def processes(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"{count} is more than {PER_CORE} processes a core ({most} here)")
     return count
+
+
+def ranged(number: Callable[[str], int]) -> Callable[[str], range]:
+    """The argument type of a range of numbers, "A-B" or "A", each read by `number`."""
+    def numbers(text: str) -> range:
+        first, _, last = text.partition("-")
+        low, high = number(first), number(last or first)
+        if high < low:
+            raise argparse.ArgumentTypeError(f"deal range {text!r} runs backwards")
+        return range(low, high + 1)
+    return numbers
+
+
+def add_retry(parser: argparse.ArgumentParser) -> None:
+    """--retry-unknown and --retry-unproven, of a run over deals (service/batch.py)."""
+    parser.add_argument("--retry-unknown", action="store_true",
+                        help="with --out: redo the deals the file has as unknown within "
+                             "another budget, with this run's (give a larger --seconds or "
+                             "--nodes); their new lines supersede the old")
+    parser.add_argument("--retry-unproven", action="store_true",
+                        help="with --out: redo the deals the file has as won without a "
+                             "proven optimal length, within another budget, as "
+                             "--retry-unknown does (a census keeps each deal's shortest "
+                             "line and best lower bound of all its lines)")
+
+
+@contextmanager
+def appending(path: Path | None) -> Iterator[TextIO | None]:
+    """--out's file opened to append to, or None without --out."""
+    if path is None:
+        yield None
+        return
+    with path.open("a") as out:
+        yield out
 
 
 def add_budget(parser: argparse.ArgumentParser, seconds: float) -> None:

@@ -12,12 +12,10 @@ the family through `in_variant` and `schemas`.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from functools import partial
 from itertools import accumulate
@@ -29,20 +27,23 @@ from service.arguments import (
     Shortfall,
     add_budget,
     add_progress,
+    add_retry,
     add_server,
     add_variant,
+    appending,
     budget_of,
     positive,
     processes,
     progress_bar,
+    ranged,
     sigterm_as_interrupt,
     source_name,
     worker_pool,
 )
 from service.frontends import OWN
 from service.generic.commands import Commands
+from service.generic.runs import Runs, add_batch
 from solver.beleaguered import (
-    Algorithm,
     Engine,
     Mode,
     Move,
@@ -55,6 +56,7 @@ from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEAL, check_deals
 from solver.beleaguered.drawing import picture
 from solver.beleaguered.game import GAME, HINT, SOLVE, HintOptions, SolveOptions
 from solver.beleaguered.generation import FIRST_RUNG, RUNG_FACTOR, Band, Outcome, Tried
+from solver.beleaguered.results import line, record
 from solver.beleaguered.sequences import single_cards
 from solver.beleaguered.solve import Metric
 from solver.beleaguered.variant import (
@@ -65,12 +67,13 @@ from solver.beleaguered.variant import (
     rules_schema,
     variants,
 )
-from solver.budget import Status
+from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from solver.games import Game, Question
+from solver.results import Settings
 
 if TYPE_CHECKING:
-    from service.batch import Records
+    from service.api import fortress_solver_pb2 as pb
     from service.client import Client
 
 # service.batch, service.beleaguered.messages, the census, the grading and the reader (with
@@ -89,12 +92,7 @@ def deal_number(text: str) -> int:
     return number
 
 
-def deal_range(text: str) -> range:
-    first, _, last = text.partition("-")
-    low, high = deal_number(first), deal_number(last or first)
-    if high < low:
-        raise argparse.ArgumentTypeError(f"deal range {text!r} runs backwards")
-    return range(low, high + 1)
+deal_range = ranged(deal_number)
 
 
 _SERVER = "--server 127.0.0.1:50051"  # the examples' server, as `serve` starts it
@@ -116,7 +114,7 @@ def add_commands(commands: Any) -> None:
     add_variant(show)
     show.set_defaults(run=_deal)
     QUESTIONS.add_each(commands, remote=False, words="fortress-solver", titled=True)
-    _add_batch(commands, server=False)
+    add_batch(commands, QUESTIONS, RUNS, remote=False, about=_HELP["batch"])
     _add_census_commands(commands)
 
     generate = commands.add_parser(
@@ -248,7 +246,7 @@ def _add_census_commands(commands: Any) -> None:
                         help="with --deals: append the lines here; deals already in it are "
                              "skipped, so a run started again resumes (a run of the same "
                              "variant and budget: each line records them)")
-    add_retry_unknown(census)
+    add_retry(census)
     census.add_argument("--to", type=Path, metavar="FILE",
                         help="with --pack: the data file to write, needed (to replace the one "
                              "the package ships, name it: solver/beleaguered/census.bin, or "
@@ -281,7 +279,7 @@ def _add_census_commands(commands: Any) -> None:
 
 def add_client_commands(commands: Any) -> None:
     QUESTIONS.add_each(commands, remote=True, words="fortress-solver client", titled=True)
-    _add_batch(commands, server=True)
+    add_batch(commands, QUESTIONS, RUNS, remote=True, about=_HELP["batch"])
     generate = commands.add_parser(
         "generate", help="winnable deals, one JSON line each",
         description="Ask the server for COUNT winnable Beleaguered Fortress deals, each "
@@ -348,12 +346,6 @@ class _Engine(argparse.Action):
         engines.use(Engine(values))
 
 
-def _said(option: str) -> str:
-    """The help the solve question's options give `option` (solver/beleaguered/game.py)."""
-    return str(next(field.metadata["help"] for field in dataclasses.fields(SolveOptions)
-                    if field.name == option))
-
-
 def _flags(parser: argparse.ArgumentParser, question: Question[Any, Any, Any],
            remote: bool) -> None:
     """The questions' commands' own flag: the deprecated --engine, where they search."""
@@ -370,65 +362,6 @@ def _source(position: Position, args: argparse.Namespace) -> Any:
     if args.deal is not None and position.variant.name == DEFAULT:
         return messages.deal_source(args.deal)
     return messages.position_source(position)
-
-
-def _add_batch(commands: Any, server: bool) -> None:
-    """batch; the client's takes --server as well."""
-    where = f"client batch {_SERVER}" if server else "batch"
-    batch: argparse.ArgumentParser = commands.add_parser(
-        "batch", help=_HELP["batch"],
-        description="Beleaguered Fortress, or a variant of its family (--variant): "
-                    "solvability of a range of deals, as JSON lines.",
-        epilog=f"example:\n  fortress-solver {where} --deals 1-100 --out results.jsonl")
-    if server:
-        add_server(batch)
-        batch.set_defaults(run_remote=_batch_remote)
-    else:
-        _add_engine(batch)
-        batch.set_defaults(run=_batch)
-    add_variant(batch)
-    batch.add_argument("--deals", type=deal_range, required=True, metavar="A-B",
-                       help="the deal numbers to solve, A to B (or one number)")
-    batch.add_argument("--mode", choices=[m.value for m in Mode], default="any",
-                       help="any: the fastest verdict; optimal: a shortest solution, proven")
-    batch.add_argument("--algorithm", choices=[a.value for a in Algorithm], default="astar",
-                       help=_said("algorithm"))
-    batch.add_argument("--metric", choices=[m.value for m in Metric], default="moves",
-                       help=_said("metric"))
-    batch.add_argument("--jobs", type=processes, default=os.cpu_count() or 1,
-                       help=f"worker processes, by default one per core, at most "
-                            f"{PER_CORE} a core (local runs only)")
-    if not server:
-        batch.add_argument("--dask", metavar="SCHEDULER",
-                           help="solve on a Dask cluster instead: `local` (a LocalCluster of "
-                                "one worker per core) or a scheduler's address such as "
-                                "tcp://scheduler:8786; --jobs does not apply (needs "
-                                "pip install 'fortress-solver[dask]')")
-    batch.add_argument("--out", type=Path, metavar="FILE.jsonl",
-                       help="append results here, not to standard output; deals already "
-                            "in it are skipped, so a run started again resumes (a run of "
-                            "the same variant, mode and budget: each line records them)")
-    add_retry_unknown(batch)
-    add_budget(batch, seconds=30)
-    add_progress(batch)
-    if server:
-        batch.add_argument("--chunk", type=positive(int), default=50, metavar="N",
-                           help="deals per call: two calls per replica run at once, and a "
-                                "call cut off by its replica going away is sent again, with "
-                                "the deals it has not answered, to another")
-
-
-def add_retry_unknown(parser: argparse.ArgumentParser) -> None:
-    """--retry-unknown and --retry-unproven, for batch and census."""
-    parser.add_argument("--retry-unknown", action="store_true",
-                        help="with --out: redo the deals the file has as unknown within "
-                             "another budget, with this run's (give a larger --seconds or "
-                             "--nodes); their new lines supersede the old")
-    parser.add_argument("--retry-unproven", action="store_true",
-                        help="with --out: redo the deals the file has as won without a "
-                             "proven optimal length, within another budget, as "
-                             "--retry-unknown does (a census keeps each deal's shortest "
-                             "line and best lower bound of all its lines)")
 
 
 def _census(args: argparse.Namespace) -> None:
@@ -596,51 +529,33 @@ QUESTIONS = Commands(GAME, in_variant, {SOLVE.name: _print_solution, HINT.name: 
                      deal_number, _flags, _source)
 
 
-def _run_batch(args: argparse.Namespace, solve_many: Any, variant: Variant | None) -> None:
-    from service.batch import run_batch
+def _settings(args: argparse.Namespace, deals: range, options: SolveOptions,
+              budget: Budget) -> Settings:
+    """A batch's settings, its deals checked against the variant's numbering."""
     from solver.beleaguered.results import settings_of
 
-    check_deals(args.deals.start, args.deals.stop - 1, variant)
-    settings = settings_of(variant, args.mode, budget_of(args), args.metric)
-    with sigterm_as_interrupt():
-        if args.out is None:
-            summary = run_batch(args.deals, solve_many, settings, sys.stdout,
-                                progress=args.progress, retry_unknown=args.retry_unknown,
-                                retry_unproven=args.retry_unproven)
-        else:
-            with args.out.open("a") as out:
-                summary = run_batch(args.deals, solve_many, settings, out, args.out,
-                                    args.progress, args.retry_unknown, args.retry_unproven)
-    print(summary, file=sys.stderr)
-
-
-def _batch(args: argparse.Namespace) -> None:
-    from solver.beleaguered.results import solve_deal
-
     variant = _other(_variant_of(args))
-    work = partial(solve_deal, mode=Mode(args.mode), algorithm=Algorithm(args.algorithm),
-                   budget=budget_of(args), variant=variant, metric=Metric(args.metric))
-    from service.batch import runner
-
-    _run_batch(args, runner(work, args.jobs, args.dask), variant)
+    check_deals(deals.start, deals.stop - 1, variant)
+    return settings_of(variant, options.mode.value, budget, options.metric.value)
 
 
-def _batch_remote(args: argparse.Namespace, client: Client) -> None:
+def _request(args: argparse.Namespace, deals: list[int], options: SolveOptions,
+             budget: Budget) -> pb.SolveBatchRequest:
     from service.beleaguered import messages
-    from solver.beleaguered.results import line
 
-    variant = _other(_variant_of(args))
+    return messages.batch_request(deals, options.mode, options.algorithm, budget,
+                                  without_moves=True, variant=_other(_variant_of(args)),
+                                  metric=options.metric, together=TOGETHER)
 
-    def solve_chunk(todo: list[int]) -> Iterator[tuple[int, dict[str, Any]]]:
-        request = messages.batch_request(todo, Mode(args.mode), Algorithm(args.algorithm),
-                                        budget_of(args), without_moves=True, variant=variant,
-                                        metric=Metric(args.metric), together=TOGETHER)
-        for result in client.solve_batch(request):
-            yield result.deal, line(result.deal, *messages.verdict_from_proto(result.result))
 
-    def solve_many(todo: list[int]) -> Records:
-        return client.in_chunks(todo, args.chunk, solve_chunk)
-    _run_batch(args, solve_many, variant)
+def _result(result: pb.BatchResult) -> dict[str, Any]:
+    from service.beleaguered import messages
+
+    return line(result.deal, *messages.verdict_from_proto(result.result))
+
+
+RUNS = Runs(SOLVE, ("mode", "algorithm", "metric"), {"mode": Mode.ANY.value, "moves": False},
+            "solvability", record, _settings, _request, _result)
 
 
 def _band_of(args: argparse.Namespace) -> Band:
@@ -711,7 +626,7 @@ def _generate_local(args: argparse.Namespace) -> None:
                                                                       band.low or 0, band.top)
     plan = Generation(args.count, band, fresh, ladder(args.seconds), args.max_seconds, earlier)
     with progress_bar(total=args.count, unit="deal", forced=args.progress) as bar, \
-            _appending(args.out) as out:
+            appending(args.out) as out:
         found = _Found(args, variant, band, out, bar)
         for tried in plan.found:
             found.show(tried)
@@ -725,16 +640,6 @@ def _generate_local(args: argparse.Namespace) -> None:
                     found.show(tried)
     if not plan.done:
         raise Shortfall(plan.status(f"deals {first}-{last} spent"))
-
-
-@contextmanager
-def _appending(path: Path | None) -> Iterator[TextIO | None]:
-    """--out's file opened to append to, or None without --out."""
-    if path is None:
-        yield None
-        return
-    with path.open("a") as out:
-        yield out
 
 
 def _generate(args: argparse.Namespace, client: Client) -> None:
@@ -755,7 +660,7 @@ def _generate(args: argparse.Namespace, client: Client) -> None:
     start = max([first, *(tried.deal + 1 for tried in earlier)])
     seconds = budget_of(args).seconds or 0.0
     with progress_bar(total=args.count, unit="deal", forced=args.progress) as bar, \
-            _appending(args.out) as out:
+            appending(args.out) as out:
         found = _Found(args, variant, band, out, bar)
         for tried in had:
             found.show(tried)

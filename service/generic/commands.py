@@ -249,20 +249,24 @@ def _option_fields(question: Question[Any, Any, Any]) -> list[tuple[dataclasses.
     return [(field, hints[field.name]) for field in dataclasses.fields(question.options)]
 
 
-def add_options(parser: argparse.ArgumentParser, question: Question[Any, Any, Any]) -> None:
-    """A flag for each of the question's options (`options_from_args` reads them)."""
+def add_options(parser: argparse.ArgumentParser, question: Question[Any, Any, Any],
+                only: tuple[str, ...] | None = None,
+                defaults: Mapping[str, Any] | None = None) -> None:
+    """A flag for each of the question's options (`options_from_args` reads them), or
+    for those named in `only`; `defaults`: the command's own, as JSON, shown in the help."""
     for field, kind in _option_fields(question):
-        _add_option(parser, field, kind)
+        if only is None or field.name in only:
+            _add_option(parser, field, kind, (defaults or {}).get(field.name, field.default))
 
 
 def _add_option(parser: argparse.ArgumentParser, field: dataclasses.Field[Any],
-                kind: Any) -> None:
+                kind: Any, default: Any) -> None:
     """A flag for one option: a number, a text, on/off, or one of its choices (an
     enum's values, or the field's `choices`), its help the field's `help` and default."""
     name = field.name
     about = field.metadata.get("help", f"the {name} option")
-    if field.default is not dataclasses.MISSING:
-        shown = field.default.value if isinstance(field.default, enum.Enum) else field.default
+    if default is not dataclasses.MISSING:
+        shown = default.value if isinstance(default, enum.Enum) else default
         about += f" (default: {shown})"
     flag = "--" + name.replace("_", "-")
     if kind is bool:
@@ -276,10 +280,13 @@ def _add_option(parser: argparse.ArgumentParser, field: dataclasses.Field[Any],
                             choices=field.metadata.get("choices"), help=about)
 
 
-def options_from_args(question: Question[Any, Any, Any], args: argparse.Namespace) -> Any:
-    """The question's options its flags (`add_options`) give, each fault named."""
-    given = {field.name: getattr(args, field.name) for field, _ in _option_fields(question)
-             if getattr(args, field.name) is not None}
+def options_from_args(question: Question[Any, Any, Any], args: argparse.Namespace,
+                      defaults: Mapping[str, Any] | None = None) -> Any:
+    """The question's options its flags (`add_options`) give, over `defaults` (the
+    command's own, as JSON), each fault named."""
+    given = {**(defaults or {}),
+             **{field.name: getattr(args, field.name) for field, _ in _option_fields(question)
+                if getattr(args, field.name, None) is not None}}
     return options_from_json(question, json.dumps(given) if given else "")
 
 
