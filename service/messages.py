@@ -4,12 +4,13 @@ the refusal of a repeated field longer than its game allows."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sized
+from collections.abc import Callable, Iterator, Sized
+from itertools import chain
 from typing import Any, TypeVar
 
 from service.api import fortress_solver_pb2 as pb
 from solver.budget import Budget, SearchStats, Status
-from solver.errors import InvalidInput
+from solver.errors import InvalidInput, OutOfRange
 from solver.reading import path_of
 
 STATUS = {Status.SOLVED: pb.STATUS_SOLVED, Status.UNSOLVABLE: pb.STATUS_UNSOLVABLE,
@@ -86,3 +87,30 @@ def options_of(request: pb.SolveRequest | pb.HintRequest, field: str | None,
     if chosen is not None and chosen != field:
         raise InvalidInput(f"options are for {chosen}, but the position is {game}")
     return request if chosen is None else getattr(request, chosen)
+
+
+def batch_items(request: pb.SolveBatchRequest, most: int, check: Callable[[int, int], None],
+                read: Callable[[Any], Any]) -> Iterator[tuple[tuple[int, int | None], Any]]:
+    """A SolveBatch's items as ((index, deal number), the deal number or the position),
+    made as needed; its count (at most `most`), its ranges (`check(first, last)`: refused
+    when not the game's deal numbers) and its positions (`read`) are checked, and
+    refused, before any work starts."""
+    listed = len(request.deals) + len(request.positions)  # a range holds a deal or more
+    if listed > most:
+        raise OutOfRange(f"the batch lists {listed} ranges and positions, more than this "
+                         f"server's limit of {most} items a call: send it in parts")
+    for span in request.deals:
+        check(span.first, span.last)
+    items = sum(span.last - span.first + 1 for span in request.deals) + len(request.positions)
+    if items > most:
+        raise OutOfRange(f"the batch holds {items} items, more than this server's limit of "
+                         f"{most} a call: send it in parts")
+    positions = []
+    for k, message in enumerate(request.positions):
+        try:
+            positions.append(read(message))
+        except InvalidInput as error:
+            raise InvalidInput(f"positions[{k}]: {error}") from None
+    numbers = ((n, n) for span in request.deals for n in range(span.first, span.last + 1))
+    for index, (number, item) in enumerate(chain(numbers, ((None, p) for p in positions))):
+        yield (index, number), item

@@ -67,7 +67,7 @@ from solver.beleaguered.variant import (
     rules_schema,
     variants,
 )
-from solver.budget import Budget, Status
+from solver.budget import Budget
 from solver.errors import InvalidInput
 from solver.games import Game, Question
 from solver.results import Settings
@@ -188,26 +188,15 @@ def schemas() -> dict[str, tuple[str, Callable[[], dict[str, Any]]]]:
                       "instead; --all writes it too, as DIR/rules.json", rules_schema)}
 
 
-def _variant_of(args: argparse.Namespace) -> Variant | None:
-    """The variant a command's --variant and --rules choose (None: neither given)."""
-    return chosen_variant(args.variant, args.rules)
+def _variant_of(args: argparse.Namespace) -> Variant:
+    """The variant a command's --variant and --rules choose, else Beleaguered Fortress."""
+    return chosen_variant(args.variant, args.rules) or find_variant(None)
 
 
-def _played(variant: Variant | None) -> Variant:
-    return find_variant(None) if variant is None else variant
-
-
-def _other(variant: Variant | None) -> Variant | None:
-    """The variant, None for Beleaguered Fortress itself: what the batch, census and
-    request functions take."""
-    return None if variant is None or variant.name == DEFAULT else variant
-
-
-def _deal_name(number: int, variant: Variant | None) -> str:
+def _deal_name(number: int, variant: Variant) -> str:
     """A deal's name: "deal N", after the variant's name unless that is Beleaguered
     Fortress."""
-    chosen = _other(variant)
-    return f"deal {number}" if chosen is None else f"{chosen.name} deal {number}"
+    return f"deal {number}" if variant.name == DEFAULT else f"{variant.name} deal {number}"
 
 
 def _variants(args: argparse.Namespace) -> None:
@@ -371,7 +360,7 @@ def _census(args: argparse.Namespace) -> None:
         found = census_lines.summary(args.summary)
         print(json.dumps(found.to_json()) if args.json else found)
         return
-    variant = _other(_variant_of(args))
+    variant = _variant_of(args)
     if args.pack is not None:
         if args.to is None:
             from solver.beleaguered.census import census_path
@@ -401,29 +390,15 @@ def _census(args: argparse.Namespace) -> None:
 def _deal_info(args: argparse.Namespace) -> None:
     from solver.beleaguered import census as census_data
 
-    variant = _other(_variant_of(args))
+    variant = _variant_of(args)
     info = census_data.deal_info(args.number, variant)
     name = _deal_name(args.number, variant)
     if info is None:
         raise InvalidInput(f"{name} is not in the shipped census ({_census_range(variant)})")
-    if args.json:
-        _print_json(info.to_json())
-    elif info.status is Status.SOLVED:
-        bound = "" if info.lower_bound is None else f" (at least {info.lower_bound})"
-        if info.length is None:
-            length = f"its optimal length unknown{bound}"
-        elif info.optimal:
-            length = f"in {info.length} moves (optimal)"
-        else:  # the best line the census found, not proven optimal
-            length = f"in at most {info.length} moves{bound}"
-        print(f"{name}: winnable {length}")
-    elif info.status is Status.UNSOLVABLE:
-        print(f"{name}: not winnable (proven)")
-    else:
-        print(f"{name}: unknown (the census's budget ran out)")
+    print(json.dumps(info.to_json()) if args.json else f"{name}: {info.in_words()}")
 
 
-def _census_range(variant: Variant | None) -> str:
+def _census_range(variant: Variant) -> str:
     from solver.beleaguered import census as census_data
 
     shipped = census_data.shipped(variant)
@@ -436,7 +411,7 @@ def _print_json(data: Any) -> None:
 
 def _deal(args: argparse.Namespace) -> None:
     variant = _variant_of(args)
-    position = deal(args.number, _played(variant))
+    position = deal(args.number, variant)
     if args.json:
         _print_json(position.to_json())
     else:
@@ -534,7 +509,7 @@ def _settings(args: argparse.Namespace, deals: range, options: SolveOptions,
     """A batch's settings, its deals checked against the variant's numbering."""
     from solver.beleaguered.results import settings_of
 
-    variant = _other(_variant_of(args))
+    variant = _variant_of(args)
     check_deals(deals.start, deals.stop - 1, variant)
     return settings_of(variant, options.mode.value, budget, options.metric.value)
 
@@ -544,7 +519,7 @@ def _request(args: argparse.Namespace, deals: list[int], options: SolveOptions,
     from service.beleaguered import messages
 
     return messages.batch_request(deals, options.mode, options.algorithm, budget,
-                                  without_moves=True, variant=_other(_variant_of(args)),
+                                  without_moves=True, variant=_variant_of(args),
                                   metric=options.metric, together=TOGETHER)
 
 
@@ -567,7 +542,7 @@ def _band_of(args: argparse.Namespace) -> Band:
     return band
 
 
-def _earlier(args: argparse.Namespace, variant: Variant | None, band: Band) -> list[Tried]:
+def _earlier(args: argparse.Namespace, variant: Variant, band: Band) -> list[Tried]:
     """The tries of --out's file, refused when of other settings (none without --out)."""
     from solver.beleaguered.generated import GENERATE, earlier_tries
     from solver.beleaguered.results import settings_of
@@ -581,7 +556,7 @@ class _Found:
     """The deals found, printed as they come (at most the count), and the tries recorded
     in --out when it is given: every try of the local command, the deals a server sent."""
 
-    def __init__(self, args: argparse.Namespace, variant: Variant | None, band: Band,
+    def __init__(self, args: argparse.Namespace, variant: Variant, band: Band,
                  out: TextIO | None, bar: Any) -> None:
         from solver.beleaguered.generated import GENERATE
         from solver.beleaguered.results import settings_of
@@ -597,7 +572,7 @@ class _Found:
 
         if tried.outcome is not Outcome.FOUND or self.printed >= self._count:
             return
-        _print_json(printed(tried, deal(tried.deal, _played(self._variant))))
+        _print_json(printed(tried, deal(tried.deal, self._variant)))
         sys.stdout.flush()  # each deal as soon as it is found
         self.printed += 1
         self._bar.update()
@@ -616,7 +591,7 @@ def _generate_local(args: argparse.Namespace) -> None:
     from solver.beleaguered.census import shipped
     from solver.beleaguered.generation import Generation, ladder, try_deal
 
-    variant = _other(_variant_of(args))
+    variant = _variant_of(args)
     band = _band_of(args)
     first, last = args.deals.start, args.deals.stop - 1
     check_deals(first, last, variant)
@@ -652,7 +627,7 @@ def _generate(args: argparse.Namespace, client: Client) -> None:
     from service.beleaguered import messages
     from solver.beleaguered.generation import restated
 
-    variant = _other(_variant_of(args))
+    variant = _variant_of(args)
     band = _band_of(args)
     first, last = args.deals.start, args.deals.stop - 1
     earlier = _earlier(args, variant, band)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from functools import partial
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +23,7 @@ from service.beleaguered.messages import (
     variant_from_proto,
 )
 from service.generic.typed import Typed
-from service.messages import budget_from_proto, check_budget
+from service.messages import batch_items, budget_from_proto, check_budget
 from solver.beleaguered import Algorithm, Hint, Mode, Position, Solution, deal
 from solver.beleaguered.census import deal_info
 from solver.beleaguered.census import shipped as shipped_census
@@ -38,7 +39,7 @@ from solver.beleaguered.game import (
 from solver.beleaguered.generation import Band, Ending, Generation, Outcome, ladder
 from solver.beleaguered.grading import Grading
 from solver.beleaguered.solve import Metric, hint_from, hints_along
-from solver.beleaguered.variant import Variant, load_variant_file, variants
+from solver.beleaguered.variant import load_variant_file, variants
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput, OutOfRange
 from solver.games import Game, Question
@@ -143,7 +144,9 @@ class Handler(Typed):
         budget = budget_from_proto(request.budget, calls.limits)
         variant = variant_from_proto(request.variant)
         expected = variant if request.variant else None  # else positions name their own
-        items = _batch_items(request, calls.max_batch, expected)
+        items = batch_items(request, calls.max_batch,
+                            partial(check_deals, variant=expected),
+                            partial(position_from_proto, variant=expected))
         jobs = (((index, number), SOLVE,
                  deal(item, variant) if isinstance(item, int) else item, options)
                 for (index, number), item in items)
@@ -248,35 +251,3 @@ def _batch_result(index: int, number: int | None, solution: Solution) -> pb.Batc
     if number is not None:
         result.deal = number
     return result
-
-
-def _batch_items(request: pb.SolveBatchRequest, most: int, variant: Variant | None = None
-                 ) -> Iterator[tuple[tuple[int, int | None], int | Position]]:
-    """Every item as ((index, deal number), the deal number or the position), made as
-    needed; ranges, the count (at most `most`) and positions are checked (and refused)
-    before any work starts. With `variant`, each position must be one of it."""
-    positions = []
-    listed = len(request.deals) + len(request.positions)  # a range holds a deal or more
-    if listed > most:
-        raise OutOfRange(f"the batch lists {listed} ranges and positions, more than this "
-                         f"server's limit of {most} items a call: send it in parts")
-    for span in request.deals:
-        check_deals(span.first, span.last, variant)
-    items = sum(span.last - span.first + 1 for span in request.deals) + len(request.positions)
-    if items > most:
-        raise OutOfRange(f"the batch holds {items} items, more than this server's limit of "
-                         f"{most} a call: send it in parts")
-    for k, message in enumerate(request.positions):
-        try:
-            positions.append(position_from_proto(message, variant))
-        except InvalidInput as error:
-            raise InvalidInput(f"positions[{k}]: {error}") from None
-    numbers = (n for span in request.deals for n in range(span.first, span.last + 1))
-    index = 0
-    for number in numbers:
-        yield (index, number), number
-        index += 1
-    for position in positions:
-        yield (index, None), position
-        index += 1
-

@@ -93,6 +93,20 @@ class DealInfo:
             data.update(lower_bound=self.lower_bound, optimal=self.optimal)
         return data
 
+    def in_words(self) -> str:
+        """The verdict for a person: "winnable in 66 moves (optimal)", "not winnable
+        (proven)", ..."""
+        if self.status is Status.UNSOLVABLE:
+            return "not winnable (proven)"
+        if self.status is not Status.SOLVED:
+            return "unknown (the census's budget ran out)"
+        bound = "" if self.lower_bound is None else f" (at least {self.lower_bound})"
+        if self.length is None:
+            return f"winnable its optimal length unknown{bound}"
+        if self.optimal:
+            return f"winnable in {self.length} moves (optimal)"
+        return f"winnable in at most {self.length} moves{bound}"  # the best line found
+
 
 class Census:
     """The verdicts of deals first .. first + len - 1 of one variant.

@@ -97,6 +97,18 @@ VARIANT_ENTRIES = [
 ]
 
 
+@pytest.mark.parametrize(("entry", "words"), [
+    (VARIANT_ENTRIES[0], "winnable in 61 moves (optimal)"),
+    (VARIANT_ENTRIES[1], "winnable in at most 76 moves (at least 61)"),
+    (VARIANT_ENTRIES[2], "not winnable (proven)"),
+    (VARIANT_ENTRIES[3], "unknown (the census's budget ran out)"),
+    (VARIANT_ENTRIES[5], "winnable in at most 90 moves"),
+    (VARIANT_ENTRIES[6], "winnable its optimal length unknown (at least 70)"),
+])
+def test_a_census_entry_in_words_says_what_is_proven(entry, words):
+    assert entry.in_words() == words
+
+
 def test_a_variant_census_reads_back_what_was_written():
     census = Census.from_bytes(Census.of(reversed(VARIANT_ENTRIES), "citadel").to_bytes())
     assert (census.first, census.last, census.variant, census.format) == (

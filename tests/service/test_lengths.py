@@ -14,9 +14,9 @@ import pytest
 
 from service.api import fortress_solver_pb2 as pb
 from service.beleaguered import messages as beleaguered
-from service.beleaguered.handler import _batch_items
 from service.farbduell import messages as farbduell
 from service.ffkingdom import messages as ffkingdom
+from service.messages import batch_items
 from service.stronghold import messages as stronghold
 from solver.beleaguered import Position
 from solver.cards import Card
@@ -59,8 +59,11 @@ def test_a_beleaguered_position_too_big_is_refused_before_a_card_is_read(monkeyp
 
 def test_a_batch_of_more_ranges_than_items_allowed_is_refused_before_any_is_checked():
     request = pb.SolveBatchRequest(deals=[pb.DealRange(first=0, last=0)] * 6)
+    checked: list[tuple[int, int]] = []
     with pytest.raises(OutOfRange) as caught:
-        next(_batch_items(request, 5))
+        next(batch_items(request, 5, lambda first, last: checked.append((first, last)),
+                         beleaguered.position_from_proto))
+    assert checked == []
     assert str(caught.value) == ("the batch lists 6 ranges and positions, more than this "
                                  "server's limit of 5 items a call: send it in parts")
 

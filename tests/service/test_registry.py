@@ -272,8 +272,9 @@ SHARED = ("service/servicer.py", "service/pool.py", "service/client.py", "servic
           "service/arguments.py", "service/calls.py", "service/server.py", "service/http.py",
           "service/metrics.py", "service/messages.py", "service/grpc_face.py",
           "service/bridge.py", "service/position_messages.py", "service/generic/commands.py",
-          "service/generic/handler.py", "service/generic/runs.py", "service/rules_routes.py", "service/batch.py",
-          "service/dask_batch.py", "service/generate_pool.py", "solver/results.py")
+          "service/generic/handler.py", "service/generic/runs.py", "service/rules_routes.py",
+          "service/batch.py", "service/dask_batch.py", "service/generate_pool.py",
+          "solver/results.py")
 
 
 @pytest.mark.parametrize("path", SHARED)
