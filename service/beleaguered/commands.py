@@ -588,17 +588,14 @@ class _Found:
 def _generate_local(args: argparse.Namespace) -> None:
     """Runs the plan of solver/beleaguered/generation.py in a pool of --jobs processes."""
     from service.generate_pool import in_pool
-    from solver.beleaguered.census import shipped
-    from solver.beleaguered.generation import Generation, ladder, try_deal
+    from solver.beleaguered.generation import Generation, fresh_deals, ladder, try_deal
 
     variant = _variant_of(args)
     band = _band_of(args)
     first, last = args.deals.start, args.deals.stop - 1
     check_deals(first, last, variant)
     earlier = _earlier(args, variant, band)
-    census = shipped(variant)
-    fresh = iter(args.deals) if census is None else census.candidates(first, last,
-                                                                      band.low or 0, band.top)
+    fresh = fresh_deals(first, last, band, variant)
     plan = Generation(args.count, band, fresh, ladder(args.seconds), args.max_seconds, earlier)
     with progress_bar(total=args.count, unit="deal", forced=args.progress) as bar, \
             appending(args.out) as out:

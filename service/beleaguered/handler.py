@@ -26,7 +26,6 @@ from service.generic.typed import Typed
 from service.messages import batch_items, budget_from_proto, check_budget
 from solver.beleaguered import Algorithm, Hint, Mode, Position, Solution, deal
 from solver.beleaguered.census import deal_info
-from solver.beleaguered.census import shipped as shipped_census
 from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEALS, check_deals
 from solver.beleaguered.game import (
     GRADE,
@@ -36,7 +35,7 @@ from solver.beleaguered.game import (
     SolveOptions,
     with_grades,
 )
-from solver.beleaguered.generation import Band, Ending, Generation, Outcome, ladder
+from solver.beleaguered.generation import Band, Ending, Generation, Outcome, fresh_deals, ladder
 from solver.beleaguered.grading import Grading
 from solver.beleaguered.solve import Metric, hint_from, hints_along
 from solver.beleaguered.variant import load_variant_file, variants
@@ -182,9 +181,7 @@ class Handler(Typed):
         seconds = _wall_seconds(request.max_seconds, most)
         # the variant's census skips what it proves out of the band (each deal sent is
         # still solved); without one (a rules file's variant), every deal is searched
-        census = shipped_census(variant)
-        numbers = iter(range(first, last + 1) if census is None
-                       else census.candidates(first, last, band.low or 0, band.top))
+        numbers = fresh_deals(first, last, band, variant)
         # the deals handed to a search; the census's skips cost nothing and are not
         # counted (its scan is bounded by its size: a million deals, some 40 ms)
         plan = Generation(request.count, band, islice(numbers, calls.max_batch),

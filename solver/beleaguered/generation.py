@@ -139,6 +139,17 @@ def try_deal(number: int, rung: float, budget: Budget, deadline: float,
                                                                         seconds=seconds))
 
 
+def fresh_deals(first: int, last: int, band: Band, variant: Variant | None) -> Iterator[int]:
+    """The deal numbers first..last a plan draws, in order: all but those the variant's
+    shipped census proves out of the band (every one without a census)."""
+    from solver.beleaguered.census import shipped  # the census data is read only here
+
+    census = shipped(variant)
+    if census is None:
+        return iter(range(first, last + 1))
+    return census.candidates(first, last, band.low or 0, band.top)
+
+
 class Ending(StrEnum):
     FOUND = "found"  # the count was found
     TIME_UP = "time up"  # the wall time ran out first
