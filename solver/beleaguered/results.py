@@ -8,9 +8,8 @@ import hashlib
 import json
 from typing import Any
 
-from solver.beleaguered.deals import deal
 from solver.beleaguered.position import NAME
-from solver.beleaguered.solve import Algorithm, Metric, Mode, Solution, solve
+from solver.beleaguered.solve import Solution
 from solver.beleaguered.variant import DEFAULT, Variant, is_shipped
 from solver.budget import Budget, SearchStats, Status
 from solver.results import Settings
@@ -49,9 +48,3 @@ def record(number: int, solution: Solution) -> dict[str, Any]:
     """The batch line of deal `number`'s solution."""
     return line(number, solution.status, solution.optimal, solution.length, solution.stats,
                 solution.single_card_moves)
-
-
-def solve_deal(number: int, mode: Mode, algorithm: Algorithm, budget: Budget,
-               variant: Variant | None = None, metric: Metric = Metric.MOVES) -> dict[str, Any]:
-    """The batch line of deal `number` of `variant` (None: Beleaguered Fortress)."""
-    return record(number, solve(deal(number, variant), mode, algorithm, budget, metric))

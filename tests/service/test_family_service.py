@@ -29,6 +29,7 @@ from service.beleaguered.messages import (
     position_from_proto,
     position_to_proto,
 )
+from service.generic.runs import deal_line
 from solver.beleaguered import (
     Algorithm,
     Mode,
@@ -40,8 +41,9 @@ from solver.beleaguered import (
     replay,
     solve,
 )
+from solver.beleaguered.game import SOLVE, SolveOptions
 from solver.beleaguered.reading import read
-from solver.beleaguered.results import solve_deal
+from solver.beleaguered.results import record
 from solver.beleaguered.solve import Hint, hints_along
 from solver.beleaguered.variant import (
     DEFAULT,
@@ -151,13 +153,14 @@ def test_the_clients_requests_name_a_variant_other_than_the_seed_game():
 
 
 def test_a_local_batch_solves_the_deals_of_a_rules_files_variant():
-    work = partial(solve_deal, mode=Mode.ANY, algorithm=Algorithm.ASTAR,
-                   budget=Budget(seconds=10), variant=OWN)
+    options = SolveOptions(mode=Mode.ANY, moves=False)
+    work = partial(deal_line, deal=partial(deal, variant=OWN), question=SOLVE,
+                   options=options, budget=Budget(seconds=10), line=record)
     lines = sorted(in_pool(work, 1)([3, 4]), key=lambda line: line["deal"])
     assert [(line["deal"], line["status"], line["length"]) for line in lines] == [
         (n, "solved", solve(deal(n, OWN), Mode.ANY).length) for n in (3, 4)]
-    assert solve_deal(3, Mode.ANY, Algorithm.ASTAR, Budget(seconds=10))["length"] == \
-        solve(deal(3), Mode.ANY).length  # no variant: Beleaguered Fortress's deal
+    assert deal_line(3, deal, SOLVE, options, Budget(seconds=10), record)["length"] == \
+        solve(deal(3), Mode.ANY).length  # the game's own deal: Beleaguered Fortress's
 
 
 # ---------------------------------------------------------------- gRPC
