@@ -42,7 +42,7 @@ from service.arguments import (
 )
 from service.frontends import OWN
 from service.generic.commands import Commands
-from service.generic.runs import Runs, add_batch
+from service.generic.runs import Runs, add_batch, run_deals
 from solver.beleaguered import (
     Engine,
     Mode,
@@ -375,16 +375,12 @@ def _census(args: argparse.Namespace) -> None:
             raise InvalidInput("census --deals needs --out FILE.jsonl (it runs for long "
                                "and resumes from that file)")
         check_deals(args.deals.start, args.deals.stop - 1, variant)
-        from service.batch import run_batch, runner
+        from service.batch import runner
         from solver.beleaguered.results import CENSUS, settings_of
 
         work = partial(census_lines.census_deal, budget=budget_of(args), variant=variant)
-        solve_many = runner(work, args.jobs, args.dask)
-        settings = settings_of(variant, CENSUS, budget_of(args))
-        with sigterm_as_interrupt(), args.out.open("a") as out:
-            done = run_batch(args.deals, solve_many, settings, out, args.out, args.progress,
-                             args.retry_unknown, args.retry_unproven)
-        print(done, file=sys.stderr)
+        run_deals(args, settings_of(variant, CENSUS, budget_of(args)),
+                  runner(work, args.jobs, args.dask))
 
 
 def _deal_info(args: argparse.Namespace) -> None:

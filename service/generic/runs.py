@@ -122,7 +122,8 @@ def _local(asked: Commands, runs: Runs, args: argparse.Namespace) -> None:
         raise TypeError(f"{game.name} numbers no deals, so it runs no batch")
     work = partial(deal_line, deal=game.deal, question=runs.question, options=options,
                    budget=budget_of(args), line=runs.line)
-    _run(args, runs, options, runner(work, args.jobs, args.dask))
+    run_deals(args, runs.settings(args, args.deals, options, budget_of(args)),
+              runner(work, args.jobs, args.dask))
 
 
 def _remote(asked: Commands, runs: Runs, args: argparse.Namespace, client: Client) -> None:
@@ -134,15 +135,15 @@ def _remote(asked: Commands, runs: Runs, args: argparse.Namespace, client: Clien
 
     def solve_many(todo: list[int]) -> Records:
         return client.in_chunks(todo, args.chunk, solve_chunk)
-    _run(args, runs, options, solve_many)
+    run_deals(args, runs.settings(args, args.deals, options, budget_of(args)), solve_many)
 
 
-def _run(args: argparse.Namespace, runs: Runs, options: Any,
-         solve_many: Callable[[list[int]], Records]) -> None:
-    """The deals' lines, to standard output or appended to --out, then the summary."""
+def run_deals(args: argparse.Namespace, settings: Settings,
+              solve_many: Callable[[list[int]], Records]) -> None:
+    """The lines of --deals (a batch's, a census's), to standard output or appended to
+    --out, resumed from it, then the summary on standard error."""
     from service.batch import run_batch
 
-    settings = runs.settings(args, args.deals, options, budget_of(args))
     with sigterm_as_interrupt():
         if args.out is None:
             summary = run_batch(args.deals, solve_many, settings, sys.stdout,
