@@ -510,12 +510,13 @@ def _settings(args: argparse.Namespace, deals: range, options: SolveOptions,
     return settings_of(variant, options.mode.value, budget, options.metric.value)
 
 
-def _request(args: argparse.Namespace, deals: list[int], options: SolveOptions,
+def _request(settings: Settings, deals: list[int], options: SolveOptions,
              budget: Budget) -> pb.SolveBatchRequest:
+    """The SolveBatch of some of a batch's deals, of the variant its settings name."""
     from service.beleaguered import messages
 
     return messages.batch_request(deals, options.mode, options.algorithm, budget,
-                                  without_moves=True, variant=_variant_of(args),
+                                  without_moves=True, variant=find_variant(settings.variant),
                                   metric=options.metric, together=TOGETHER)
 
 

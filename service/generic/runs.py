@@ -53,8 +53,8 @@ class Runs:
     # the run's settings (its lines record them), its range checked: (arguments, range,
     # options, budget)
     settings: Callable[[argparse.Namespace, range, Any, Budget], Settings]
-    # the SolveBatch request of some deals (arguments, deals, options, budget)
-    request: Callable[[argparse.Namespace, list[int], Any, Budget], pb.SolveBatchRequest]
+    # the SolveBatch request of some deals (the run's settings, deals, options, budget)
+    request: Callable[[Settings, list[int], Any, Budget], pb.SolveBatchRequest]
     result: Callable[[pb.BatchResult], dict[str, Any]]  # a deal's line from a server
 
 
@@ -115,6 +115,7 @@ def _local(asked: Commands, runs: Runs, args: argparse.Namespace) -> None:
     from service.batch import runner
 
     options = options_from_args(runs.question, args, runs.defaults)
+    settings = runs.settings(args, args.deals, options, budget_of(args))
     game = asked.game
     if asked.in_variant is not None:
         game = asked.in_variant(game, args.variant, args.rules)
@@ -122,20 +123,21 @@ def _local(asked: Commands, runs: Runs, args: argparse.Namespace) -> None:
         raise TypeError(f"{game.name} numbers no deals, so it runs no batch")
     work = partial(deal_line, deal=game.deal, question=runs.question, options=options,
                    budget=budget_of(args), line=runs.line)
-    run_deals(args, runs.settings(args, args.deals, options, budget_of(args)),
-              runner(work, args.jobs, args.dask))
+    run_deals(args, settings, runner(work, args.jobs, args.dask))
 
 
 def _remote(asked: Commands, runs: Runs, args: argparse.Namespace, client: Client) -> None:
     options = options_from_args(runs.question, args, runs.defaults)
+    budget = budget_of(args)
+    settings = runs.settings(args, args.deals, options, budget)
 
     def solve_chunk(todo: list[int]) -> Iterator[tuple[int, dict[str, Any]]]:
-        for result in client.solve_batch(runs.request(args, todo, options, budget_of(args))):
+        for result in client.solve_batch(runs.request(settings, todo, options, budget)):
             yield result.deal, runs.result(result)
 
     def solve_many(todo: list[int]) -> Records:
         return client.in_chunks(todo, args.chunk, solve_chunk)
-    run_deals(args, runs.settings(args, args.deals, options, budget_of(args)), solve_many)
+    run_deals(args, settings, solve_many)
 
 
 def run_deals(args: argparse.Namespace, settings: Settings,
