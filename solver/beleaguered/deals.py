@@ -12,6 +12,7 @@ taken from the pysol-cards package: a deal then costs tens of microseconds, and 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import islice
 
 from solver.beleaguered.position import Position
@@ -80,8 +81,11 @@ def _pysol_twister_deck(number: int) -> list[Card]:
     return cards
 
 
+@lru_cache(maxsize=256)
 def deal(number: int, variant: Variant | None = None) -> Position:
-    """Deal `number` of `variant` (None: Beleaguered Fortress), laid out by its rules.
+    """Deal `number` of `variant` (None: Beleaguered Fortress), laid out by its rules;
+    the last few dealt are kept, since a position is a value and a server is asked of
+    the same deals again and again (a hint from its cache costs less than a deal).
 
     This is how PySolFC's `startGame` methods deal the family: the aces first to the
     foundations when `aces_first` (the other cards keep their order); then row by row, one
