@@ -61,10 +61,11 @@ def wait_for_port(port: int, seconds: float = 60) -> None:
 
 
 @contextmanager
-def process(command: list[str], stderr: IO[bytes] | int = subprocess.DEVNULL
+def process(command: list[str], stderr: IO[bytes] | int = subprocess.DEVNULL,
+            cwd: Path | None = None, env: dict[str, str] | None = None
             ) -> Iterator[subprocess.Popen[bytes]]:
     started = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr,
-                               start_new_session=True)
+                               start_new_session=True, cwd=cwd, env=env)
     try:
         yield started
     finally:
