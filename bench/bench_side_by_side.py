@@ -6,7 +6,7 @@ much as the machine's load moves between them; calls interleaved this way do not
 
     .venv/bin/python -m bench.bench_side_by_side TREE [TREE...] [--calls N]
 
-A TREE is a checkout of some commit (`git worktree add /tmp/old COMMIT`) with its
+A TREE is a checkout of some commit (`git worktree add ../COMMIT COMMIT`) with its
 compiled kernel built (`.venv/bin/python setup.py build_ext --inplace` in it); each
 server runs with `PYTHONPATH` set to its tree. For each tree and call: the p50 of the
 server's own milliseconds per call (its log line's "ms") minus the search's (the

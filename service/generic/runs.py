@@ -22,6 +22,7 @@ from service.arguments import (
     add_retry,
     add_server,
     add_variant,
+    appending,
     budget_of,
     positive,
     processes,
@@ -48,7 +49,7 @@ class Runs:
     question: Question[Any, Any, Any]  # asked of each deal
     flags: tuple[str, ...]  # the question's options that are the command's flags
     defaults: Mapping[str, Any]  # a run's options, as JSON, where not the question's
-    about: str  # what a run finds, for the help
+    finds: str  # what a run finds, for the help
     line: Line  # module-level: it goes to the worker processes
     # the run's settings (its lines record them), its range checked: (arguments, range,
     # options, budget)
@@ -67,7 +68,7 @@ def add_batch(commands: Any, asked: Commands, runs: Runs, remote: bool, about: s
         "batch", help=about,
         description=f"{game.title}"
                     + (" (any of its variants: --variant)" if asked.in_variant else "")
-                    + f": {runs.about} of a range of deals, as JSON lines.",
+                    + f": {runs.finds} of a range of deals, as JSON lines.",
         epilog=f"example:\n  fortress-solver {where} --deals 1-100 --out results.jsonl")
     if remote:
         add_server(batch)
@@ -115,14 +116,15 @@ def _local(asked: Commands, runs: Runs, args: argparse.Namespace) -> None:
     from service.batch import runner
 
     options = options_from_args(runs.question, args, runs.defaults)
-    settings = runs.settings(args, args.deals, options, budget_of(args))
+    budget = budget_of(args)
+    settings = runs.settings(args, args.deals, options, budget)
     game = asked.game
     if asked.in_variant is not None:
         game = asked.in_variant(game, args.variant, args.rules)
     if game.deal is None:
         raise TypeError(f"{game.name} numbers no deals, so it runs no batch")
     work = partial(deal_line, deal=game.deal, question=runs.question, options=options,
-                   budget=budget_of(args), line=runs.line)
+                   budget=budget, line=runs.line)
     run_deals(args, settings, runner(work, args.jobs, args.dask))
 
 
@@ -146,13 +148,7 @@ def run_deals(args: argparse.Namespace, settings: Settings,
     --out, resumed from it, then the summary on standard error."""
     from service.batch import run_batch
 
-    with sigterm_as_interrupt():
-        if args.out is None:
-            summary = run_batch(args.deals, solve_many, settings, sys.stdout,
-                                progress=args.progress, retry_unknown=args.retry_unknown,
-                                retry_unproven=args.retry_unproven)
-        else:
-            with args.out.open("a") as out:
-                summary = run_batch(args.deals, solve_many, settings, out, args.out,
-                                    args.progress, args.retry_unknown, args.retry_unproven)
+    with sigterm_as_interrupt(), appending(args.out) as out:
+        summary = run_batch(args.deals, solve_many, settings, out or sys.stdout, args.out,
+                            args.progress, args.retry_unknown, args.retry_unproven)
     print(summary, file=sys.stderr)
