@@ -30,19 +30,42 @@ def text_of(raw: bytes, source: str = "input") -> str:
 def json_of(raw: bytes, source: str = "input",
             loads: Callable[[str], Any] = json.loads) -> Any:
     """The JSON value of a position's bytes (`loads` may read a kinder dialect), every
-    number finite: Python's reader takes NaN, Infinity and 1e999, which JSON has not."""
+    number finite: Python's reader takes NaN, Infinity and 1e999, which JSON has not.
+    Plain JSON refuses them as it reads them; a dialect's value is walked after."""
     text = text_of(raw, source)
     try:
+        if loads is json.loads:
+            return _STRICT.decode(text)
         value = loads(text)
+        if not _finite(value):
+            raise _NotFinite
+        return value
+    except _NotFinite:
+        raise InvalidInput([f"{source}: {path} must be a finite number, not {word}" if path
+                            else f"{source} must be a finite number, not {word}"
+                            for path, word in _non_finite(loads(text))]) from None
     except RecursionError:
         raise InvalidInput(f"{source} nests too deeply to be a position") from None
     except ValueError as error:  # json.JSONDecodeError, and the dialects' errors
         raise InvalidInput(f"{source} is not JSON: {error}") from None
-    if not _finite(value):
-        raise InvalidInput([f"{source}: {path} must be a finite number, not {word}" if path
-                            else f"{source} must be a finite number, not {word}"
-                            for path, word in _non_finite(value)])
+
+
+class _NotFinite(Exception):
+    """A number that is not finite, met while reading."""
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):  # 1e999
+        raise _NotFinite
     return value
+
+
+def _no_constant(word: str) -> float:
+    raise _NotFinite  # NaN, Infinity, -Infinity
+
+
+_STRICT = json.JSONDecoder(parse_float=_finite_float, parse_constant=_no_constant)
 
 
 def strict_dumps(value: Any) -> str:
