@@ -31,6 +31,14 @@ def address_of(peer: str) -> str:
     return peer
 
 
+def one_less(counts: Counter[K], key: K) -> None:
+    """One fewer of `key`, which is forgotten at none (a Counter's `-=` does as much, and
+    walks every key to do it)."""
+    counts[key] -= 1
+    if counts[key] <= 0:
+        del counts[key]
+
+
 class InFlight(Generic[K]):
     """The calls in flight of each key (an address, a token), at most `max_calls` each
     (None: no limit)."""
@@ -52,4 +60,4 @@ class InFlight(Generic[K]):
             yield
         finally:
             with self._lock:
-                self._running -= Counter({key: 1})  # (a Counter's - drops what is 0)
+                one_less(self._running, key)

@@ -35,17 +35,19 @@ from __future__ import annotations
 import gc
 import importlib
 import multiprocessing as mp
+import select
 import signal
 import threading
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from multiprocessing.synchronize import Event
 from typing import Any
 
+from service.clients import one_less
 from service.memory import give_back_memory, resident_mib
 from solver.budget import Budget
 from solver.games import Question
@@ -89,10 +91,14 @@ class Job:
         return self.question.answer.unknown(seconds)
 
 
-def _kind(job: Job) -> tuple[Question[Any, Any, Any], str]:
-    """What a job's pace is kept by: its question and its options (by their text, which
-    every options value has; a hash not every one)."""
-    return job.question, repr(job.options)
+def _kind(job: Job) -> tuple[Question[Any, Any, Any], Hashable]:
+    """What a job's pace is kept by: its question and its options, a frozen dataclass
+    (by their text where a field does not hash: a list, say)."""
+    try:
+        hash(job.options)
+    except TypeError:
+        return job.question, repr(job.options)
+    return job.question, job.options
 
 
 class _Stopped:
@@ -114,6 +120,9 @@ class Outbox:
 
     def put(self, message: Any, last: bool = False) -> None:
         with self._changed:
+            if last and not self._held:  # alone: it goes at once, the thread left asleep
+                self._connection.send([message])
+                return
             if not self._held:
                 self._since = time.monotonic()
                 self._changed.notify()
@@ -162,8 +171,8 @@ def _work(connection: Connection, cancel: Event, halt: Event,
                 outbox.put(_Stopped(), last=True)
                 break
             try:
-                budget = replace(_within(job.budget, memory_mib), stop=cancel.is_set)
-                outbox.put(job.run(budget), last=k == len(chunk))
+                outbox.put(job.run(_within(job.budget, memory_mib, cancel.is_set)),
+                           last=k == len(chunk))
             except Exception as error:  # a bug must not take the worker down with it
                 error.add_note(traceback.format_exc().rstrip())  # where, for the server's log
                 outbox.put(error, last=True)
@@ -172,16 +181,21 @@ def _work(connection: Connection, cancel: Event, halt: Event,
             give_back_memory()  # as large as its largest search
 
 
-def _within(budget: Budget, memory_mib: int | None) -> Budget:
-    """The budget with its tables' memory at most what the worker has left of its own
-    limit (at least 1 MiB: a search with no room answers UNKNOWN at once)."""
+def _within(budget: Budget, memory_mib: int | None, stop: Callable[[], bool]) -> Budget:
+    """The job's budget as the worker runs it: stopped by `stop`, its tables' memory at
+    most what the worker has left of its own limit (at least 1 MiB: a search with no
+    room answers UNKNOWN at once)."""
     if memory_mib is None:
-        return budget
+        return replace(budget, stop=stop)
     room = max(1, memory_mib - resident_mib())
-    return replace(budget, memory_mib=min(budget.memory_mib or room, room))
+    return replace(budget, memory_mib=min(budget.memory_mib or room, room), stop=stop)
 
 
 class _Worker:
+    """A worker process, its pipe and its events. Its looks cost one system call each:
+    the pipe's own `poll` and the process's `is_alive` build a selector every time (a
+    child of the fork server has no pid to wait for), once or more every call."""
+
     def __init__(self, context: mp.context.ForkServerContext, preload: tuple[str, ...],
                  memory_mib: int | None) -> None:
         self.connection, child = context.Pipe()
@@ -192,6 +206,19 @@ class _Worker:
                                              memory_mib),
                                        daemon=True)
         self.process.start()
+        self._answers = select.poll()
+        self._answers.register(self.connection.fileno(), select.POLLIN)
+        self._end = select.poll()
+        self._end.register(self.process.sentinel, select.POLLIN)
+
+    def answered(self, seconds: float) -> bool:
+        """Whether an answer waits to be read (or the pipe has ended), waiting up to
+        `seconds` for one."""
+        return bool(self._answers.poll(seconds * 1000))
+
+    def ended(self) -> bool:
+        """Whether the process has ended."""
+        return bool(self._end.poll(0))
 
     def watch(self, cancelled: Callable[[], bool], enough: Callable[[], bool]) -> None:
         """Pass the caller's word on to the process: stop now, or start no more."""
@@ -244,7 +271,7 @@ class WorkerPool:
         self._queue: list[_Ticket] = []  # jobs admitted and waiting, oldest first
         self._running: Counter[str] = Counter()  # jobs on a worker, by owner
         self._held: Counter[str] = Counter()  # running and waiting, by owner
-        self._paces: dict[tuple[Question[Any, Any, Any], str], float] = {}  # see pace()
+        self._paces: dict[tuple[Question[Any, Any, Any], Hashable], float] = {}  # see pace()
 
     @property
     def busy(self) -> int:
@@ -322,7 +349,7 @@ class WorkerPool:
                 ran = self._run_on(worker, jobs, cancelled, answered, halted, deadline)
             finally:
                 with self._changed:
-                    self._running -= Counter({owner: 1})  # (a Counter's - drops what is 0)
+                    one_less(self._running, owner)
                     self._release(owner)
             if giving_back and not (enough() or cancelled()):
                 return ran
@@ -349,7 +376,7 @@ class WorkerPool:
 
     def _release(self, owner: str) -> None:
         """One job of `owner` no longer held (an owner holding none is forgotten)."""
-        self._held -= Counter({owner: 1})
+        one_less(self._held, owner)
         self._changed.notify_all()
 
     def _take_worker(self, ticket: _Ticket, cancelled: Callable[[], bool],
@@ -393,7 +420,7 @@ class WorkerPool:
         many it ran. The caller's word is passed on between answers and while a search
         runs; the jobs travel as one message, so that what they share (the question, its
         options, the cards) is pickled once."""
-        if not worker.process.is_alive():  # died while idle (killed from outside)
+        if worker.ended():  # died while idle (killed from outside)
             worker = self._replace(worker)
         ran = 0
         failure: Exception | None = None
@@ -408,7 +435,7 @@ class WorkerPool:
                                     *jobs[1:]])
             ended = False
             while ran < len(jobs) and not ended:
-                while not worker.connection.poll(_POLL_SECONDS):
+                while not worker.answered(_POLL_SECONDS):
                     worker.watch(cancelled, enough)
                 for result in worker.connection.recv():
                     if isinstance(result, _Stopped | Exception):
@@ -431,8 +458,9 @@ class WorkerPool:
                 self._idle.append(worker)
         if ran:
             took = (time.perf_counter() - sent) / ran
-            last = self._paces.get(_kind(jobs[0]), took)
-            self._paces[_kind(jobs[0])] = last + _PACE_WEIGHT * (took - last)
+            kind = _kind(jobs[0])
+            last = self._paces.get(kind, took)
+            self._paces[kind] = last + _PACE_WEIGHT * (took - last)
         if failure is not None:
             raise failure
         return ran
