@@ -8,11 +8,14 @@ much as the machine's load moves between them; calls interleaved this way do not
 
 A TREE is a checkout of some commit (`git worktree add ../COMMIT COMMIT`) with its
 compiled kernel built (`.venv/bin/python setup.py build_ext --inplace` in it); each
-server runs with `PYTHONPATH` set to its tree. For each tree and call: the p50 of the
-server's own milliseconds per call (its log line's "ms") minus the search's (the
-answer's stats.seconds), with the quartiles. The calls are bench_scale.py's: a
-Beleaguered Fortress Solve (`any`, a deal each), a Hint from the hint cache, a
-Fortress Fight Kingdom Hint of 8 worlds.
+server runs with `PYTHONPATH` set to its tree, and one client (this tree's) calls them
+all. For each tree and call, p50 and quartiles of: the server's own milliseconds per
+call (its log line's "ms") less the search's (the answer's stats.seconds); the
+client's wait less the search's; and the search's alone, since a search that costs
+more in one tree (its pages faulted in again, say) makes that tree's server look
+cheaper by as much. The calls are bench_scale.py's: a Beleaguered Fortress Solve
+(`any`, a deal each), a Hint from the hint cache, a Fortress Fight Kingdom Hint of 8
+worlds.
 """
 
 from __future__ import annotations
@@ -23,9 +26,11 @@ import os
 import statistics
 import subprocess
 import tempfile
+import time
 import uuid
 from collections.abc import Callable
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
@@ -61,8 +66,18 @@ def _ffk_hint(position: str) -> Call:
     return hint
 
 
-def side_by_side(trees: list[Path], calls: int) -> dict[Path, dict[str, list[float]]]:
-    """Each tree's overheads per call kind, in milliseconds."""
+@dataclass(frozen=True)
+class Timed:
+    """One call's milliseconds: as its client waited, as its server's log line says,
+    and as its search's stats say."""
+
+    client: float
+    server: float
+    search: float
+
+
+def side_by_side(trees: list[Path], calls: int) -> dict[Path, dict[str, list[Timed]]]:
+    """Each tree's calls, by call kind."""
     position = subprocess.run([*CLI, "ffk", "deal", "--seed", "1", "--first", "0"],
                               check=True, capture_output=True, text=True).stdout
     kinds: dict[str, tuple[Call, int]] = {  # the call and its warm-up calls
@@ -70,7 +85,9 @@ def side_by_side(trees: list[Path], calls: int) -> dict[Path, dict[str, list[flo
         "Beleaguered Fortress Hint (deal 2, from the cache)": (_cached_hint, 1),
         "Fortress Fight Kingdom Hint (8 worlds)": (_ffk_hint(position), 5),
     }
-    searched: list[dict[str, dict[str, float]]] = [{name: {} for name in kinds} for _ in trees]
+    # tree -> kind -> request id -> (client ms, search ms)
+    sent: list[dict[str, dict[str, tuple[float, float]]]] = [
+        {name: {} for name in kinds} for _ in trees]
     with tempfile.TemporaryDirectory() as scratch, ExitStack() as servers:
         logs, stubs = [], []
         for k, tree in enumerate(trees):
@@ -91,20 +108,37 @@ def side_by_side(trees: list[Path], calls: int) -> dict[Path, dict[str, list[flo
             for name, (call, _) in kinds.items():
                 for k in (*range(n % len(trees), len(trees)), *range(n % len(trees))):
                     request_id = uuid.uuid4().hex
-                    searched[k][name][request_id] = call(stubs[k], n % 500 + 1,
-                                                         [("x-request-id", request_id)])
+                    started = time.perf_counter()
+                    search = call(stubs[k], n % 500 + 1, [("x-request-id", request_id)])
+                    sent[k][name][request_id] = (1000 * (time.perf_counter() - started),
+                                                 1000 * search)
         servers.close()  # the logs are complete once the servers have stopped
-        found: dict[Path, dict[str, list[float]]] = {}
-        for tree, log, seconds in zip(trees, logs, searched, strict=True):
-            total = {}
+        found: dict[Path, dict[str, list[Timed]]] = {}
+        for tree, log, by_kind in zip(trees, logs, sent, strict=True):
+            logged = {}
             for line in log.read_text().splitlines():
                 record = json.loads(line) if line.startswith("{") else {}
                 if "ms" in record and "request_id" in record:
-                    total[record["request_id"]] = record["ms"]
-            found[tree] = {name: [total[request] - 1000 * search
-                                  for request, search in by_request.items()]
-                           for name, by_request in seconds.items()}
+                    logged[record["request_id"]] = record["ms"]
+            found[tree] = {name: [Timed(client, logged[request], search)
+                                  for request, (client, search) in by_request.items()]
+                           for name, by_request in by_kind.items()}
     return found
+
+
+def _table(found: dict[Path, dict[str, list[Timed]]], title: str,
+           cost: Callable[[Timed], float]) -> None:
+    """p50 (q1-q3) of `cost` per tree and call kind."""
+    print(f"\n{title}, p50 (q1-q3)")
+    names = list(next(iter(found.values())))
+    print("| tree | " + " | ".join(names) + " |")
+    print("| --- |" + " --- |" * len(names))
+    for tree, timed in found.items():
+        cells = []
+        for name in names:
+            low, middle, high = statistics.quantiles([cost(call) for call in timed[name]], n=4)
+            cells.append(f"{middle:.3f} ({low:.3f}-{high:.3f})")
+        print(f"| {tree} | " + " | ".join(cells) + " |")
 
 
 def main() -> None:
@@ -113,17 +147,12 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=300, help="calls of each kind a tree")
     args = parser.parse_args()
     found = side_by_side([tree.resolve() for tree in args.trees], args.calls)
-    print("p50 (q1-q3) of the server's ms per warm call beyond its search, the trees' "
-          "servers side by side")
-    names = list(next(iter(found.values())))
-    print("| tree | " + " | ".join(names) + " |")
-    print("| --- |" + " --- |" * len(names))
-    for tree, overheads in found.items():
-        cells = []
-        for name in names:
-            low, middle, high = statistics.quantiles(overheads[name], n=4)
-            cells.append(f"{middle:.3f} ({low:.3f}-{high:.3f})")
-        print(f"| {tree} | " + " | ".join(cells) + " |")
+    print(f"The trees' servers side by side, {args.calls} warm calls of each kind a tree")
+    _table(found, "The server's ms per call beyond its search (its log line's less the "
+           "search's)", lambda call: call.server - call.search)
+    _table(found, "The client's ms per call beyond the search (its wait less the search's)",
+           lambda call: call.client - call.search)
+    _table(found, "The search's ms", lambda call: call.search)
 
 
 if __name__ == "__main__":
