@@ -163,31 +163,37 @@ def _work(connection: Connection, cancel: Event, halt: Event,
     for module in preload:
         importlib.import_module(module)
     gc.freeze()
-    settled = resident_mib()  # the process's own memory, before any search
+    settled = resident = resident_mib()  # the process's own memory, before any search
     outbox = Outbox(connection)
     while (chunk := connection.recv()) is not None:
         for k, job in enumerate(chunk, 1):
             if cancel.is_set() or halt.is_set():
                 outbox.put(_Stopped(), last=True)
                 break
+            if k > 1:  # what the chunk's searches so far hold
+                resident = resident_mib()
             try:
-                outbox.put(job.run(_within(job.budget, memory_mib, cancel.is_set)),
+                outbox.put(job.run(_within(job.budget, memory_mib, resident, cancel.is_set)),
                            last=k == len(chunk))
             except Exception as error:  # a bug must not take the worker down with it
                 error.add_note(traceback.format_exc().rstrip())  # where, for the server's log
                 outbox.put(error, last=True)
                 break
-        if resident_mib() > settled + _KEPT_MIB:  # a large search's tables: a worker is
+        # looked at once the chunk's answers have gone, not as the next call waits
+        resident = resident_mib()
+        if resident > settled + _KEPT_MIB:  # a large search's tables: a worker is
             give_back_memory()  # as large as its largest search
+            resident = resident_mib()
 
 
-def _within(budget: Budget, memory_mib: int | None, stop: Callable[[], bool]) -> Budget:
+def _within(budget: Budget, memory_mib: int | None, resident: int,
+            stop: Callable[[], bool]) -> Budget:
     """The job's budget as the worker runs it: stopped by `stop`, its tables' memory at
-    most what the worker has left of its own limit (at least 1 MiB: a search with no
-    room answers UNKNOWN at once)."""
+    most what the worker, holding `resident` MiB, has left of its own limit (at least 1
+    MiB: a search with no room answers UNKNOWN at once)."""
     if memory_mib is None:
         return replace(budget, stop=stop)
-    room = max(1, memory_mib - resident_mib())
+    room = max(1, memory_mib - resident)
     return replace(budget, memory_mib=min(budget.memory_mib or room, room), stop=stop)
 
 
