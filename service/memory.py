@@ -36,7 +36,8 @@ _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 @cache
 def _statm(pid: int) -> int:
     """This process's /proc/<pid>/statm, opened once (by process: a forked child has
-    its own), and read again at each look: a worker looks before every search."""
+    its own), and read again at each look: a worker looks after every chunk of jobs,
+    and before each job of a chunk after its first."""
     return os.open(f"/proc/{pid}/statm", os.O_RDONLY)
 
 
