@@ -31,19 +31,29 @@ def json_of(raw: bytes, source: str = "input",
             loads: Callable[[str], Any] = json.loads) -> Any:
     """The JSON value of a position's bytes (`loads` may read a kinder dialect), every
     number finite: Python's reader takes NaN, Infinity and 1e999, which JSON has not.
-    Plain JSON refuses them as it reads them; a dialect's value is walked after."""
+    Plain JSON refuses them as it reads them, then reads the text as Python does to say
+    where they are (or what else makes it no JSON); a dialect's value is walked after."""
     text = text_of(raw, source)
+    if loads is json.loads:
+        try:
+            return _read(_STRICT.decode, text, source)
+        except _NotFinite:  # read again as Python does, to name where each such number is
+            value = _read(json.loads, text, source)  # or what else makes it no JSON
+    else:
+        value = _read(loads, text, source)
+        if _finite(value):
+            return value
+    faults = [f"{source}: {path} must be a finite number, not {word}" if path
+              else f"{source} must be a finite number, not {word}"
+              for path, word in _non_finite(value)]
+    # none left to name: a later value of a duplicate key took the number's place
+    raise InvalidInput(faults or f"{source} holds a number that is not finite")
+
+
+def _read(loads: Callable[[str], Any], text: str, source: str) -> Any:
+    """`loads(text)`, its faults as one line naming them (_NotFinite is let through)."""
     try:
-        if loads is json.loads:
-            return _STRICT.decode(text)
-        value = loads(text)
-        if not _finite(value):
-            raise _NotFinite
-        return value
-    except _NotFinite:
-        raise InvalidInput([f"{source}: {path} must be a finite number, not {word}" if path
-                            else f"{source} must be a finite number, not {word}"
-                            for path, word in _non_finite(loads(text))]) from None
+        return loads(text)
     except RecursionError:
         raise InvalidInput(f"{source} nests too deeply to be a position") from None
     except ValueError as error:  # json.JSONDecodeError, and the dialects' errors
