@@ -89,7 +89,7 @@ class Calls:
         self._pool = pool
         self._context = context
         self._stopping = stopping
-        self._owner = client
+        self.owner = client
         self.limits = limits
         self.max_batch = max_batch
 
@@ -101,7 +101,7 @@ class Calls:
         chosen: Opts = question.options() if options is None else options
         question.refuse(position, chosen)
         job = Job(question, position, chosen, self._budget(budget))
-        answer: A = self._pool.run(job, self._gone, owner=self._owner)
+        answer: A = self._pool.run(job, self._gone, owner=self.owner)
         return answer
 
     def ask_many(self, jobs: Iterator[tuple[T, Question[Any, Any, Any], Any, Any]],
@@ -159,7 +159,7 @@ class Calls:
                 ended.items = self._pool.run_chunk(
                     [item.job for item in chunk], cancelled,
                     lambda k, answer: answers.put((chunk[k].tag, answer)),
-                    wait=True, owner=self._owner, enough=enough, borrow=True)
+                    wait=True, owner=self.owner, enough=enough, borrow=True)
                 ended.left = chunk[ended.items:]
             except Exception as error:
                 ended.error = error

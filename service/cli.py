@@ -11,7 +11,7 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from service.arguments import (
     PER_CORE,
@@ -40,6 +40,9 @@ from solver.errors import InvalidInput, OtherGame
 from solver.games import Game, each_game, find_game, games
 
 PROG = "fortress-solver"
+
+if TYPE_CHECKING:
+    from service.clients import Network
 
 
 class _Parser(argparse.ArgumentParser):
@@ -193,13 +196,24 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
                             f"{PER_CORE} a core)")
     serve.add_argument("--queue", type=positive(int), default=16,
                        help="calls that may wait for a worker")
-    serve.add_argument("--memory-per-worker", type=positive(int), default=DEFAULT_MEMORY_MIB,
-                       metavar="MIB",
+    serve.add_argument("--memory", type=positive(int), metavar="MIB",
+                       help="the MiB the whole server may hold, its workers, its main "
+                            "process with its caches and multiprocessing's helpers: the "
+                            "workers' limit is what the rest leaves them, shared out "
+                            "(docs/operations.md; no total unless given)")
+    serve.add_argument("--memory-per-worker", type=positive(int), metavar="MIB",
                        help="the MiB one worker process may hold: its own memory (some "
                             "100 MiB) and its search's tables (a worker runs one search at a "
                             "time); a request's Budget.memory_mib is capped by what that "
                             "leaves, and is that when the request gives none "
-                            "(docs/operations.md)")
+                            f"(docs/operations.md; by default {DEFAULT_MEMORY_MIB}, or what "
+                            "--memory leaves)")
+    serve.add_argument("--cache-mib", type=positive(int), default=64, metavar="MIB",
+                       help="the MiB the answer caches (a hint for each position along an "
+                            "optimal line found) may hold in the main process; one client "
+                            "holds at most its share of the workers' part of it")
+    serve.add_argument("--cache-entries", type=positive(int), default=200_000, metavar="N",
+                       help="the answers the caches may hold, whatever their size")
     serve.add_argument("--max-request-bytes", type=positive(int), default=1 << 20,
                        metavar="N", help="larger requests are refused (RESOURCE_EXHAUSTED, "
                                          "over HTTP 413, saying so)")
@@ -233,6 +247,12 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
     guard.add_argument("--max-calls-per-address", type=positive(int), metavar="N",
                        help="Solver calls one client address may have in flight, over "
                             "every connection and both ports (RESOURCE_EXHAUSTED past it; "
+    guard.add_argument("--trusted-proxy", action="append", default=[], type=_network,
+                       metavar="CIDR",
+                       help="a proxy (an address, or a network such as 10.0.0.0/8) whose "
+                            "Forwarded or X-Forwarded-For header names the client of the "
+                            "calls it passes on, for the per-address limits and shares; "
+                            "repeat for more (none unless given: every call is its peer's)")
                             "by default the workers and the queue)")
     guard.add_argument("--max-workers-per-client", type=positive(int), metavar="N",
                        help="workers one client's searches may run on at once: a client "
@@ -264,6 +284,16 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
     secure.add_argument("--token-file", type=Path, metavar="FILE",
                         help="bearer tokens, one per line, that calls must show as "
                              "'authorization: Bearer TOKEN'; reread on SIGHUP")
+def _network(text: str) -> Network:
+    """A --trusted-proxy: argparse's one line for a value that is no network."""
+    from service.clients import network
+
+    try:
+        return network(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
     secure.add_argument("--max-calls-per-token", type=positive(int), metavar="N",
                         help="calls one token may have running at once (RESOURCE_EXHAUSTED "
                              "past it; no limit unless given)")
@@ -406,6 +436,7 @@ def _schema(args: argparse.Namespace) -> None:
                             encoding="utf-8")
         except OSError as error:
             raise InvalidInput(f"cannot write {path}: {error.strerror}") from None
+    from service.memory_plan import worker_mib
         print(path)
 
 
@@ -416,6 +447,8 @@ def _serve(args: argparse.Namespace) -> None:
     from service.tls import ServerTls
 
     if (args.tls_cert is None) != (args.tls_key is None):
+    per_worker = worker_mib(args.workers, args.cache_mib, args.memory,
+                            args.memory_per_worker, DEFAULT_MEMORY_MIB)
         raise InvalidInput("--tls-cert and --tls-key go together")
     if args.tls_client_ca is not None and args.tls_cert is None:
         raise InvalidInput("--tls-client-ca needs --tls-cert and --tls-key: mutual TLS is TLS")
@@ -425,8 +458,9 @@ def _serve(args: argparse.Namespace) -> None:
     try:
         serve(ServerConfig(host=args.host, port=args.port, workers=args.workers,
                            queue=args.queue, http_port=args.http_port,
-                           limits=replace(ServerConfig.limits,
-                                          memory_mib=args.memory_per_worker),
+                           limits=replace(ServerConfig.limits, memory_mib=per_worker),
+                           memory_mib=args.memory, cache_mib=args.cache_mib,
+                           cache_entries=args.cache_entries,
                            metrics_port=args.metrics_port,
                            cors_origins=tuple(args.cors_origin), grace_seconds=args.grace,
                            max_request_bytes=args.max_request_bytes, tls=tls,
@@ -440,7 +474,8 @@ def _serve(args: argparse.Namespace) -> None:
                            streams_per_connection=args.max_streams_per_connection,
                            receive_seconds=args.receive_seconds,
                            allowed_hosts=None if args.allowed_host is None
-                           else tuple(args.allowed_host), rules=tuple(args.rules)))
+                           else tuple(args.allowed_host), rules=tuple(args.rules),
+                           trusted_proxies=tuple(args.trusted_proxy)))
     except CannotServe as err:
         raise ServiceError(str(err)) from None
 

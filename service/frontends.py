@@ -81,7 +81,11 @@ class Commands(Protocol):
 class Settings:
     """What a server offers its games' handlers: room for what a game keeps between calls."""
 
-    cache_entries: int = 200_000  # a game's cache of answers, such as hints along a solution
+    # a game's cache of answers, such as hints along a solution: at most this many, in
+    # at most this many MiB, and of those the part one client may hold
+    cache_entries: int = 200_000
+    cache_mib: int = 64
+    cache_share: float = 1.0
     # files of the users' own rules (`serve --rules`), read by the game that plays them
     # as its handler starts: a fault in one stops the start, named in one line
     rules: tuple[Path, ...] = ()

@@ -30,11 +30,13 @@ from grpc_reflection.v1alpha import reflection
 
 from service.api import fortress_solver_pb2 as pb
 from service.bridge import Bridge
+from service.clients import Network, Proxies
 from service.frontends import Settings, search_modules
 from service.grpc_face import SolverFace
 from service.guard import Guard
 from service.http import LOOPBACK_HOSTS, HttpServer, application
 from service.memory import Trimmer
+from service.memory_plan import spelled
 from service.messages import MAX_BATCH
 from service.metrics import Metrics
 from service.pool import WorkerPool
@@ -57,8 +59,10 @@ class ServerConfig:
     port: int = 50051  # 0 picks a free port
     workers: int = os.cpu_count() or 1
     queue: int = 16  # calls that may wait for a worker
-    cache_entries: int = 200_000
+    cache_entries: int = 200_000  # the answer caches' entries (serve --cache-entries)
+    cache_mib: int = 64  # and their MiB, in the main process (serve --cache-mib)
     limits: Budget = Budget(seconds=60.0, nodes=None)  # memory: serve --memory-per-worker
+    memory_mib: int | None = None  # the whole server's, which limits' memory is a part of
     grace_seconds: float = 30.0  # for the calls in flight, after SIGTERM or SIGINT
     max_request_bytes: int = 1 << 20  # larger requests are refused, saying so
     max_position_bytes: int = 64 << 10  # the same for a request about one position
@@ -83,6 +87,8 @@ class ServerConfig:
     watchdog_seconds: float = 5.0  # past the grace, a stop that has not ended exits
     refusal_log_seconds: float = 10.0  # one line per cause of refusal this often, at most
     rules: tuple[Path, ...] = ()  # rules files of patience variants to serve (--rules)
+    # proxies whose Forwarded or X-Forwarded-For header names the client (--trusted-proxy)
+    trusted_proxies: tuple[Network, ...] = ()
 
 
 # At a stop, how long the answers of the calls that have finished may take to be sent.
@@ -184,9 +190,12 @@ class RunningServer:
         self.refusals.observe = self.metrics.observe
         try:  # the handlers read the rules files: a bad one ends the start here
             self.servicer = SolverServicer(
-                self.pool, Settings(config.cache_entries, config.rules),
+                self.pool, Settings(config.cache_entries, config.cache_mib,
+                                    min(1.0, self.pool.max_per_owner / self.pool.workers),
+                                    config.rules),
                 config.limits, self.tokens, self.metrics, config.max_batch, self.refusals,
-                config.max_calls_per_address)
+                config.max_calls_per_address, config.memory_mib,
+                Proxies(config.trusted_proxies))
         except BaseException:
             self.pool.close()
             raise
@@ -342,6 +351,9 @@ def serve(config: ServerConfig) -> None:
                     f"{running.metrics_port}/metrics")
     log.info(f"serving gRPC on {config.host}:{running.port}{http}{metrics} "
              f"with {config.workers} workers")
+    if config.memory_mib is not None and config.limits.memory_mib is not None:
+        log.info(f"memory: at most {config.memory_mib} MiB: " + spelled(
+            config.workers, config.limits.memory_mib, config.cache_mib))
     log.info(f"open files: at most {after}" + (f" (raised from {before})" if after != before
                                                 else "") +
              f"; up to {running.connections} connections a port, {running.streams} calls a "

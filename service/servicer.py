@@ -38,7 +38,7 @@ from prometheus_client.registry import Collector
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.calls import Calls
-from service.clients import AddressBusy, InFlight, address_of
+from service.clients import AddressBusy, InFlight, Proxies
 from service.frontends import Deals, Handler, Settings, Streams, front_end, named_game
 from service.generic.handler import described, described_hint, described_solve, questions
 from service.messages import MAX_BATCH, at_most
@@ -91,7 +91,8 @@ class SolverServicer(pb_grpc.SolverServicer):
     def __init__(self, pool: WorkerPool, settings: Settings, limits: Budget,
                  tokens: Tokens | None = None, metrics: Metrics | None = None,
                  max_batch: int = MAX_BATCH, refusals: Refusals | None = None,
-                 max_calls_per_address: int | None = None) -> None:
+                 max_calls_per_address: int | None = None,
+                 memory_mib: int | None = None, proxies: Proxies | None = None) -> None:
         """`settings`: what the games' handlers may keep (service/frontends.py).
         `tokens`: the bearer tokens every call must show; None: calls need none.
         `metrics`: where each finished call is counted; None: nowhere. `max_batch`: the
@@ -100,8 +101,12 @@ class SolverServicer(pb_grpc.SolverServicer):
         `max_calls_per_address`: the calls one address may have in flight (None: as
         many as the pool takes, its workers and its queue). The pool is shared fairly
         between clients (service/clients.py): a token's holder where calls need one,
-        else an address, whatever connections it opens."""
+        else an address, whatever connections it opens. `memory_mib`: what the whole
+        server may hold (serve --memory), as GetServerInfo tells it. `proxies`: those
+        whose word on a call's client address is taken (none: the peer's address)."""
         self.pool = pool
+        self.proxies = proxies or Proxies()
+        self.memory_mib = memory_mib
         self.settings = settings
         self.limits = limits
         self.max_batch = max_batch
@@ -152,7 +157,8 @@ class SolverServicer(pb_grpc.SolverServicer):
                     max_batch=self.max_batch,
                     max_calls_per_address=self.addresses.max_calls,
                     max_workers_per_client=self.pool.max_per_owner,
-                    memory_per_worker_mib=self.limits.memory_mib or 0),
+                    memory_per_worker_mib=self.limits.memory_mib or 0,
+                    cache_mib=self.settings.cache_mib, memory_mib=self.memory_mib or 0),
             )
 
     def SolveBatch(self, request: pb.SolveBatchRequest,
@@ -215,7 +221,7 @@ class SolverServicer(pb_grpc.SolverServicer):
                     raise ShuttingDown("the server is shutting down: send the call again, "
                                        "to another replica")
                 self._running += 1
-            address = address_of(context.peer())
+            address = self.proxies.client(context.peer(), context.invocation_metadata() or ())
             try:
                 with self.addresses.hold(address, lambda most: AddressBusy(address, most)):
                     if self.tokens is None:

@@ -1030,7 +1030,7 @@ class VariantInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., max_deal: _Optional[int] = ..., empty: _Optional[str] = ..., sequence_moves: _Optional[str] = ...) -> None: ...
 
 class Limits(_message.Message):
-    __slots__ = ("workers", "queue", "max_seconds", "max_nodes", "max_table_entries", "cache_entries", "max_worlds", "max_batch", "max_calls_per_address", "max_workers_per_client", "memory_per_worker_mib")
+    __slots__ = ("workers", "queue", "max_seconds", "max_nodes", "max_table_entries", "cache_entries", "max_worlds", "max_batch", "max_calls_per_address", "max_workers_per_client", "memory_per_worker_mib", "cache_mib", "memory_mib")
     WORKERS_FIELD_NUMBER: _ClassVar[int]
     QUEUE_FIELD_NUMBER: _ClassVar[int]
     MAX_SECONDS_FIELD_NUMBER: _ClassVar[int]
@@ -1042,6 +1042,8 @@ class Limits(_message.Message):
     MAX_CALLS_PER_ADDRESS_FIELD_NUMBER: _ClassVar[int]
     MAX_WORKERS_PER_CLIENT_FIELD_NUMBER: _ClassVar[int]
     MEMORY_PER_WORKER_MIB_FIELD_NUMBER: _ClassVar[int]
+    CACHE_MIB_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_MIB_FIELD_NUMBER: _ClassVar[int]
     workers: int
     queue: int
     max_seconds: float
@@ -1053,4 +1055,6 @@ class Limits(_message.Message):
     max_calls_per_address: int
     max_workers_per_client: int
     memory_per_worker_mib: int
-    def __init__(self, workers: _Optional[int] = ..., queue: _Optional[int] = ..., max_seconds: _Optional[float] = ..., max_nodes: _Optional[int] = ..., max_table_entries: _Optional[int] = ..., cache_entries: _Optional[int] = ..., max_worlds: _Optional[int] = ..., max_batch: _Optional[int] = ..., max_calls_per_address: _Optional[int] = ..., max_workers_per_client: _Optional[int] = ..., memory_per_worker_mib: _Optional[int] = ...) -> None: ...
+    cache_mib: int
+    memory_mib: int
+    def __init__(self, workers: _Optional[int] = ..., queue: _Optional[int] = ..., max_seconds: _Optional[float] = ..., max_nodes: _Optional[int] = ..., max_table_entries: _Optional[int] = ..., cache_entries: _Optional[int] = ..., max_worlds: _Optional[int] = ..., max_batch: _Optional[int] = ..., max_calls_per_address: _Optional[int] = ..., max_workers_per_client: _Optional[int] = ..., memory_per_worker_mib: _Optional[int] = ..., cache_mib: _Optional[int] = ..., memory_mib: _Optional[int] = ...) -> None: ...

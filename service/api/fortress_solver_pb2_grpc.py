@@ -5,7 +5,7 @@ import warnings
 
 from service.api import fortress_solver_pb2 as service_dot_api_dot_fortress__solver__pb2
 
-GRPC_GENERATED_VERSION = '1.85.1'
+GRPC_GENERATED_VERSION = '1.85.4'
 GRPC_VERSION = grpc.__version__
 _version_not_supported = False
 

@@ -76,8 +76,9 @@ class Handler(Typed):
         for path in settings.rules:
             load_variant_file(path)
         # the hints along the optimal lines it has found, by position
-        self.cache: AnswerCache[Position, Hint] = AnswerCache(settings.cache_entries,
-                                                              "hint_cache", "Hint")
+        self.cache: AnswerCache[Position, Hint] = AnswerCache(
+            settings.cache_entries, settings.cache_mib, "hint_cache", "Hint",
+            settings.cache_share)
 
     def info(self) -> pb.GameInfo:
         return pb.GameInfo(name=self.game.name, modes=[m.value for m in Mode],
@@ -106,7 +107,7 @@ class Handler(Typed):
         if question is not HINT:
             answer = calls.ask(question, position, options, budget)
             if question is SOLVE and options.mode is Mode.OPTIMAL:
-                self.cache.put(hints_along(position, answer))
+                self.cache.put(hints_along(position, answer), calls.owner)
             return answer
         check_budget(budget)  # here: a known answer never reaches calls.ask
         advice = _unwinnable_deal(source) or self._hint(position, options.metric, budget, calls)
@@ -126,7 +127,7 @@ class Handler(Typed):
         if known is not None:
             return known
         solution: Solution = calls.ask(SOLVE, position, SolveOptions(metric=metric), budget)
-        self.cache.put(hints_along(position, solution))
+        self.cache.put(hints_along(position, solution), calls.owner)
         return hint_from(solution)
 
     def collectors(self) -> Iterable[Collector]:

@@ -1,19 +1,24 @@
-"""The answer cache keeps the most recently used answers, and the hints along an optimal
-line are each position's own: replayed from any of them, the line wins in the moves
-its hint says are left."""
+"""The answer cache keeps the most recently used answers, within its entries and its
+bytes, no client past its share; what it counts of its bytes is not less than what it
+holds; and the hints along an optimal line are each position's own: replayed from any
+of them, the line wins in the moves its hint says are left."""
 
 from __future__ import annotations
 
+import gc
+import random
+import tracemalloc
 from itertools import accumulate
 
 from service.answer_cache import AnswerCache
 from solver.beleaguered import Mode, apply, deal, solve
+from solver.beleaguered.position import Position
 from solver.beleaguered.solve import hints_along
 from solver.budget import Status
 
 
 def test_the_least_recently_used_answer_goes_first_and_lookups_are_counted():
-    cache: AnswerCache[str, int] = AnswerCache(2, "test_cache", "Test")
+    cache: AnswerCache[str, int] = AnswerCache(2, 1, "test_cache", "Test")
     cache.put([("a", 1), ("b", 2)])
     assert cache.get("a") == 1  # "b" is now the least recently used
     cache.put([("c", 3)])
@@ -22,7 +27,61 @@ def test_the_least_recently_used_answer_goes_first_and_lookups_are_counted():
     counted = {family.name: family.samples[0].value
                for family in cache.collector().collect()}
     assert counted == {"fortress_solver_test_cache_hits": 3,
-                       "fortress_solver_test_cache_misses": 1}
+                       "fortress_solver_test_cache_misses": 1,
+                       "fortress_solver_test_cache_bytes": cache.size}
+
+
+def test_the_bytes_bound_it_and_every_answer_is_counted_at_least_its_size():
+    cache: AnswerCache[int, bytes] = AnswerCache(1000, 1, "test_cache", "Test")
+    cache.put((n, bytes(100_000)) for n in range(8))  # 8 answers of 100 kB each
+    cache.put([(8, bytes(300_000))])
+    assert cache.size <= 1 << 20
+    assert cache.get(0) is None and cache.get(8) is not None  # the oldest went
+    assert cache.size >= 100_000 * (len(cache) - 1) + 300_000
+
+
+def test_a_client_past_its_share_pushes_out_its_own_oldest_not_anothers():
+    cache: AnswerCache[tuple[str, int], bytes] = AnswerCache(1000, 1, "test_cache", "Test",
+                                                             share=0.5)
+    cache.put(((("calm", n), bytes(50_000)) for n in range(4)), "calm")
+    for n in range(100):  # another client's flood, many times the whole cache
+        cache.put([(("flood", n), bytes(50_000))], "flood")
+        assert cache.held_by("flood")[1] <= (1 << 20) // 2
+    assert all(cache.get(("calm", n)) is not None for n in range(4))
+    assert cache.get(("flood", 99)) is not None and cache.get(("flood", 0)) is None
+    assert cache.size <= 1 << 20
+
+
+def _cheap_freecell(rng: random.Random) -> Position:
+    """A FreeCell position whose every card goes home in turn, dealt at random: 52
+    moves, proven optimal at once (the positions a client may flood the cache with)."""
+    tops = dict.fromkeys("CDHS", 0)
+    piles: list[list[str]] = [[] for _ in range(8)]
+    while any(top < 13 for top in tops.values()):
+        suit = rng.choice([suit for suit, top in tops.items() if top < 13])
+        piles[rng.randrange(8)].insert(0, "A23456789TJQK"[tops[suit]] + suit)
+        tops[suit] += 1
+    return Position.from_json({"game": "patience", "variant": "freecell",
+                               "tableau": piles, "cells": [None] * 4})
+
+
+def test_what_it_counts_is_not_less_than_what_its_answers_take():
+    rng = random.Random(7)
+    lines = [(start, solve(start)) for start in (_cheap_freecell(rng) for _ in range(30))]
+    assert all(line.optimal and len(line.moves) == 52 for _, line in lines)
+    cache: AnswerCache[Position, object] = AnswerCache(10**6, 100, "test_cache", "Test")
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for start, line in lines:
+            cache.put(hints_along(start, line), "client")
+        gc.collect()
+        taken = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(cache) > 30 * 45  # the ends of the lines are the same positions
+    assert taken <= cache.size <= 2 * taken
 
 
 def test_each_hint_along_an_optimal_line_is_its_positions_own():

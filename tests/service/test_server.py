@@ -243,6 +243,7 @@ def test_get_server_info(stub, solver_server):
     assert info.limits.max_table_entries == 0  # none: the memory caps the tables
     assert info.limits.memory_per_worker_mib == 512
     assert info.limits.cache_entries == 100_000
+    assert (info.limits.cache_mib, info.limits.memory_mib) == (64, 0)  # no total given
     assert info.limits.max_calls_per_address == 2 + 8  # the workers and the queue
     assert info.limits.max_workers_per_client == 1  # all but one
 
