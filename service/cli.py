@@ -39,10 +39,10 @@ from solver.budget import DEFAULT_MEMORY_MIB
 from solver.errors import InvalidInput, OtherGame
 from solver.games import Game, each_game, find_game, games
 
-PROG = "fortress-solver"
-
 if TYPE_CHECKING:
     from service.clients import Network
+
+PROG = "fortress-solver"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -247,18 +247,18 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
     guard.add_argument("--max-calls-per-address", type=positive(int), metavar="N",
                        help="Solver calls one client address may have in flight, over "
                             "every connection and both ports (RESOURCE_EXHAUSTED past it; "
-    guard.add_argument("--trusted-proxy", action="append", default=[], type=_network,
-                       metavar="CIDR",
-                       help="a proxy (an address, or a network such as 10.0.0.0/8) whose "
-                            "Forwarded or X-Forwarded-For header names the client of the "
-                            "calls it passes on, for the per-address limits and shares; "
-                            "repeat for more (none unless given: every call is its peer's)")
                             "by default the workers and the queue)")
     guard.add_argument("--max-workers-per-client", type=positive(int), metavar="N",
                        help="workers one client's searches may run on at once: a client "
                             "is an address, or a token with --token-file (by default all "
                             "but one, kept for clients running none; a SolveBatch or "
                             "GenerateDeals borrows past it while no one else waits)")
+    guard.add_argument("--trusted-proxy", action="append", default=[], type=_network,
+                       metavar="CIDR",
+                       help="a proxy (an address, or a network such as 10.0.0.0/8) whose "
+                            "Forwarded or X-Forwarded-For header names the client of the "
+                            "calls it passes on, for the per-address limits and shares; "
+                            "repeat for more (none unless given: every call is its peer's)")
     guard.add_argument("--receive-seconds", type=positive(float), default=10.0,
                        metavar="SECONDS",
                        help="how long a call's request may take to arrive (gRPC: "
@@ -284,6 +284,12 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
     secure.add_argument("--token-file", type=Path, metavar="FILE",
                         help="bearer tokens, one per line, that calls must show as "
                              "'authorization: Bearer TOKEN'; reread on SIGHUP")
+    secure.add_argument("--max-calls-per-token", type=positive(int), metavar="N",
+                        help="calls one token may have running at once (RESOURCE_EXHAUSTED "
+                             "past it; no limit unless given)")
+    serve.set_defaults(run=_serve)
+
+
 def _network(text: str) -> Network:
     """A --trusted-proxy: argparse's one line for a value that is no network."""
     from service.clients import network
@@ -292,12 +298,6 @@ def _network(text: str) -> Network:
         return network(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-
-
-    secure.add_argument("--max-calls-per-token", type=positive(int), metavar="N",
-                        help="calls one token may have running at once (RESOURCE_EXHAUSTED "
-                             "past it; no limit unless given)")
-    serve.set_defaults(run=_serve)
 
 
 def _add_client(client: argparse.ArgumentParser) -> None:
@@ -436,25 +436,25 @@ def _schema(args: argparse.Namespace) -> None:
                             encoding="utf-8")
         except OSError as error:
             raise InvalidInput(f"cannot write {path}: {error.strerror}") from None
-    from service.memory_plan import worker_mib
         print(path)
 
 
 def _serve(args: argparse.Namespace) -> None:
     from dataclasses import replace
 
+    from service.memory_plan import worker_mib
     from service.server import CannotServe, ServerConfig, serve  # grpc only for serve
     from service.tls import ServerTls
 
     if (args.tls_cert is None) != (args.tls_key is None):
-    per_worker = worker_mib(args.workers, args.cache_mib, args.memory,
-                            args.memory_per_worker, DEFAULT_MEMORY_MIB)
         raise InvalidInput("--tls-cert and --tls-key go together")
     if args.tls_client_ca is not None and args.tls_cert is None:
         raise InvalidInput("--tls-client-ca needs --tls-cert and --tls-key: mutual TLS is TLS")
     tls = None if args.tls_cert is None else ServerTls(args.tls_cert, args.tls_key,
                                                        args.tls_client_ca)
 
+    per_worker = worker_mib(args.workers, args.cache_mib, args.memory,
+                            args.memory_per_worker, DEFAULT_MEMORY_MIB)
     try:
         serve(ServerConfig(host=args.host, port=args.port, workers=args.workers,
                            queue=args.queue, http_port=args.http_port,
