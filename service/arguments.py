@@ -10,9 +10,10 @@ import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, TextIO, TypeVar
 
 from solver.budget import DEFAULT_MEMORY_MIB, Budget
 from solver.errors import InvalidInput
@@ -89,35 +90,70 @@ class Version(argparse.Action):
         parser.exit()
 
 
-def positive(kind: type[N]) -> Callable[[str], N]:
-    """An argparse `type` for a finite number above 0: float() also reads "nan" and
-    "inf", which are no number of seconds (a NaN budget never runs out)."""
-    def read(text: str) -> N:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if isinstance(value, float) and not math.isfinite(value):
-            raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"{text!r} must be positive")
-        return value
-    return read
+# The most each kind of number a flag takes: what the code beneath it takes.
+MOST_SECONDS = 1e9  # some 31 years: threading's and multiprocessing's waits, whose
+# deadlines are nanoseconds in 63 bits (1e10 s from now overflows them), take it with room
+MOST_COUNT = 2**31 - 1  # a C int: grpc's options (--max-request-bytes) take no more
+MOST_NODES = 2**64 - 1  # the compiled kernel counts nodes and table entries in 64 bits
 
+
+@dataclass(frozen=True)
+class Number(Generic[N]):
+    """An argparse `type`: a finite number of `kind` within `least`..`most` (`least`
+    None: above 0), else one line that names the bound. `name` goes before the number
+    in that line ("deal number 0 is out of range 1..9"); `said`: `most` in words."""
+
+    kind: type[N]
+    most: N
+    least: N | None = None
+    name: str = ""
+    said: str = ""
+
+    def __call__(self, text: str) -> N:
+        name = f"{self.name} " if self.name else ""
+        try:
+            value = self.kind(text)
+        except ValueError:
+            what = "an integer" if self.kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"{name}{text!r} is not {what}") from None
+        if isinstance(value, float) and not math.isfinite(value):  # float() reads "nan"
+            raise argparse.ArgumentTypeError(  # and "inf": a NaN budget never runs out
+                f"{name}{text!r} is not a finite number (at most {self.bound})")
+        if self.least is not None and not self.least <= value <= self.most:
+            raise argparse.ArgumentTypeError(
+                f"{name}{value} is out of range {self.least}..{self.bound}")
+        if self.least is None and value <= 0:
+            raise argparse.ArgumentTypeError(f"{name}{text!r} must be positive")
+        if value > self.most:
+            raise argparse.ArgumentTypeError(f"{name}{text!r} is more than {self.bound}")
+        return value
+
+    @property
+    def bound(self) -> str:
+        """The most, as a refusal says it."""
+        return self.said or (f"{self.most:g}" if self.kind is float else str(self.most))
+
+
+def positive(kind: type[N], most: N | None = None) -> Number[N]:
+    """A number above 0 and at most `most`: by default MOST_SECONDS for a float (every
+    float flag is a number of seconds), MOST_COUNT for an integer."""
+    if most is None:
+        most = kind(MOST_SECONDS if kind is float else MOST_COUNT)
+    return Number(kind, most)
+
+
+# an integer that is no count (a seed, a number a game checks itself): a signed 64-bit one
+integer = Number(int, 2**63 - 1, -(2**63))
+# a number that is no count nor seconds (a plug-in's option): any finite one
+real = Number(float, sys.float_info.max, -sys.float_info.max)
 
 PER_CORE = 8  # worker processes a core at most: a search keeps a core busy, and each
 # process holds its own interpreter and tables, so a typo's thousands would take the machine
+_MOST_PROCESSES = PER_CORE * (os.cpu_count() or 1)
 
-
-def processes(text: str) -> int:
-    """An argparse `type` for a count of worker processes (--workers, --jobs): positive,
-    and at most PER_CORE a core of this machine."""
-    count = positive(int)(text)
-    most = PER_CORE * (os.cpu_count() or 1)
-    if count > most:
-        raise argparse.ArgumentTypeError(
-            f"{count} is more than {PER_CORE} processes a core ({most} here)")
-    return count
+# a count of worker processes (--workers, --jobs): at most PER_CORE a core of this machine
+processes = Number(int, _MOST_PROCESSES,
+                   said=f"{PER_CORE} processes a core ({_MOST_PROCESSES} here)")
 
 
 def ranged(number: Callable[[str], int]) -> Callable[[str], range]:
@@ -158,10 +194,10 @@ def add_budget(parser: argparse.ArgumentParser, seconds: float) -> None:
     """--seconds, --nodes, --table-entries and --memory."""
     parser.add_argument("--seconds", type=positive(float), default=seconds,
                         help="time budget in seconds")
-    parser.add_argument("--nodes", type=positive(int),
+    parser.add_argument("--nodes", type=positive(int, MOST_NODES),
                         help="node budget: the search nodes to stop after (no limit when "
                              "not given)")
-    parser.add_argument("--table-entries", type=positive(int),
+    parser.add_argument("--table-entries", type=positive(int, MOST_NODES),
                         help="transposition table cap (no cap but --memory when not given)")
     parser.add_argument("--memory", type=positive(int), default=DEFAULT_MEMORY_MIB,
                         metavar="MIB",

@@ -18,9 +18,11 @@ from service.arguments import (
     SERVER,
     SERVER_VARIABLE,
     HelpFormatter,
+    Number,
     Shortfall,
     Version,
     add_variant,
+    integer,
     positive,
     processes,
     read_bytes,
@@ -60,16 +62,8 @@ class ServiceError(Exception):
     """The server could not be reached or failed: exit 1."""
 
 
-def port_number(text: str) -> int:
-    """An argparse `type` for a port: 1..65535, or 0 for any free one."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"port {text!r} is not a number") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"port {port} is not within 1..65535 "
-                                         "(0: any free port)")
-    return port
+# a port: 1..65535, or 0 for any free one
+port_number = Number(int, 65535, 0, name="port", said="65535 (0: any free port)")
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -142,7 +136,7 @@ def _add_apply(apply: argparse.ArgumentParser) -> None:
                             '--deal), then the moves in the game\'s own notation, such as '
                             '"7H tableau:2 foundation" (or the move\'s JSON), "play katapult" '
                             'or "play joker blue"')
-    apply.add_argument("--deal", type=int, metavar="N",
+    apply.add_argument("--deal", type=integer, metavar="N",
                        help="start from deal N of the game that numbers its deals")
     apply.add_argument("--game", metavar="GAME",
                        help='the position\'s game, for a position without a "game" key')
@@ -347,7 +341,7 @@ def _add_any_position(parser: argparse.ArgumentParser) -> None:
     """FILE, - or --deal N, of any game; --game for a position without a "game" key."""
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("file", nargs="?", help="position JSON file, or - for standard input")
-    source.add_argument("--deal", type=int, metavar="N",
+    source.add_argument("--deal", type=integer, metavar="N",
                         help="deal N of the game that numbers its deals")
     parser.add_argument("--game", metavar="GAME",
                         help='the position\'s game, for a position without a "game" key')

@@ -9,7 +9,14 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from service.arguments import PER_CORE, add_progress, processes, progress_bar, quiet_on_interrupt
+from service.arguments import (
+    PER_CORE,
+    add_progress,
+    integer,
+    processes,
+    progress_bar,
+    quiet_on_interrupt,
+)
 from solver.errors import InvalidInput
 from solver.intervals import wilson_interval
 from solver.selfplay import tally
@@ -42,7 +49,7 @@ def add_selfplay(commands: argparse._SubParsersAction[argparse.ArgumentParser],
                           help=f"two of {', '.join(bots)}, e.g. hint,greedy")
     selfplay.add_argument("--games", type=positive(int), required=True,
                           help="games to play")
-    selfplay.add_argument("--seed", type=int, default=1,
+    selfplay.add_argument("--seed", type=integer, default=1,
                           help="the first deal's seed; each pair of games plays one deal, "
                                "seats swapped")
     selfplay.add_argument("--jobs", type=processes, default=os.cpu_count() or 1,

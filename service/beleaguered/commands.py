@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from service.arguments import (
     PER_CORE,
+    Number,
     Shortfall,
     add_budget,
     add_progress,
@@ -81,17 +82,7 @@ if TYPE_CHECKING:
 # sooner without them.
 
 
-def deal_number(text: str) -> int:
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"deal number {text!r} is not an integer") from None
-    if not 1 <= number <= LARGEST_DEAL:
-        raise argparse.ArgumentTypeError(
-            f"deal number {number} is out of range 1..{LARGEST_DEAL}")
-    return number
-
-
+deal_number = Number(int, LARGEST_DEAL, 1, name="deal number")
 deal_range = ranged(deal_number)
 
 

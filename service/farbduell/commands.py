@@ -12,7 +12,7 @@ import json
 from functools import partial
 from typing import Any
 
-from service.arguments import positive
+from service.arguments import integer, positive
 from service.frontends import OWN
 from service.generic.commands import Commands
 from service.selfplay_cli import add_selfplay, play_all, read_bots, report
@@ -46,7 +46,7 @@ def add_commands(commands: Any) -> None:
                "--seed 7")
     deal.add_argument("--table", choices=tables, default="classic", help="the table to deal")
     deal.add_argument("--players", type=positive(int), default=2, help="seats")
-    deal.add_argument("--seed", type=int, default=1, help="the shuffle")
+    deal.add_argument("--seed", type=integer, default=1, help="the shuffle")
     deal.set_defaults(run=_deal)
 
     selfplay = add_selfplay(sub, positive, BOTS, "fortress-solver farbduell selfplay "

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from service.arguments import positive
+from service.arguments import integer, positive
 from service.frontends import OWN
 from service.generic.commands import Commands
 from service.selfplay_cli import add_selfplay, play_all, read_bots, report
@@ -29,8 +29,8 @@ def add_commands(commands: Any) -> None:
         "deal", help="the starting position of a shuffled game, as JSON",
         description="Print the starting position of a shuffled game, as JSON.",
         epilog="example:\n  fortress-solver ffk deal --seed 7 --first 0 --leaders haendler,")
-    deal.add_argument("--seed", type=int, default=1, help="the shuffle")
-    deal.add_argument("--first", type=int, choices=(0, 1),
+    deal.add_argument("--seed", type=integer, default=1, help="the shuffle")
+    deal.add_argument("--first", type=integer, choices=(0, 1),
                       help="first player (drawn when not given)")
     deal.add_argument("--leaders", default="", metavar="A,B",
                       help="leaders of players 0 and 1, e.g. haendler,festungsherr; either "

@@ -21,7 +21,15 @@ from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from service.arguments import add_budget, add_server, add_variant, budget_of, read_position
+from service.arguments import (
+    add_budget,
+    add_server,
+    add_variant,
+    budget_of,
+    integer,
+    read_position,
+    real,
+)
 from solver.budget import Budget
 from solver.errors import InvalidInput
 from solver.games import Game, Question
@@ -87,7 +95,7 @@ class Commands:
 
     def __init__(self, game: Game[Any], in_variant: InVariant | None = None,
                  printers: Mapping[str, Printer] | None = None,
-                 deal_number: Callable[[str], int] = int, flags: Flags | None = None,
+                 deal_number: Callable[[str], int] = integer, flags: Flags | None = None,
                  source: Source | None = None) -> None:
         """`in_variant`: how the game's front end plays the variant --variant and
         --rules choose, for a game that has variants (None: it has none). `printers`:
@@ -147,7 +155,7 @@ class Commands:
                 source.add_argument("--deal", type=self.deal_number, metavar="N",
                                     help="deal N of the game, instead of a file")
             if self.game.start is not None:
-                source.add_argument("--start", type=int, metavar="SEED",
+                source.add_argument("--start", type=integer, metavar="SEED",
                                     help="a new game from SEED, instead of a file")
             if self.in_variant is not None:
                 add_variant(asked)
@@ -259,6 +267,11 @@ def add_options(parser: argparse.ArgumentParser, question: Question[Any, Any, An
             _add_option(parser, field, kind, (defaults or {}).get(field.name, field.default))
 
 
+# an option's number flag: its own range is its options class's to check, in the words
+# the service says it in; the flag's bound is the integer's or the float's of any option
+_NUMBERS: dict[Any, Callable[[str], Any]] = {int: integer, float: real}
+
+
 def _add_option(parser: argparse.ArgumentParser, field: dataclasses.Field[Any],
                 kind: Any, default: Any) -> None:
     """A flag for one option: a number, a text, on/off, or one of its choices (an
@@ -276,7 +289,7 @@ def _add_option(parser: argparse.ArgumentParser, field: dataclasses.Field[Any],
         parser.add_argument(flag, dest=name, choices=[member.value for member in kind],
                             help=about)
     else:
-        parser.add_argument(flag, dest=name, type=kind if kind in (int, float) else str,
+        parser.add_argument(flag, dest=name, type=_NUMBERS.get(kind, str),
                             choices=field.metadata.get("choices"), help=about)
 
 
