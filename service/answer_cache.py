@@ -1,17 +1,19 @@
-"""Answers a game's server knows without a search, by position: least recently used
-first out when full, its lookups counted as metrics. The positions themselves are the
+"""Answers a game's server knows without a search, by position, its lookups counted as
+metrics. The positions themselves are the
 keys (a position value hashes in some 2 µs where its JSON text takes 30), so a position
 of one variant is never another's answer: its rules are part of it.
 
 It is bounded in bytes as well as in entries, the bytes counted from what each answer
-holds (`footprint`), since a position sent by a client may be of any size; and no one
-client holds more than its share of it, as no one holds more than its share of the
-workers: a client that fills the cache with its own answers pushes out its own oldest,
-not everyone else's."""
+holds (`footprint`), since a position sent by a client may be of any size. It is shared
+between clients as the workers are: no one holds more than its share, and when it is
+full the client holding the most gives up its least recently used answer. So a client
+that floods it with its own answers (or several that do) pushes out their own, not the
+few of a client that asks for hints in its games."""
 
 from __future__ import annotations
 
 import gc
+import heapq
 import sys
 import threading
 from collections import Counter, OrderedDict
@@ -50,10 +52,13 @@ class AnswerCache(Generic[K, V]):
         self.owner_entries = max(1, int(entries * share))
         self.owner_bytes = max(1, int(self.bytes * share))
         self.metric, self.what = metric, what
-        self._answers: OrderedDict[K, _Entry] = OrderedDict()
+        self._answers: dict[K, _Entry] = {}
         self._size = 0  # the bytes of what it holds, as `footprint` counts them
-        self._by_owner: dict[str, OrderedDict[K, None]] = {}  # each owner's, oldest first
-        self._owner_sizes: Counter[str] = Counter()  # the bytes each owner holds
+        # each owner's keys, least recently used first, and the bytes they hold
+        self._by_owner: dict[str, OrderedDict[K, None]] = {}
+        self._owner_sizes: Counter[str] = Counter()
+        # (-bytes, owner): the owner holding the most on top, past values left behind
+        self._heaviest: list[tuple[int, str]] = []
         self._lock = threading.Lock()
         self.hits = 0  # lookups that found an answer, and that did not (for the metrics)
         self.misses = 0
@@ -77,7 +82,6 @@ class AnswerCache(Generic[K, V]):
                 self.misses += 1
                 return None
             self.hits += 1
-            self._answers.move_to_end(key)
             self._by_owner[entry.owner].move_to_end(key)
             answer: V = entry.answer
             return answer
@@ -96,11 +100,12 @@ class AnswerCache(Generic[K, V]):
                 self._by_owner.setdefault(owner, OrderedDict())[key] = None
                 self._size += each
                 self._owner_sizes[owner] += each
+            self._weighed(owner)
             mine = self._by_owner[owner]
             while len(mine) > self.owner_entries or self._owner_sizes[owner] > self.owner_bytes:
                 self._drop(next(iter(mine)))  # past its share: the owner's own oldest
             while len(self._answers) > self.entries or self._size > self.bytes:
-                self._drop(next(iter(self._answers)))  # past the whole: anyone's oldest
+                self._drop(next(iter(self._by_owner[self._heaviest_owner()])))
 
     def _drop(self, key: K) -> None:
         entry = self._answers.pop(key, None)
@@ -110,8 +115,26 @@ class AnswerCache(Generic[K, V]):
         self._owner_sizes[entry.owner] -= entry.size
         theirs = self._by_owner[entry.owner]
         del theirs[key]
-        if not theirs:
+        if theirs:
+            self._weighed(entry.owner)
+        else:
             del self._by_owner[entry.owner], self._owner_sizes[entry.owner]
+
+    def _weighed(self, owner: str) -> None:
+        """Note what `owner` holds now; the values left behind are dropped in one go
+        once they outnumber the owners."""
+        heapq.heappush(self._heaviest, (-self._owner_sizes[owner], owner))
+        if len(self._heaviest) > 2 * len(self._owner_sizes) + 64:
+            self._heaviest = [(-size, who) for who, size in self._owner_sizes.items()]
+            heapq.heapify(self._heaviest)
+
+    def _heaviest_owner(self) -> str:
+        """The owner holding the most bytes."""
+        while True:
+            minus, owner = self._heaviest[0]
+            if self._owner_sizes.get(owner) == -minus:
+                return owner
+            heapq.heappop(self._heaviest)  # a value left behind
 
     def collector(self) -> _Collector:
         """Its lookups and size as metrics, read from its counts at each scrape."""

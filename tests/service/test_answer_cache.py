@@ -52,6 +52,19 @@ def test_a_client_past_its_share_pushes_out_its_own_oldest_not_anothers():
     assert cache.size <= 1 << 20
 
 
+def test_a_full_cache_gives_up_the_answers_of_the_client_holding_the_most():
+    cache: AnswerCache[tuple[str, int], bytes] = AnswerCache(1000, 1, "test_cache", "Test",
+                                                             share=0.5)
+    cache.put(((("calm", n), bytes(50_000)) for n in range(2)), "calm")
+    for n in range(100):  # two clients' floods, each within its share, more than the whole
+        for flood in ("flood-1", "flood-2"):
+            cache.put([((flood, n), bytes(50_000))], flood)
+        assert cache.size <= 1 << 20
+    assert all(cache.get(("calm", n)) is not None for n in range(2))
+    assert cache.held_by("calm")[0] == 2
+    assert abs(cache.held_by("flood-1")[1] - cache.held_by("flood-2")[1]) <= 60_000
+
+
 def _cheap_freecell(rng: random.Random) -> Position:
     """A FreeCell position whose every card goes home in turn, dealt at random: 52
     moves, proven optimal at once (the positions a client may flood the cache with)."""
