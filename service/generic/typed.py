@@ -19,6 +19,7 @@ from service.answer_messages import enum_text, message_fields
 from service.api import fortress_solver_pb2 as pb
 from service.messages import STATUS, options_of, stats_to_proto
 from solver.budget import Status
+from solver.errors import InvalidInput
 from solver.games import Answer, Game, Question
 
 if TYPE_CHECKING:
@@ -93,8 +94,9 @@ class View:
     def options(self, question: Question[Any, Any, Any], message: Any) -> Any:
         """The question's options from a typed options message (or a request's
         deprecated flat fields): each option its field's value, an enum's value by its
-        name (`MODE_ANY`: "any"), a field at its zero (unset, in proto3) or an enum's
-        number that names no value leaving the option's default."""
+        name (`MODE_ANY`: "any"), a field at its zero (unset, in proto3) leaving the
+        option's default. An enum's number that names no value is refused: proto3 keeps
+        it, over gRPC and in JSON alike, and it is the client's mistake, not a default."""
         given = {}
         for option, name, enum, kind in _readings(question, message.DESCRIPTOR,
                                                   tuple(self.renamed.items())):
@@ -103,8 +105,13 @@ class View:
                 continue
             if enum is None:
                 given[option] = value
-            elif value in enum.values_by_number:  # another number: the default
+            elif value in enum.values_by_number:
                 given[option] = kind(enum_text(enum, value))
+            else:
+                known = ", ".join(f"{number} ({enum.values_by_number[number].name})"
+                                  for number in sorted({each.number for each in enum.values}))
+                raise InvalidInput(f"{message.DESCRIPTOR.name}.{name}: {value} is no "
+                                   f"{enum.name}: send one of {known}")
         return question.options(**given)
 
 
