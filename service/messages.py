@@ -20,6 +20,7 @@ STATUS_BACK = {code: status for status, code in STATUS.items()}
 # SolveBatch items and GenerateDeals deals a call, `serve --max-batch`'s default: a few
 # bytes can ask for every deal, two billion solves (`client batch` sends 50 a call)
 MAX_BATCH = 100_000
+MOST_TOGETHER = 256  # results in one SolveBatch message: some 100 KiB at most, with moves
 
 
 def at_most(items: Sized, most: int, *path: int | str) -> None:
@@ -93,8 +94,11 @@ def batch_items(request: pb.SolveBatchRequest, most: int, check: Callable[[int, 
                 read: Callable[[Any], Any]) -> Iterator[tuple[tuple[int, int | None], Any]]:
     """A SolveBatch's items as ((index, deal number), the deal number or the position),
     made as needed; its count (at most `most`), its ranges (`check(first, last)`: refused
-    when not the game's deal numbers) and its positions (`read`) are checked, and
-    refused, before any work starts."""
+    when not the game's deal numbers), its positions (`read`) and its results a message
+    (at most MOST_TOGETHER) are checked, and refused, before any work starts."""
+    if request.results_per_message > MOST_TOGETHER:
+        raise InvalidInput(f"results_per_message {request.results_per_message} is more "
+                           f"than {MOST_TOGETHER}, the most one message carries")
     listed = len(request.deals) + len(request.positions)  # a range holds a deal or more
     if listed > most:
         raise OutOfRange(f"the batch lists {listed} ranges and positions, more than this "

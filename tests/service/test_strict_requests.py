@@ -90,3 +90,16 @@ def test_an_enum_number_that_names_a_value_is_read_as_it(server):
                                           "beleaguered": {"mode": 2, "metric": 1}})
     assert status == 200 and body["status"] == "STATUS_SOLVED"
     assert body.get("optimal", False) is False  # MODE_ANY: any win, its length not proven
+
+
+def test_more_results_a_message_than_the_documented_256_is_refused(stub):
+    deals = [pb.DealRange(first=1, last=3)]
+    request = pb.SolveBatchRequest(deals=deals, budget=QUICK, results_per_message=257)
+    with pytest.raises(grpc.RpcError) as caught:
+        list(stub.SolveBatch(request, timeout=30))
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.details() == ("results_per_message 257 is more than 256, the most "
+                                      "one message carries")
+    most = pb.SolveBatchRequest(deals=deals, budget=QUICK, results_per_message=256)
+    results = list(stub.SolveBatch(most, timeout=30))
+    assert sorted(r.deal for m in results for r in (m, *m.more)) == [1, 2, 3]
