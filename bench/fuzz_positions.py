@@ -6,8 +6,9 @@ exception escaping the command line, instead of an answer or one line naming the
     python -m bench.fuzz_positions --games stronghold,ffk --inputs 500
 
 The fuzzer itself is tests/support/fuzz_positions.py (the tests use its parts): every
-game of `solver.games.games()`, its positions from its own deals, starts and examples,
-the built-in games' tuned commands and every other game's generic ones.
+game of `solver.games.games()` and every question each game lists, asked by the command
+that asks it (some with tuned options), on mutations of the game's own deals, starts and
+examples.
 """
 
 from __future__ import annotations

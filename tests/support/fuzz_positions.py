@@ -2,18 +2,20 @@
 exception escaping the command line, instead of an answer or one line naming the fault).
 `python -m bench.fuzz_positions` runs it; the tests import its parts.
 
-The games are the registry's (`solver.games.games()`), so a game added there is fuzzed
-with no change here. Each input is one of the game's positions (tests/support/seeds.py:
-dealt, started, its schema's examples or a few kept for the built-in games, else the
-sketch of its schema) mutated a few times (tests/support/json_mutation.py), its bytes
-now and then spoiled, and put to one of the game's commands with a small budget: the
-built-in games' tuned commands, and for any other game `fortress-solver GAME QUESTION
-FILE --seconds 0.2` for each of its questions and `show FILE --game GAME` (its reader
-and drawing, even for a game with no question). Every game's `schema GAME` is run once
-and must print a JSON Schema. It runs in-process through `service.cli.main`; a crash
-prints its command, input and traceback, and the exit status is 1 when any crashed.
-With `--server` the question commands run as `fortress-solver client ...` against that
-server, whose answers and refusals must be the command line's.
+What it fuzzes is the registry's (`solver.games.games()`): every game, and every
+question each game lists, asked by the command that asks it (service/frontends.py
+`words_of`: `solve FILE` for patience, `ffk hint FILE`, `GAME QUESTION FILE` for a
+plug-in) with a small budget, some with options tuned here (TUNED, keyed by a name the
+registry knows the game by, so that a renamed game keeping its old name as an alias stays
+tuned); and `show FILE --game GAME` (its reader and drawing, even for a game with no
+question). Each input is one of the game's positions (tests/support/seeds.py: dealt,
+started, its schema's examples or a few kept for the built-in games, else the sketch of
+its schema) mutated a few times (tests/support/json_mutation.py, a number JSON has not
+among the values put in), its bytes now and then spoiled (cut short, say). Every game's
+`schema GAME` is run once and must print a JSON Schema. It runs in-process through
+`service.cli.main`; a crash prints its command, input and traceback, and the exit status
+is 1 when any crashed. With `--server` the question commands run as `fortress-solver
+client ...` against that server, whose answers and refusals must be the command line's.
 """
 
 from __future__ import annotations
@@ -35,44 +37,50 @@ from jsonschema import Draft202012Validator
 
 from service.arguments import add_progress, progress_bar
 from service.cli import main as cli
+from service.frontends import words_of
 from solver.errors import InvalidInput
 from solver.games import Game, find_game, games
-from tests.support.json_mutation import mutate, spoil
+from tests.support.json_mutation import NOT_FINITE, ODD_VALUES, mutate, spoil
 from tests.support.seeds import seeds
 
 SECONDS = "0.2"  # every command's budget, small enough for thousands of runs
 FILE = "{}"      # where a command takes the position's file
 
-# The built-in games' commands, tuned: their options too.
-COMMANDS: dict[str, list[list[str]]] = {
-    "beleaguered-fortress": [["solve", FILE, "--seconds", SECONDS, "--json"],
-                             ["hint", FILE, "--seconds", SECONDS]],
-    "fortress-fight-kingdom": [["ffk", "puzzle", FILE, "--seconds", SECONDS],
-                               ["ffk", "puzzle", FILE, "--seconds", SECONDS, "--turns", "2"],
-                               ["ffk", "hint", FILE, "--seconds", SECONDS, "--worlds", "2"]],
-    "farbduell": [["farbduell", "puzzle", FILE, "--seconds", SECONDS],
-                  ["farbduell", "chain", FILE, "--seconds", SECONDS],
-                  ["farbduell", "hint", FILE, "--seconds", SECONDS, "--worlds", "2"]],
-    "stronghold": [["stronghold", "plan", FILE, "--seconds", SECONDS],
-                   ["stronghold", "clear", FILE, "--seconds", SECONDS, "--max-turns", "6"],
-                   ["stronghold", "race", FILE, "--seconds", SECONDS, "--max-turns", "6",
-                    "--defender", "greedy"]],
+# Options tuned for some questions of the built-in games, by (game, question): each list
+# the options of one command past the file and the budget. A question not here gets one
+# command with none.
+TUNED: dict[tuple[str, str], list[list[str]]] = {
+    ("patience", "solve"): [[], ["--json"]],
+    ("fortress-fight-kingdom", "puzzle"): [[], ["--turns", "2"]],
+    ("fortress-fight-kingdom", "hint"): [["--worlds", "2"]],
+    ("farbduell", "hint"): [["--worlds", "2"]],
+    ("stronghold", "clear"): [["--max-turns", "6"]],
+    ("stronghold", "race"): [["--max-turns", "6", "--defender", "greedy"]],
 }
 
 
+def asked(game: Game[Any], server: str | None = None) -> dict[str, list[list[str]]]:
+    """The commands that ask each of the game's questions, by question: its command
+    words, the file, the budget and each of its tuned options; with a server, under
+    `client`."""
+    names = {game.name, *game.aliases}
+    tuned = {question: options for (name, question), options in TUNED.items()
+             if name in names}
+    found: dict[str, list[list[str]]] = {}
+    for question in game.questions:
+        words = words_of(game, question.name).split()
+        local = [[*words, FILE, "--seconds", SECONDS, *options]
+                 for options in tuned.get(question.name, [[]])]
+        found[question.name] = (local if server is None else
+                                [["client", *command, "--server", server] for command in local])
+    return found
+
+
 def commands(game: Game[Any], server: str | None = None) -> list[list[str]]:
-    """The game's commands: its tuned ones, else the generic command of each question
-    and `show`; with a server, each under `client` (`show` has no client form)."""
-    if game.name in COMMANDS:
-        local = COMMANDS[game.name]
-    else:
-        local = [[game.name, question.name, FILE, "--seconds", SECONDS]
-                 for question in game.questions]
-        if server is None:
-            local = [*local, ["show", FILE, "--game", game.name]]
-    if server is None:
-        return [list(command) for command in local]
-    return [["client", *command, "--server", server] for command in local]
+    """Every command the game's inputs go through: its questions', and `show` (which
+    has no client form) unless under a server."""
+    found = [command for each in asked(game, server).values() for command in each]
+    return found if server is not None else [*found, ["show", FILE, "--game", game.name]]
 
 
 def run(argv: list[str]) -> tuple[str, str | None, str]:
@@ -106,20 +114,22 @@ def check_schema(game: Game[Any]) -> str | None:
 
 
 def inputs(game: Game[Any], rng: random.Random, positions: list[Any]) -> bytes:
-    """One input for `game`: one of its positions mutated one to three times, its bytes
-    spoiled one time in twenty."""
+    """One input for `game`: one of its positions mutated one to three times (a value
+    put in may be a number JSON has not, written as json.dumps writes it: NaN), its
+    bytes spoiled one time in ten (often enough that some 3,000 inputs hold NaN in a
+    text cut short: a reader's two faults at once)."""
     data = rng.choice(positions)
     for _ in range(rng.choice([1, 1, 2, 3])):
-        data = mutate(data, rng)
+        data = mutate(data, rng, [*ODD_VALUES, *NOT_FINITE])
     raw = json.dumps(data).encode()
-    return spoil(raw, rng) if rng.random() < 0.05 else raw
+    return spoil(raw, rng) if rng.random() < 0.1 else raw
 
 
 def fuzz(chosen: Sequence[Game[Any]], count: int, seed: int, server: str | None = None,
          progress: bool | None = None) -> Counter[tuple[str, str]]:
-    """(game, outcome) -> inputs, over `count` inputs taken in turn from the games; each
-    crash printed to stderr. A game with no command (no question, under a server) is
-    left out."""
+    """(game, outcome) -> inputs, over `count` inputs taken in turn from the games, each
+    through one of its commands at random; each crash printed to stderr. A game with no
+    command (no question, under a server) is left out."""
     rng = random.Random(seed)
     positions = seeds()
     tally: Counter[tuple[str, str]] = Counter()

@@ -1,35 +1,39 @@
 """Mutations of JSON values and their bytes, to fuzz the position readers with: a value
-replaced by another (huge, negative, a list where a card goes, ...), a key dropped or
-added, a list item dropped or doubled, a value wrapped, or the bytes spoiled (not UTF-8,
-a byte-order mark, cut short, nested deep).
+replaced by another (huge, negative, a list where a card goes, ...; with NOT_FINITE, a
+number JSON has not), a key dropped or added, a list item dropped or doubled, a value
+wrapped, or the bytes spoiled (not UTF-8, a byte-order mark, cut short, nested deep).
 """
 
 from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Sequence
 from typing import Any
 
-_ODD_VALUES: list[Any] = [
+ODD_VALUES: list[Any] = [
     None, True, False, 0, -1, 1, 2, 7, 10**20, -10**20, 1.5, float("1e308"), "", "x", "7H",
     "red-7", "joker", "A1", "D", "O1", "base", [], [1], ["7H"], [["7H"]], {}, {"a": 1},
     {"card": "7H"}, "play katapult", 2**63, 2**64, "\u0000", "ü" * 50,
 ]
+# Python's numbers that json.dumps writes as NaN, Infinity and -Infinity, which JSON has
+# not: for the bytes of a position, never for a reader's value (JSON's reader gives none)
+NOT_FINITE: list[Any] = [float("nan"), float("inf"), float("-inf")]
 
 
-def mutate(value: Any, rng: random.Random) -> Any:
-    """One mutation somewhere in `value` (a copy)."""
+def mutate(value: Any, rng: random.Random, odd: Sequence[Any] = ODD_VALUES) -> Any:
+    """One mutation somewhere in `value` (a copy); a value put in is one of `odd`."""
     value = copy.deepcopy(value)
     path = _random_path(value, rng)
     if not path:
-        return rng.choice(_ODD_VALUES + [[value], {"x": value}])
+        return rng.choice([*odd, [value], {"x": value}])
     parent = value
     for key in path[:-1]:
         parent = parent[key]
     key = path[-1]
     action = rng.random()
     if action < 0.45:
-        parent[key] = rng.choice(_ODD_VALUES)
+        parent[key] = rng.choice(odd)
     elif action < 0.6:
         parent[key] = _nudge(parent[key], rng)
     elif action < 0.75 and isinstance(parent, dict):
@@ -39,7 +43,7 @@ def mutate(value: Any, rng: random.Random) -> Any:
     elif action < 0.9 and isinstance(parent, list):
         del parent[key]
     elif action < 0.95 and isinstance(parent, dict):
-        parent[rng.choice(["extra", "game", "winner", "seed", "round"])] = rng.choice(_ODD_VALUES)
+        parent[rng.choice(["extra", "game", "winner", "seed", "round"])] = rng.choice(odd)
     else:
         parent[key] = [parent[key]] if rng.random() < 0.5 else {"v": parent[key]}
     return value
