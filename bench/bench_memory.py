@@ -1,13 +1,24 @@
-"""A server's memory under hard optimal solves: `serve --workers 2 --memory-per-worker
-MIB`, then as many `client solve` calls at once as --deals lists (hard Streets and Alleys
-deals, each filling any table), the resident memory of the server and its workers read
-from /proc every 20 ms. Prints each process's peak and the peak of their sum, against
-the manifest's limit (docs/kubernetes.yaml: 1 GiB for 2 workers of 400 MiB)."""
+"""A server's memory under its worst honest load: `serve` with the manifest's flags
+(docs/kubernetes.yaml: 2 workers, `--memory 960` in a 1 GiB limit) behind a trusted
+proxy (each client named by X-Forwarded-For, as an ingress names it), while
+
+1. a calm client asks Hints of a few deals (each fills the hint cache along its line),
+2. flooding clients (--flooders, each its own address: two fill the whole cache, each
+   its share) send cheap optimal Solves of random FreeCell positions (52 moves home
+   each: every one fills the cache with 53 hints) for --flood seconds, and
+3. as many optimal solves of hard deals as --deals lists run at once (each fills any
+   table it gets), the flood going on beside them;
+4. then the calm client asks its Hints again: answered from the cache or not.
+
+The resident memory of the server and its descendants (main process, fork server,
+resource tracker, workers) is read from /proc every 20 ms; printed: each process's peak
+and the peak of their sum, against the limit."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import re
 import subprocess
 import sys
@@ -15,28 +26,54 @@ import threading
 import time
 from pathlib import Path
 
+import grpc
+
+from service.api import fortress_solver_pb2 as pb
+from service.api import fortress_solver_pb2_grpc as pb_grpc
 from tests.support.memory import family_rss
 
 SCRIPT = Path(sys.executable).parent / "fortress-solver"
 MIB = 1 << 20
+CALM = "203.0.113.1"
+
+
+def cheap_freecell(rng: random.Random) -> str:
+    """A FreeCell position whose every card goes home in turn, dealt at random."""
+    tops = dict.fromkeys("CDHS", 0)
+    piles: list[list[str]] = [[] for _ in range(8)]
+    while any(top < 13 for top in tops.values()):
+        suit = rng.choice([suit for suit, top in tops.items() if top < 13])
+        piles[rng.randrange(8)].insert(0, "A23456789TJQK"[tops[suit]] + suit)
+        tops[suit] += 1
+    return json.dumps({"game": "patience", "variant": "freecell", "tableau": piles,
+                       "cells": [None] * 4})
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--memory-per-worker", type=int, default=400, metavar="MIB")
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--memory", type=int, default=960, metavar="MIB",
+                        help="serve --memory: the whole server's")
+    parser.add_argument("--limit", type=int, default=1024, metavar="MIB",
+                        help="the container's limit the peak is held to")
     parser.add_argument("--variant", default="streets-and-alleys")
-    parser.add_argument("--deals", default="77,186,29,36",
-                        help="the deals solved at once, comma-separated")
-    parser.add_argument("--seconds", type=float, default=60.0, help="each solve's budget")
+    parser.add_argument("--deals", default="77,186",
+                        help="the hard deals solved at once, comma-separated")
+    parser.add_argument("--seconds", type=float, default=60.0, help="each hard solve's budget")
+    parser.add_argument("--flood", type=float, default=30.0, metavar="SECONDS",
+                        help="how long the flood runs before the hard solves start")
+    parser.add_argument("--flooders", type=int, default=2)
+    parser.add_argument("--calm-deals", default="2,6,13,15",
+                        help="the deals whose Hints the calm client asks, before and after")
     parser.add_argument("--port", type=int, default=50071)
     args = parser.parse_args()
     log = Path("/tmp/bench-memory-serve.log")
     with log.open("w") as stderr:
         server = subprocess.Popen(
             [str(SCRIPT), "serve", "--port", str(args.port), "--workers", "2",
-             "--memory-per-worker", str(args.memory_per_worker),
-             "--max-workers-per-client", "2"],  # the calls all come from one address
+             "--memory", str(args.memory), "--trusted-proxy", "127.0.0.1"],
             stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True)
+    address = f"127.0.0.1:{args.port}"
     try:
         while not re.search(r"serving gRPC", log.read_text()):
             time.sleep(0.05)
@@ -55,46 +92,85 @@ def main() -> None:
                     peaks[pid] = max(peaks.get(pid, 0), rss)
                 time.sleep(0.02)
 
-        answers: dict[int, dict[str, object]] = {}
-
-        def solve(number: int) -> None:
-            done_call = subprocess.run(
-                [str(SCRIPT), "client", "solve", "--server", f"127.0.0.1:{args.port}",
-                 "--variant", args.variant, "--deal", str(number), "--seconds",
-                 str(args.seconds), "--memory", "100000", "--json",
-                 # room to wait for a worker: each call searches its whole budget
-                 "--deadline", str(3 * args.seconds)],
-                capture_output=True, text=True, check=True)
-            answers[number] = json.loads(done_call.stdout)
-
         watcher = threading.Thread(target=watch)
         watcher.start()
+        channel = grpc.insecure_channel(address)
+        stub = pb_grpc.SolverStub(channel)
+        calm = [("x-forwarded-for", CALM)]
+
+        def calm_hints() -> list[bool]:
+            return [stub.Hint(pb.HintRequest(position=pb.PositionSource(
+                beleaguered_deal=int(n))), timeout=120, metadata=calm).cached
+                    for n in args.calm_deals.split(",")]
+
+        first = calm_hints()
+        stop_flood = threading.Event()
+        flooded = [0]
+
+        def flood(seed: int, client: str) -> None:
+            rng = random.Random(seed)
+            while not stop_flood.is_set():
+                request = pb.SolveRequest(
+                    position=pb.PositionSource(json=cheap_freecell(rng)),
+                    beleaguered=pb.BeleagueredSolveOptions(mode=pb.MODE_OPTIMAL))
+                try:
+                    stub.Solve(request, timeout=120, metadata=[("x-forwarded-for", client)])
+                    flooded[0] += 1
+                except grpc.RpcError:
+                    time.sleep(0.01)  # refused: its share is full
+
+        flooders = [threading.Thread(target=flood, args=(seed, f"203.0.113.{10 + seed % n}"))
+                    for n in [args.flooders] for seed in range(2 * n)]
+        for thread in flooders:
+            thread.start()
+        time.sleep(args.flood)
+        after_flood = sum(family_rss(server.pid).values())
+        answers: dict[int, pb.SolveResponse] = {}
+
+        def solve(number: int, client: str) -> None:
+            dealt = stub.Deal(pb.DealRequest(game="patience", seed=number,
+                                             variant=args.variant), timeout=60)
+            answer = stub.Solve(pb.SolveRequest(
+                position=dealt.position, budget=pb.Budget(seconds=args.seconds,
+                                                          memory_mib=100_000),
+                beleaguered=pb.BeleagueredSolveOptions(mode=pb.MODE_OPTIMAL)),
+                timeout=3 * args.seconds, metadata=[("x-forwarded-for", client)])
+            answers[number] = answer
+
         started = time.perf_counter()
-        calls = [threading.Thread(target=solve, args=(int(n),)) for n in args.deals.split(",")]
-        for call in calls:
+        # each hard solve a client of its own
+        hard = [threading.Thread(target=solve, args=(int(n), f"198.51.100.{k + 1}"))
+                for k, n in enumerate(args.deals.split(","))]
+        for call in hard:
             call.start()
-        for call in calls:
+        for call in hard:
             call.join()
         wall = time.perf_counter() - started
+        stop_flood.set()
+        for thread in flooders:
+            thread.join()
+        last = calm_hints()
+        channel.close()
         done.set()
         watcher.join()
     finally:
         server.terminate()
         server.wait(timeout=60)
-    print(f"serve --workers 2 --memory-per-worker {args.memory_per_worker}; "
+    print(f"serve --workers 2 --memory {args.memory} --trusted-proxy 127.0.0.1; "
           f"{len(answers)} optimal solves at once of {args.variant} deals {args.deals}, "
-          f"{args.seconds:g} s each, {wall:.0f} s in all")
+          f"{args.seconds:g} s each, {wall:.0f} s; beside them {flooded[0]:,} cheap optimal "
+          f"FreeCell Solves from {args.flooders} clients ({args.flood:g} s before them)")
     print(f"before: {sum(before.values()) / MIB:.0f} MiB in all "
-          f"({', '.join(f'{rss / MIB:.0f}' for rss in before.values())})")
-    print(f"peak: {peak_sum / MIB:.0f} MiB in all; per process "
+          f"({', '.join(f'{rss / MIB:.0f}' for rss in before.values())}); after the flood "
+          f"alone {after_flood / MIB:.0f}")
+    print(f"peak: {peak_sum / MIB:.0f} MiB in all (limit {args.limit}); per process "
           f"{', '.join(f'{rss / MIB:.0f}' for rss in sorted(peaks.values()))} MiB")
+    print(f"the calm client's Hints cached: before the flood {sum(first)} of {len(first)}, "
+          f"after {sum(last)} of {len(last)}")
     for number, answer in sorted(answers.items()):
-        stats = answer["stats"]
-        assert isinstance(stats, dict)
-        print(f"deal {number}: {answer['status']}, optimal {answer['optimal']}, length "
-              f"{answer['length']}, lower bound {answer['lower_bound']}, tables at most "
-              f"{stats['table_bytes'] / MIB:.0f} MiB, {stats['nodes']:,} nodes")
-
+        print(f"deal {number}: {pb.Status.Name(answer.status)}, optimal {answer.optimal}, "
+              f"length {answer.length}, lower bound {answer.lower_bound}, tables at most "
+              f"{answer.stats.table_bytes / MIB:.0f} MiB, {answer.stats.nodes:,} nodes")
 
 if __name__ == "__main__":
     main()
