@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Generic, NoReturn, TextIO, TypeVar
 from solver.budget import DEFAULT_MEMORY_MIB, Budget
 from solver.errors import InvalidInput
 from solver.json_text import MAX_BYTES
+from solver.numerals import read_number
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool
@@ -58,10 +59,9 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter,
 def _columns() -> int:
     """The terminal's width as shutil.get_terminal_size() finds it: $COLUMNS, else the
     terminal of standard output, else 80."""
-    try:
-        return int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        pass
+    columns = read_number(os.environ.get("COLUMNS", ""))
+    if columns is not None:
+        return columns
     if sys.__stdout__ is None:
         return 80
     try:
@@ -99,9 +99,10 @@ MOST_NODES = 2**64 - 1  # the compiled kernel counts nodes and table entries in 
 
 @dataclass(frozen=True)
 class Number(Generic[N]):
-    """An argparse `type`: a finite number of `kind` within `least`..`most` (`least`
-    None: above 0), else one line that names the bound. `name` goes before the number
-    in that line ("deal number 0 is out of range 1..9"); `said`: `most` in words."""
+    """An argparse `type`: a finite number of `kind` in ASCII digits within
+    `least`..`most` (`least` None: above 0), else one line that names the bound. `name`
+    goes before the number in that line ("deal number 0 is out of range 1..9"); `said`:
+    `most` in words."""
 
     kind: type[N]
     most: N
@@ -111,11 +112,11 @@ class Number(Generic[N]):
 
     def __call__(self, text: str) -> N:
         name = f"{self.name} " if self.name else ""
-        try:
-            value = self.kind(text)
-        except ValueError:
+        value = read_number(text, self.kind)
+        if value is None:
             what = "an integer" if self.kind is int else "a number"
-            raise argparse.ArgumentTypeError(f"{name}{text!r} is not {what}") from None
+            written = "" if text.isascii() else " written in ASCII digits"
+            raise argparse.ArgumentTypeError(f"{name}{text!r} is not {what}{written}")
         if isinstance(value, float) and not math.isfinite(value):  # float() reads "nan"
             raise argparse.ArgumentTypeError(  # and "inf": a NaN budget never runs out
                 f"{name}{text!r} is not a finite number (at most {self.bound})")

@@ -23,6 +23,7 @@ from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.tls import ClientTls
 from service.tokens import bearer
 from solver.errors import InvalidInput
+from solver.numerals import read_number
 
 _ROOM = 5.0  # seconds past the budget for the answer to arrive
 
@@ -257,9 +258,10 @@ def _host_port(text: str) -> tuple[str, int]:
         host = host[1:-1]
     if not colon or not (_HOST.fullmatch(host) or _is_address(host)):
         raise ValueError(f"{text!r} is not HOST:PORT")
-    if not port.isdigit() or not 0 < int(port) < 65536:
+    number = read_number(port)
+    if number is None or not 0 < number < 65536:
         raise ValueError(f"{text!r} has no port 1-65535")
-    return host, int(port)
+    return host, number
 
 
 def _is_address(host: str) -> bool:

@@ -40,6 +40,7 @@ from pydantic.fields import FieldInfo
 from service.api import fortress_solver_pb2 as pb
 from service.messages import at_most
 from solver.errors import InvalidInput
+from solver.numerals import read_number
 from solver.reading import MaxKeys, path_of
 
 M = TypeVar("M", bound=Message)
@@ -191,9 +192,10 @@ class _Map(_Shape):
 
 
 def _number(name: Any, path: Path) -> int:
-    if not (isinstance(name, str) and name.isdigit()):
+    number = read_number(name) if isinstance(name, str) else None
+    if number is None or number < 0:
         raise _refuse(path, "must be a whole number")
-    return int(name)
+    return number
 
 
 class _Wrapper(_Shape):

@@ -336,7 +336,7 @@ class Generation:
         return f"time up after {self.max_seconds:g} s{limit}: {found}; {tried}"
 
 
-_FOUND = re.compile(r"(\d+) of (\d+) deals found")
+_FOUND = re.compile(r"([0-9]+) of ([0-9]+) deals found")
 
 
 def restated(status: str, found: int, count: int, note: str = "") -> str | None:

@@ -45,7 +45,7 @@ class Location:
 
     @classmethod
     def parse(cls, text: Any) -> Location:
-        match = re.fullmatch(r"(tableau|reserve|cell):(\d{1,3})|(foundation)",
+        match = re.fullmatch(r"(tableau|reserve|cell):([0-9]{1,3})|(foundation)",
                              str(text).strip().lower())
         if not isinstance(text, str) or match is None:
             raise InvalidInput(f"{str(text)[:40]!r} is not a location (tableau:<pile>, "
@@ -55,7 +55,7 @@ class Location:
         return cls(match.group(1), int(match.group(2)))
 
 
-_STEP = re.compile(r"^\s*\d+\.\s")  # "  12. ", a step's number as `solve` prints it
+_STEP = re.compile(r"^\s*[0-9]+\.\s")  # "  12. ", a step's number as `solve` prints it
 
 
 @cache

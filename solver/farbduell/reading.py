@@ -22,6 +22,7 @@ from solver.farbduell.data import HUNT, SIDES, Card, Table, default_tables
 from solver.farbduell.position import Clock, Fuse, Knows, Position
 from solver.farbduell.rules import playable
 from solver.farbduell.schema import KnowsSchema, PositionSchema
+from solver.numerals import read_number
 from solver.reading import check
 
 _TWO_SIDED_FIELDS = ("side", "clock", "hunt_colour")   # double-faced tables only
@@ -177,11 +178,11 @@ class _Reader:
                                 "two players every opponent's card shows its other face, so "
                                 "its holder is known: name it in hands")
             for key, texts in entry.hands.items():
-                holder = int(key) if key.isdigit() else -1
+                holder = read_number(key)
                 if seats > 2 and holder not in others:
                     problems.append(f"{where}.hands: {key!r} must be the seat of an opponent "
                                     f"({', '.join(map(str, others))})")
-                elif seats > 2:
+                elif seats > 2 and holder is not None:
                     known[holder] = self.cards(texts, f"{where}.hands[{key!r}]")
             if "own_hand" in entry.model_fields_set and not self.table.double_faced:
                 problems.append(f"{where}.own_hand is for double-faced cards (Tag & Nacht): "

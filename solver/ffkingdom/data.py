@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InvalidInput
+from solver.numerals import read_number
 from solver.operator_files import read_text, toml_of
 
 RESOURCES = ("Z", "W", "K", "G")
@@ -264,7 +265,7 @@ def reveal_count(reveal: str) -> int | None:
     cards), "deck_top_N" the deck's top N cards; None for anything else."""
     if reveal == "opp_hand":
         return 0
-    count = reveal.removeprefix("deck_top_")
-    if count != reveal and count.isdecimal() and count.isascii() and int(count) >= 1:
-        return int(count)
+    count = read_number(reveal.removeprefix("deck_top_"))
+    if reveal.startswith("deck_top_") and count is not None and count >= 1:
+        return count
     return None
