@@ -23,7 +23,7 @@ from service.beleaguered.messages import (
     variant_from_proto,
 )
 from service.generic.typed import Typed
-from service.messages import batch_items, budget_from_proto, check_budget
+from service.messages import batch_items, budget_from_proto, budget_to_proto
 from solver.beleaguered import Algorithm, Hint, Mode, Position, Solution, deal
 from solver.beleaguered.census import deal_info
 from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEALS, check_deals
@@ -42,6 +42,7 @@ from solver.beleaguered.variant import load_variant_file, variants
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput, OutOfRange
 from solver.games import Game, Question
+from solver.shared_budget import SharedBudget
 
 if TYPE_CHECKING:
     from prometheus_client.registry import Collector
@@ -102,18 +103,25 @@ class Handler(Typed):
                position: Position, options: Any, budget: pb.Budget, calls: Calls) -> Any:
         """A hint from the census for a deal it proves unwinnable, else from the cache,
         else by an optimal solve that fills it; with every legal move graded when the
-        options ask (HINT's own run, with the hint's search shared with the cache). An
-        optimal solve's line is remembered."""
+        options ask, in what the hint's search left of the budget (HINT's own run, with
+        the hint's search shared with the cache). An optimal solve's line is remembered."""
         if question is not HINT:
             answer = calls.ask(question, position, options, budget)
             if question is SOLVE and options.mode is Mode.OPTIMAL:
                 self.cache.put(hints_along(position, answer), calls.owner)
             return answer
-        check_budget(budget)  # here: a known answer never reaches calls.ask
+        # checked here (a known answer never reaches calls.ask), shared by the hint's
+        # search and the grading after it: the grading has what the search left
+        shared = SharedBudget(budget_from_proto(budget, calls.limits))
         advice = _unwinnable_deal(source) or self._hint(position, options.metric, budget, calls)
         if options.all_moves:
-            grading: Grading = calls.ask(GRADE, position, GradeOptions(options.metric), budget)
-            advice = with_grades(advice, grading)
+            shared.spend(advice.stats)
+            left = shared.left()
+            grading: Grading = (
+                Grading.unknown(shared.elapsed()) if left is None
+                else calls.ask(GRADE, position, GradeOptions(options.metric),
+                               budget_to_proto(left)))
+            advice = with_grades(advice, grading, position)
         # what its moves left count: the options' (an answer the pool could not give at all
         # is in moves)
         return advice if advice.metric is options.metric else replace(advice,

@@ -23,12 +23,13 @@ from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from solver.intervals import wilson_interval
 from solver.results import Settings, recorded
+from solver.shared_budget import SharedBudget
 
 
 def census_deal(number: int, budget: Budget,
                 variant: Variant | None = None) -> dict[str, Any]:
-    """One census line: the verdict of `any` mode, then the optimal search of a win, each
-    with `budget`.
+    """One census line: the verdict of `any` mode, then the optimal search of a win in
+    what the verdict left of `budget` (none when it left nothing).
 
     Beleaguered Fortress's (`variant` None, or it): `length` is null unless proven optimal
     (a win whose optimal search ran out of budget is `"optimal": false`). Another
@@ -39,12 +40,14 @@ def census_deal(number: int, budget: Budget,
     if variant is None or variant.name == DEFAULT:
         return _fortress_deal(number, budget)
     position = deal(number, variant)
+    shared = SharedBudget(budget)
     verdict = solve(position, Mode.ANY, Algorithm.ASTAR, budget)
+    shared.spend(verdict.stats)
     nodes, seconds = verdict.stats.nodes, verdict.stats.seconds
     length, optimal = verdict.length, verdict.status is Status.SOLVED and verdict.optimal
     bound, cards = verdict.lower_bound, verdict.single_card_moves
-    if verdict.status is Status.SOLVED and not optimal:
-        best = solve(position, Mode.OPTIMAL, Algorithm.ASTAR, budget)
+    if verdict.status is Status.SOLVED and not optimal and (left := shared.left()) is not None:
+        best = solve(position, Mode.OPTIMAL, Algorithm.ASTAR, left)
         nodes, seconds = nodes + best.stats.nodes, seconds + best.stats.seconds
         if best.status is Status.SOLVED and best.length is not None and (
                 length is None or best.length <= length):
@@ -63,10 +66,12 @@ def census_deal(number: int, budget: Budget,
 
 def _fortress_deal(number: int, budget: Budget) -> dict[str, Any]:
     position = deal(number)
+    shared = SharedBudget(budget)
     verdict = solve(position, Mode.ANY, Algorithm.ASTAR, budget)
+    shared.spend(verdict.stats)
     nodes, seconds, length = verdict.stats.nodes, verdict.stats.seconds, None
-    if verdict.status is Status.SOLVED:
-        best = solve(position, Mode.OPTIMAL, Algorithm.ASTAR, budget)
+    if verdict.status is Status.SOLVED and (left := shared.left()) is not None:
+        best = solve(position, Mode.OPTIMAL, Algorithm.ASTAR, left)
         nodes, seconds = nodes + best.stats.nodes, seconds + best.stats.seconds
         if best.status is Status.SOLVED and best.optimal:
             length = best.length

@@ -24,6 +24,7 @@ from solver.beleaguered.solve import (
 from solver.budget import Budget
 from solver.errors import InvalidInput
 from solver.games import Game, Question
+from solver.shared_budget import SharedBudget, one_after_another
 
 _METRIC = ("what a length counts: moves (a built run moved as one move counts one, where "
            "the variant has sequence moves) or single cards; an optimal search minimises it")
@@ -55,7 +56,7 @@ class HintOptions:
     metric: Metric = field(default=Metric.MOVES, metadata={"help": _METRIC})
     all_moves: bool = field(default=False, metadata={
         "help": "grade every legal move too: wins in N moves (counting it), loses (proven) "
-                "or unknown, best first; the moves share the budget's seconds"})
+                "or unknown, best first, in what the hint's search left of the budget"})
 
 
 @dataclass(frozen=True)
@@ -72,15 +73,25 @@ def _solve(position: Position, options: SolveOptions, budget: Budget) -> Solutio
 
 
 def _hint(position: Position, options: HintOptions, budget: Budget) -> Hint:
+    """The hint, then, when asked, the grading of every move in what it left of the budget."""
+    shared = SharedBudget(budget)
     advice = hint(position, budget, options.metric)
     if not options.all_moves:
         return advice
-    return with_grades(advice, grade_moves(position, budget, options.metric))
+    shared.spend(advice.stats)
+    left = shared.left()
+    grading = (Grading.unknown(shared.elapsed()) if left is None
+               else grade_moves(position, left, options.metric))
+    return with_grades(advice, grading, position)
 
 
-def with_grades(advice: Hint, grading: Grading) -> Hint:
-    """The hint with every legal move graded, its own move as the hint knows it."""
-    return replace(advice, all_moves=grading.with_hint(advice).moves)
+def with_grades(advice: Hint, grading: Grading, position: Position) -> Hint:
+    """The hint with every legal move of `position` graded: its own move as the hint
+    knows it, those the grading has no grade for (its budget ran out before it began)
+    unknown; its statistics those of the hint's search and the grading's together."""
+    graded = grading.covering(legal_moves(position)).with_hint(advice)
+    return replace(advice, all_moves=graded.moves,
+                   stats=one_after_another(advice.stats, grading.stats))
 
 
 def play(position: Position, text: str) -> Position:

@@ -5,8 +5,8 @@ move wins whatever the grading's budget: the hint found a winning line through i
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -15,6 +15,7 @@ from solver.beleaguered.rules import Move, apply, legal_moves
 from solver.beleaguered.sequences import single_cards
 from solver.beleaguered.solve import Algorithm, Hint, Metric, Mode, solve
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
+from solver.shared_budget import SharedBudget
 
 
 class Outcome(StrEnum):
@@ -60,6 +61,13 @@ class Grading:
                  for g in self.moves]
         return _graded(moves, self.stats)
 
+    def covering(self, moves: Iterable[Move]) -> Grading:
+        """This grading with each of `moves` it has no grade for graded unknown: the
+        moves of a grading its budget ran out before (Grading.unknown, no move graded)."""
+        graded = {g.move for g in self.moves}
+        missing = [Graded(move, Outcome.UNKNOWN, None) for move in moves if move not in graded]
+        return _graded([*self.moves, *missing], self.stats) if missing else self
+
 
 _ORDER = {Outcome.WINS: 0, Outcome.UNKNOWN: 1, Outcome.LOSES: 2}
 
@@ -67,21 +75,19 @@ _ORDER = {Outcome.WINS: 0, Outcome.UNKNOWN: 1, Outcome.LOSES: 2}
 def grade_moves(position: Position, budget: Budget = DEFAULT_BUDGET,
                 metric: Metric = Metric.MOVES) -> Grading:
     """Every legal move, best first: the winning ones by moves left, then the unknown,
-    then the lost. The moves share the budget's seconds: each is solved within what the
-    ones before it left (nodes and table entries apply to each). Moves left are counted
-    in `metric`: in cards, a sequence move counts the single-card moves it is."""
-    started = time.monotonic()
-    deadline = None if budget.seconds is None else started + budget.seconds
-    graded, nodes = [], 0
+    then the lost. The moves share the budget (its seconds and nodes): each is solved
+    within what the ones before it left, and those it leaves nothing for are unknown.
+    Moves left are counted in `metric`: in cards, a sequence move counts the single-card
+    moves it is."""
+    shared = SharedBudget(budget)
+    graded = []
     for move in legal_moves(position):
-        left = None if deadline is None else deadline - time.monotonic()
-        if left is not None and left <= 0:
+        left = shared.left()
+        if left is None:
             graded.append(Graded(move, Outcome.UNKNOWN, None))
             continue
-        after = apply(position, move)
-        solution = solve(after, Mode.OPTIMAL, Algorithm.ASTAR, replace(budget, seconds=left),
-                         metric)
-        nodes += solution.stats.nodes
+        solution = solve(apply(position, move), Mode.OPTIMAL, Algorithm.ASTAR, left, metric)
+        shared.spend(solution.stats)
         if solution.status is Status.SOLVED and solution.optimal:
             cost = 1 if metric is Metric.MOVES else len(single_cards(position, move))
             graded.append(Graded(move, Outcome.WINS, cost + len(solution.moves)))
@@ -89,7 +95,7 @@ def grade_moves(position: Position, budget: Budget = DEFAULT_BUDGET,
             graded.append(Graded(move, Outcome.LOSES, None))
         else:  # out of budget (a line found but not proven shortest included)
             graded.append(Graded(move, Outcome.UNKNOWN, None))
-    return _graded(graded, SearchStats(nodes, time.monotonic() - started, 0))
+    return _graded(graded, SearchStats(shared.nodes, shared.elapsed(), 0))
 
 
 def _graded(graded: list[Graded], stats: SearchStats) -> Grading:

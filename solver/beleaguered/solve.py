@@ -2,9 +2,10 @@
 
 Every solution is replayed through the plain rules before it is returned, so a bug in
 the fast search can never hand out a line that does not win. An optimal search that runs
-out of budget still answers: with the best line a quick search finds in the budget's
-last quarter, `optimal: false`, and the lower bound the optimal search proved. The
-budget's memory is a bound on the tables of each search, one at a time.
+out of budget still answers: with the best line a quick search finds in what it left
+of the budget (about its last quarter), `optimal: false`, and the lower bound the
+optimal search proved. The budget's memory is a bound on the tables of each search, one
+at a time.
 
 Where a variant has sequence moves, lengths have two measures: `moves`, a built run
 moved as one move counting one (what its players and other programs count), and
@@ -29,6 +30,7 @@ from solver.beleaguered.rules import Move, apply, replay
 from solver.beleaguered.sequences import single_card_length, written_out
 from solver.beleaguered.variant import SequenceMoves
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
+from solver.shared_budget import SharedBudget, one_after_another
 
 if TYPE_CHECKING:
     from solver.beleaguered.grading import Graded  # which grades with a Hint: no cycle
@@ -174,20 +176,22 @@ def solve(
 ) -> Solution:
     """`any` ignores `algorithm`: it always takes the greedy route to a verdict. An
     optimal search has three quarters of the budget's time and nodes; if it runs out, the
-    greedy search has the rest, and its line is answered with `optimal: false`. The
+    greedy search has what it left, and its line is answered with `optimal: false`. The
     process's engine searches (solver/beleaguered/engines.py)."""
     mode, engine, metric = Mode(mode), engines.current(), Metric(metric)
     if mode is Mode.ANY:
         return _search(position, mode, Algorithm(algorithm), budget, engine, metric)
+    shared = SharedBudget(budget)
     proving = _search(position, mode, Algorithm(algorithm), _share(budget, 0.75), engine,
                       metric)
     if proving.status is not Status.UNKNOWN:
         return proving
-    quick = _search(position, Mode.ANY, Algorithm.ASTAR, _share(budget, 0.25), engine, metric)
-    stats = SearchStats(proving.stats.nodes + quick.stats.nodes,
-                        proving.stats.seconds + quick.stats.seconds,
-                        max(proving.stats.table_entries, quick.stats.table_entries),
-                        max(proving.stats.table_bytes, quick.stats.table_bytes))
+    shared.spend(proving.stats)
+    left = shared.left()
+    if left is None:
+        return proving
+    quick = _search(position, Mode.ANY, Algorithm.ASTAR, left, engine, metric)
+    stats = one_after_another(proving.stats, quick.stats)
     if quick.status is Status.UNKNOWN:
         return replace(proving, stats=stats)
     return replace(quick, stats=stats, optimal=False,

@@ -26,6 +26,7 @@ from solver.ffkingdom.position import Position, State
 from solver.ffkingdom.rules import apply, discards, plays, waits
 from solver.search.andor import forced_win
 from solver.search.bfs import breadth_first
+from solver.shared_budget import SharedBudget, one_after_another
 
 
 @dataclass(frozen=True)
@@ -57,18 +58,20 @@ def solve_puzzle(state: State, turns: int = 1, budget: Budget = DEFAULT_BUDGET) 
         raise InvalidInput(f"the game is already over: player {state.winner} won")
     if turns == 1:
         return win_this_turn(state, budget)
+    shared = SharedBudget(budget)
     found = forced_win(_Duel(), state, turns, budget)
     if found.status is not Status.SOLVED or found.turns != 1:
         return PuzzleAnswer(found.status, found.turns, found.line,
                             found.status is Status.SOLVED, found.stats)
-    # A win this turn: report its fewest actions, which the forced-win line need not be,
-    # in what the forced-win search left of the seconds.
-    left = None if budget.seconds is None else max(budget.seconds - found.stats.seconds, 1e-6)
-    shortest = win_this_turn(state, replace(budget, seconds=left))
-    first, then = found.stats, shortest.stats
-    return replace(shortest, stats=SearchStats(first.nodes + then.nodes,
-                                               first.seconds + then.seconds,
-                                               max(first.table_entries, then.table_entries)))
+    # A win this turn: its fewest actions, which the forced-win line need not be, in what
+    # the forced-win search left of the budget; without them, that line, not proven fewest.
+    shared.spend(found.stats)
+    left = shared.left()
+    shortest = None if left is None else win_this_turn(state, left)
+    if shortest is None or shortest.status is not Status.SOLVED:
+        spent = found.stats if shortest is None else one_after_another(found.stats, shortest.stats)
+        return PuzzleAnswer(Status.SOLVED, 1, found.line, False, spent)
+    return replace(shortest, stats=one_after_another(found.stats, shortest.stats))
 
 
 def check_complete(loaded: Position, turns: int) -> None:
