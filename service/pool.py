@@ -28,12 +28,23 @@ done and the jobs not started handed back to its caller, once another owner wait
 nothing running; a chunk on its owner's own share gives its worker back to such an owner,
 or to a single call of its own owner, too, once it has run for a slice (_SLICE_SECONDS),
 so that a long chunk holds no one up for more than that and the search under way.
+
+No job holds its worker much past its budget. A job's deadline is its budget's seconds
+from its start (a chunk's first job's, waiting for the worker included; each later one's,
+from the answer before it): past it, the worker is told to stop that job as a cancelled
+one is (the rest of its chunk still runs), and a job that has still not answered
+_GRACE_SECONDS after it (a search that ignores its budget) has its worker killed and
+replaced, and is answered as one the time ran out for (`gave_up`), as are the jobs of its
+chunk after it.
 """
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import importlib
+import logging
+import math
 import multiprocessing as mp
 import select
 import signal
@@ -59,10 +70,16 @@ _POLL_SECONDS = 0.01
 _LINGER_SECONDS = 0.005
 _PACE_WEIGHT = 0.3  # of the last chunk in a question's pace, a moving average
 _SLICE_SECONDS = 0.025  # a chunk's turn on a worker another owner waits for
+# How long past its deadline a job that was told to stop may go on before its worker is
+# killed: a search that keeps to its budget answers within some 25 ms of it.
+_GRACE_SECONDS = 1.0
 # What a worker may hold past its own memory after a chunk without giving it back: a
 # malloc_trim after every chunk made the next chunk's quick searches some 5 % slower
 # (their pages faulted in again), and a run of them leaves a few MiB at most.
 _KEPT_MIB = 8
+
+
+_faults = logging.getLogger("fortress_solver.faults")  # the server's log of what failed
 
 
 class Overloaded(Exception):
@@ -148,17 +165,18 @@ class Outbox:
                 self._send()
 
 
-def _work(connection: Connection, cancel: Event, halt: Event,
+def _work(connection: Connection, cancel: Event, halt: Event, overdue: ctypes.c_int,
           preload: tuple[str, ...], memory_mib: int | None) -> None:
     """A worker process: import what searches will need, then run each chunk of jobs
     received until told to stop (None), sending, in lists (Outbox), what each job ends
     with: its answer, or the exception that ends the chunk, or _Stopped in place of the
-    jobs left. What is imported lives as long as the process: the garbage collector
-    leaves it alone, or each full collection would walk all of it (some 40 ms, in the
-    middle of a search or on an answer's way out). Ctrl-C, which a terminal sends the
-    whole process group, is the server's to handle: it drains, then tells the workers to
-    stop. `memory_mib`: what the process may hold, its own memory and a search's tables
-    (None: no limit)."""
+    jobs left. A job stops when cancelled, and when `overdue` holds its place in the
+    chunk (the pool's word that it is past its deadline). What is imported lives as long
+    as the process: the garbage collector leaves it alone, or each full collection would
+    walk all of it (some 40 ms, in the middle of a search or on an answer's way out).
+    Ctrl-C, which a terminal sends the whole process group, is the server's to handle: it
+    drains, then tells the workers to stop. `memory_mib`: what the process may hold, its
+    own memory and a search's tables (None: no limit)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for module in preload:
         importlib.import_module(module)
@@ -173,7 +191,8 @@ def _work(connection: Connection, cancel: Event, halt: Event,
             if k > 1:  # what the chunk's searches so far hold
                 resident = resident_mib()
             try:
-                outbox.put(job.run(_within(job.budget, memory_mib, resident, cancel.is_set)),
+                stop = _stopper(cancel, overdue, k - 1)
+                outbox.put(job.run(_within(job.budget, memory_mib, resident, stop)),
                            last=k == len(chunk))
             except Exception as error:  # a bug must not take the worker down with it
                 error.add_note(traceback.format_exc().rstrip())  # where, for the server's log
@@ -184,6 +203,12 @@ def _work(connection: Connection, cancel: Event, halt: Event,
         if resident > settled + _KEPT_MIB:  # a large search's tables: a worker is
             give_back_memory()  # as large as its largest search
             resident = resident_mib()
+
+
+def _stopper(cancel: Event, overdue: ctypes.c_int, place: int) -> Callable[[], bool]:
+    """What tells the job at `place` in its chunk to stop: its caller's cancel, or the
+    pool's word that it is past its deadline."""
+    return lambda: cancel.is_set() or overdue.value == place
 
 
 def _within(budget: Budget, memory_mib: int | None, resident: int,
@@ -207,9 +232,10 @@ class _Worker:
         self.connection, child = context.Pipe()
         self.cancel = context.Event()
         self.halt = context.Event()
+        self.overdue = context.RawValue(ctypes.c_int, -1)  # the job past its deadline
         self.process = context.Process(target=_work,
-                                       args=(child, self.cancel, self.halt, preload,
-                                             memory_mib),
+                                       args=(child, self.cancel, self.halt, self.overdue,
+                                             preload, memory_mib),
                                        daemon=True)
         self.process.start()
         self._answers = select.poll()
@@ -232,6 +258,20 @@ class _Worker:
             self.cancel.set()
         elif enough():
             self.halt.set()
+
+    def wait(self, place: int, due: float, cancelled: Callable[[], bool],
+             enough: Callable[[], bool]) -> bool:
+        """Wait for the process's next answers, passing the caller's word on; once the
+        job at `place` in the chunk is past `due`, tell it to stop. False when it has
+        still not answered _GRACE_SECONDS after `due`."""
+        while not self.answered(_POLL_SECONDS):
+            self.watch(cancelled, enough)
+            late = time.perf_counter() - due
+            if late >= 0:
+                self.overdue.value = place
+            if late >= _GRACE_SECONDS:
+                return False
+        return True
 
 
 def _never() -> bool:
@@ -422,10 +462,11 @@ class WorkerPool:
     def _run_on(self, worker: _Worker, jobs: Sequence[Job], cancelled: Callable[[], bool],
                 answered: Callable[[int, Any], None], enough: Callable[[], bool],
                 deadline: float) -> int:
-        """`jobs` on `worker` (replaced if it died), which is idle again afterwards; how
-        many it ran. The caller's word is passed on between answers and while a search
-        runs; the jobs travel as one message, so that what they share (the question, its
-        options, the cards) is pickled once."""
+        """`jobs` on `worker` (replaced if it died, or killed and replaced if a job held
+        it _GRACE_SECONDS past its deadline: that job answered `gave_up`), which is idle
+        again afterwards; how many it ran. The caller's word is passed on between
+        answers and while a search runs; the jobs travel as one message, so that what
+        they share (the question, its options, the cards) is pickled once."""
         if worker.ended():  # died while idle (killed from outside)
             worker = self._replace(worker)
         ran = 0
@@ -434,15 +475,20 @@ class WorkerPool:
         try:
             worker.cancel.clear()
             worker.halt.clear()
+            worker.overdue.value = -1
             first = jobs[0]
             remaining = max(deadline - time.perf_counter(), 0.001)
             worker.connection.send([replace(first, budget=replace(first.budget,
                                                                   seconds=remaining)),
                                     *jobs[1:]])
             ended = False
+            began, due = sent, deadline  # the job under way's start and deadline
             while ran < len(jobs) and not ended:
-                while not worker.answered(_POLL_SECONDS):
-                    worker.watch(cancelled, enough)
+                if not worker.wait(ran, due, cancelled, enough):
+                    worker = self._kill(worker, jobs[ran])
+                    answered(ran, jobs[ran].gave_up(time.perf_counter() - began))
+                    ran += 1
+                    break
                 for result in worker.connection.recv():
                     if isinstance(result, _Stopped | Exception):
                         failure = result if isinstance(result, Exception) else None
@@ -451,6 +497,9 @@ class WorkerPool:
                     answered(ran, result)
                     ran += 1
                     worker.watch(cancelled, enough)
+                if ran < len(jobs):
+                    began = time.perf_counter()
+                    due = began + (jobs[ran].budget.seconds or math.inf)
         except (EOFError, OSError):  # died during the job: this call fails, the next won't
             worker = self._replace(worker)
             raise WorkerLost("the search process died during this call") from None
@@ -470,6 +519,14 @@ class WorkerPool:
         if failure is not None:
             raise failure
         return ran
+
+    def _kill(self, worker: _Worker, job: Job) -> _Worker:
+        """Kill a worker whose job ran _GRACE_SECONDS past its deadline, and replace it."""
+        _faults.warning("a search of the question %r ran %g s past its budget without "
+                        "answering: its worker was killed and replaced", job.question.name,
+                        _GRACE_SECONDS)
+        worker.process.kill()
+        return self._replace(worker)
 
     def _replace(self, dead: _Worker) -> _Worker:
         dead.process.join(timeout=0)
