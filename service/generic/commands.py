@@ -56,7 +56,8 @@ def default_question(game: Game[Any], rpc: str) -> Question[Any, Any, Any]:
 
 
 def options_from_json(question: Question[Any, Any, Any], text: str) -> Any:
-    """A question's options from a JSON object (empty: its defaults), every fault named."""
+    """A question's options from a JSON object (empty: its defaults), each of its type
+    alone (as the options schema says it), every fault named."""
     from pydantic import ValidationError  # a command's parser needs neither
 
     from solver.reading import faults, json_of
@@ -71,8 +72,8 @@ def options_from_json(question: Question[Any, Any, Any], text: str) -> Any:
               if key not in known]
     if strays:
         raise InvalidInput(strays)
-    try:
-        return _validator(question).validate_python(data)
+    try:  # strictly, as JSON: no "yes" or 1 for true, no "3" or true for 3
+        return _validator(question).validate_json(json.dumps(data), strict=True)
     except ValidationError as error:
         refused = [e["ctx"]["error"] for e in error.errors()
                    if isinstance(e.get("ctx", {}).get("error"), InvalidInput)]

@@ -93,8 +93,9 @@ def questions(game: Game[Any]) -> list[pb.QuestionInfo]:
 @cache
 def _options_schema(question: Question[Any, Any, Any]) -> str:
     """The options' JSON Schema, with what an options field's metadata says of it: its
-    `help` as its description, its `choices` as its enum, its `minimum` and `maximum`."""
-    schema = TypeAdapter(question.options).json_schema()
+    `help` as its description, its `choices` as its enum, its `minimum` and `maximum`;
+    as options_from_json reads them, each of its type alone and no other key."""
+    schema = {**TypeAdapter(question.options).json_schema(), "additionalProperties": False}
     for field in dataclasses.fields(question.options):
         choices = field.metadata.get("choices")
         said = {"description": field.metadata.get("help"),

@@ -65,6 +65,31 @@ def test_an_options_schema_says_what_its_options_refuse():
     assert checked >= 8  # worlds and turns of the duels, Stronghold's turns and choices
 
 
+# JSON values of other types than each of the schema's, that a lax reader would coerce
+OTHER_TYPES = {"integer": ['"3"', "true", "3.0"], "boolean": ['"yes"', "1", '"true"', "0"],
+               "number": ['"3.5"', "true"], "string": ["3", "true"]}
+
+
+def test_an_option_of_another_type_than_its_schema_says_is_refused_naming_it():
+    """Options are read strictly, as their schema types them: "yes" and 1 are no
+    boolean, "3" and true no integer; and a key the schema does not name is refused."""
+    checked = 0
+    for game in games():
+        for question in game.questions:
+            schema = json.loads(_options_schema(question))
+            assert schema["additionalProperties"] is False
+            with pytest.raises(InvalidInput, match="options.no_such_option"):
+                options_from_json(question, json.dumps({"no_such_option": 1}))
+            for name, said in schema["properties"].items():
+                typed = said if "type" in said else \
+                    schema["$defs"][said["$ref"].rpartition("/")[2]]
+                for value in OTHER_TYPES[typed["type"]]:
+                    checked += 1
+                    with pytest.raises(InvalidInput, match=f"options.{name}: "):
+                        options_from_json(question, f'{{"{name}": {value}}}')
+    assert checked >= 40
+
+
 @pytest.mark.parametrize(("game", "question"), ASKED,
                          ids=[f"{game.name}-{question.name}" for game, question in ASKED])
 def test_every_question_of_every_game_is_answered_by_a_server_as_here(

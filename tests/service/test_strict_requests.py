@@ -103,3 +103,19 @@ def test_more_results_a_message_than_the_documented_256_is_refused(stub):
     most = pb.SolveBatchRequest(deals=deals, budget=QUICK, results_per_message=256)
     results = list(stub.SolveBatch(most, timeout=30))
     assert sorted(r.deal for m in results for r in (m, *m.more)) == [1, 2, 3]
+
+
+@pytest.mark.parametrize(("options", "fault"), [
+    ('{"single_cards": "yes"}', 'options.single_cards: must be true or false, not "yes"'),
+    ('{"moves": 1}', "options.moves: must be true or false, not 1"),
+])
+def test_question_options_of_another_type_are_refused_not_coerced(stub, server, options,
+                                                                   fault):
+    asked = pb.QuestionOptions(question="solve", options=options)
+    error = rpc_error(stub.Solve, pb.SolveRequest(position=DEAL, budget=QUICK,
+                                                  question_options=asked))
+    assert (error.code(), error.details()) == (grpc.StatusCode.INVALID_ARGUMENT, fault)
+    status, body = post(server, "Solve", {"position": {"beleaguered_deal": 2},
+                                          "question_options": {"question": "solve",
+                                                               "options": options}})
+    assert (status, body["code"], body["message"]) == (400, "invalid_argument", fault)
