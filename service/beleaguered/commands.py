@@ -531,13 +531,16 @@ def _band_of(args: argparse.Namespace) -> Band:
 
 
 def _earlier(args: argparse.Namespace, variant: Variant, band: Band) -> list[Tried]:
-    """The tries of --out's file, refused when of other settings (none without --out)."""
+    """The tries of --out's file of this run's --deals (the file may hold a run's of
+    others, which are neither printed, counted nor tried again), the file refused when of
+    other settings (none without --out)."""
     from solver.beleaguered.generated import GENERATE, earlier_tries
     from solver.beleaguered.results import settings_of
 
     if args.out is None:
         return []
-    return earlier_tries(args.out, settings_of(variant, GENERATE, budget_of(args)), band)
+    tries = earlier_tries(args.out, settings_of(variant, GENERATE, budget_of(args)), band)
+    return [tried for tried in tries if tried.deal in args.deals]
 
 
 class _Found:

@@ -119,6 +119,22 @@ def test_a_rerun_prints_the_deals_found_and_tries_none_twice(tmp_path):
         {each["deal"] for each in found}
 
 
+def test_a_rerun_of_other_deals_prints_and_counts_only_its_own(tmp_path):
+    """A file that holds a deal found in an earlier run of other --deals: a run of deals
+    past it prints (and counts) only deals of its own range, found afresh."""
+    out = tmp_path / "deals.jsonl"
+    common = ["generate", "--variant", "bakers-game", *BAND, "--seconds", "1", "--count",
+              "1", "--out", str(out)]
+    first = run(*common, "--deals", "10001-2000000000")
+    assert first.returncode == 0, first.stderr
+    [earlier] = printed(first.stdout)
+    after = run(*common, "--deals", f"{earlier['deal'] + 1}-2000000000")
+    assert after.returncode == 0, after.stderr
+    [found] = printed(after.stdout)
+    assert found["deal"] > earlier["deal"]
+    assert_proven(found, "bakers-game", 78, 84)
+
+
 def test_a_generate_killed_midway_resumes_without_trying_a_deal_again(tmp_path):
     out = tmp_path / "deals.jsonl"
     command = [*CLI, "generate", *PAST_CENSUS, *NONE_MEETS, "--count", "2", "--seconds",
@@ -200,6 +216,21 @@ def test_client_generate_resumes_from_after_the_last_deal_recorded(solver_server
     assert [line["deal"] for line in lines(out)] == [one["deal"], found[1]["deal"]]
     assert {line["outcome"] for line in lines(out)} == {"found"}
     assert_proven(found[1], "bakers-game", 78, 84)
+
+
+def test_client_generate_resumed_over_other_deals_prints_only_its_own(solver_server,
+                                                                     tmp_path):
+    out = tmp_path / "deals.jsonl"
+    common = ["client", "generate", "--server", address(solver_server), "--variant",
+              "bakers-game", *BAND, "--seconds", "1", "--count", "1", "--out", str(out)]
+    first = run(*common, "--deals", "10001-2000000000")
+    assert first.returncode == 0, first.stderr
+    [earlier] = printed(first.stdout)
+    after = run(*common, "--deals", f"{earlier['deal'] + 1}-2000000000")
+    assert after.returncode == 0, after.stderr
+    [found] = printed(after.stdout)
+    assert found["deal"] > earlier["deal"]
+    assert_proven(found, "bakers-game", 78, 84)
 
 
 def test_a_server_caps_a_calls_wall_time_at_ten_of_its_searches():
