@@ -158,7 +158,7 @@ class Handler(Typed):
         jobs = (((index, number), SOLVE,
                  deal(item, variant) if isinstance(item, int) else item, options)
                 for (index, number), item in items)
-        together = min(max(request.results_per_message, 1), _MOST_TOGETHER)
+        together = max(request.results_per_message, 1)  # batch_items refuses above 256
         for ready in calls.ask_many_together(jobs, budget, together):
             first, *more = (_batch_result(index, number, solution)
                             for (index, number), solution in ready)
@@ -229,8 +229,6 @@ class Handler(Typed):
                                          f"one call may try, --max-batch {calls.max_batch})"))
         # else the count was found, or the client left
 
-
-_MOST_TOGETHER = 256  # results in one SolveBatch message: some 100 KiB at most, with moves
 
 # A GenerateDeals call's wall time at the most, in searches of the server's longest: so
 # that no call holds the workers for days (a band no deal meets, past the census).
