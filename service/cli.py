@@ -405,7 +405,8 @@ def _apply(args: argparse.Namespace) -> None:
         try:
             position = game.play(position, move)
         except ValueError as error:  # InvalidInput, IllegalMove: the move's fault in words
-            named = f"move {number}" if move in str(error) else f"move {number} ({move})"
+            quoted = move if len(move) <= 80 else f"{move[:77]}..."  # a line, not a page
+            named = f"move {number}" if move in str(error) else f"move {number} ({quoted})"
             raise InvalidInput(f"{named}: {error}") from None
     print(json.dumps(game.to_json(position)) if args.json else game.picture(position))
 

@@ -55,7 +55,7 @@ def _read(loads: Callable[[str], Any], text: str, source: str) -> Any:
     try:
         return loads(text)
     except RecursionError:
-        raise InvalidInput(f"{source} nests too deeply to be a position") from None
+        raise InvalidInput(f"{source} nests too deeply to be read") from None
     except ValueError as error:  # json.JSONDecodeError, and the dialects' errors
         raise InvalidInput(f"{source} is not JSON: {error}") from None
 

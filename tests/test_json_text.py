@@ -59,7 +59,7 @@ NAN_CUT_SHORT = '{"game": "patience", "tableau": NaN, "reserve": [NaN, "4C'
     pytest.param("[-Infinity, 1] 2", r"^position is not JSON: Extra data", id="extra-data"),
     pytest.param('{"a": NaN "b": 1}', r"^position is not JSON: Expecting ',' delimiter",
                  id="no-comma"),
-    pytest.param("[NaN, " + "[" * 100_000, r"^position nests too deeply to be a position$",
+    pytest.param("[NaN, " + "[" * 100_000, r"^position nests too deeply to be read$",
                  id="nan-nested-deep"),
 ])
 def test_a_number_json_has_not_in_what_is_no_json_besides_is_refused_as_no_json(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -22,8 +21,8 @@ from solver.beleaguered.solve import (
     solve,
 )
 from solver.budget import Budget
-from solver.errors import InvalidInput
 from solver.games import Game, Question
+from solver.json_text import json_of
 from solver.shared_budget import SharedBudget, one_after_another
 
 _METRIC = ("what a length counts: moves (a built run moved as one move counts one, where "
@@ -98,11 +97,7 @@ def play(position: Position, text: str) -> Position:
     """The position after one move: its JSON (`{"card": "7H", "from": "tableau:2", "to":
     "foundation"}`) or its text (`7H tableau:2 foundation`, as `str(move)` prints it)."""
     if text.lstrip().startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
-            raise InvalidInput(f"{text!r} is not a move's JSON") from None
-        return apply(position, Move.from_json(data))
+        return apply(position, Move.from_json(json_of(text.encode(), "the move")))
     return apply(position, Move.parse(text))
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from solver.beleaguered.variant import Variant, beleaguered_fortress
 from solver.cards import FULL_DECK, Card, Rank, Suit
 from solver.errors import InvalidInput
+from solver.json_text import json_of
 
 NAME = "patience"  # the game, the "game" key of its positions' JSON
 FORMER_NAME = "beleaguered-fortress"  # the game's name before 2026-12, read still
@@ -84,11 +85,7 @@ class Position:
 
     @classmethod
     def parse(cls, text: str) -> Position:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise InvalidInput(f"position is not valid JSON: {err}") from None
-        return cls.from_json(data)
+        return cls.from_json(json_of(text.encode(), "position"))
 
 
 def deck_faults(

@@ -6,7 +6,6 @@ know (solver/ffkingdom/position.py says how).
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import replace
 from typing import Any
@@ -15,16 +14,13 @@ from solver.errors import InvalidInput
 from solver.ffkingdom.data import CardTable, shipped_cards
 from solver.ffkingdom.position import NOTHING, SHIELD_CARD, Knowledge, Player, Position, State
 from solver.ffkingdom.schema import PlayerSchema, PositionSchema
+from solver.json_text import json_of
 from solver.reading import check
 
 
 def parse(text: str, rules: CardTable) -> State:
     """Read back the text form that str(state) writes: every card must be placed."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InvalidInput(f"position is not JSON: {error}") from None
-    return State.from_json(data, rules)
+    return State.from_json(json_of(text.encode(), "position"), rules)
 
 
 def load(data: Any, rules: CardTable | None = None) -> Position:

@@ -399,7 +399,7 @@ def test_reserve_not_a_list():
 
 
 def test_not_json():
-    with pytest.raises(InvalidInput, match="not valid JSON"):
+    with pytest.raises(InvalidInput, match="^position is not JSON: "):
         Position.parse('{"tableau": [["9S"],')
 
 

@@ -17,6 +17,10 @@ import pytest
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.frontends import words_of
+from solver.beleaguered.position import Position
+from solver.errors import InvalidInput
+from solver.ffkingdom.data import shipped_cards
+from solver.ffkingdom.reading import parse as ffk_parse
 from solver.games import games
 from tests.support.cli import assert_one_line_error, run
 from tests.support.http import post
@@ -90,6 +94,28 @@ def test_a_grpc_call_is_invalid_argument_naming_the_fault(server, stub, request_
     assert "is not JSON: Unterminated string" in refused.value.details()
     assert "\n" not in refused.value.details()
     assert "Traceback" not in server.log.read_text()
+
+
+DEEP = '{"card": ' + "[" * 5000
+
+
+@pytest.mark.parametrize(("argv", "fault"), [
+    (["apply", "--deal", "2", DEEP], "the move nests too deeply"),
+    (["apply", "--deal", "2", '{"card": "AS", "from": "reserve:8", "to": NaN}'],
+     "the move: to must be a finite number, not NaN"),
+    (["apply", "--deal", "2", '{"card": "AS", "from": "reserve:8"'], "the move is not JSON"),
+])
+def test_a_move_as_json_that_is_no_json_is_one_short_line(capsys, argv, fault):
+    code, out, err = run(capsys, *argv)
+    assert_one_line_error(code, out, err, fault)
+    assert len(err) < 300  # the move quoted in part
+
+
+@pytest.mark.parametrize("parse", [Position.parse, lambda text: ffk_parse(text, shipped_cards())],
+                         ids=["patience", "ffk"])
+def test_a_positions_text_form_nested_too_deeply_is_refused(parse):
+    with pytest.raises(InvalidInput, match="^position nests too deeply to be read$"):
+        parse("[" * 100_000)
 
 
 @pytest.mark.parametrize("method", ["Solve", "Hint"])
