@@ -144,7 +144,7 @@ def test_a_call_whose_search_heeds_nothing_is_answered_unknown_by_a_new_worker_a
 
 def test_an_all_moves_hint_under_a_node_budget_answers_as_the_library_does(stub):
     """Deal 2 with 300 nodes: the hint's search spends 126, the grading the 174 it left
-    (tests/beleaguered/test_one_budget.py holds the library to its budget)."""
+    (tests/test_one_budget.py holds the library to its budget)."""
     options = {"all_moves": True}
     answer = stub.Hint(pb.HintRequest(
         position=pb.PositionSource(beleaguered_deal=2),

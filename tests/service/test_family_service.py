@@ -264,7 +264,7 @@ def test_the_hint_cache_tells_variants_with_the_same_cards_apart(stub):
     castle = deal(2, find_variant("beleaguered-castle"))
     citadel = replace(castle, variant=find_variant("citadel"))  # the same cards and shape
     assert castle.to_json() | {"variant": "citadel"} == citadel.to_json()
-    cache: AnswerCache[Position, Hint] = AnswerCache(100, "hint_cache", "Hint")
+    cache: AnswerCache[Position, Hint] = AnswerCache(100, 64, "hint_cache", "Hint")
     cache.put(hints_along(castle, solve(castle)))
     assert cache.get(castle) is not None and cache.get(citadel) is None
 

@@ -90,7 +90,7 @@ def test_two_clients_behind_one_trusted_proxy_are_each_answered():
     """One client's long solves past its calls are refused in its own name, and hold
     one worker of two; another client's Hints through the same proxy are answered."""
     with running_server(workers=2, queue=4, max_calls_per_address=3, http_port=0,
-                        trusted_proxies=PROXY) as server:
+                        streams_per_connection=16, trusted_proxies=PROXY) as server:
         channel = grpc.insecure_channel(address(server))
         try:
             stub = pb_grpc.SolverStub(channel)
@@ -110,7 +110,8 @@ def test_two_clients_behind_one_trusted_proxy_are_each_answered():
 
 
 def test_what_an_untrusted_peer_says_of_its_client_is_not_taken():
-    with running_server(workers=2, queue=4, max_calls_per_address=2) as server:
+    with running_server(workers=2, queue=4, max_calls_per_address=2,
+                        streams_per_connection=16) as server:
         channel = grpc.insecure_channel(address(server))
         try:
             stub = pb_grpc.SolverStub(channel)
