@@ -202,10 +202,10 @@ def add_budget(parser: argparse.ArgumentParser, seconds: float) -> None:
                         help="transposition table cap (no cap but --memory when not given)")
     parser.add_argument("--memory", type=positive(int), default=DEFAULT_MEMORY_MIB,
                         metavar="MIB",
-                        help="the MiB a search's tables may hold at their largest (an "
-                             "optimal search that fills them goes on within them, else "
-                             "answers unknown); against a server, at most what its "
-                             "--memory-per-worker leaves")
+                        help="the MiB a search may add to the process's memory, its "
+                             "tables at their largest (an optimal search that fills them "
+                             "goes on within them, else answers unknown); against a "
+                             "server, at most what its --memory-per-worker leaves")
 
 
 def add_variant(parser: argparse.ArgumentParser) -> None:

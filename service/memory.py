@@ -12,33 +12,19 @@ from __future__ import annotations
 
 import ctypes
 import gc
-import os
-import resource
 import threading
 import time
 from functools import cache
+
+from solver.memory import resident_bytes
 
 LARGE = 64 << 10  # a request this size or more is noted
 
 
 def resident_mib() -> int:
-    """This process's resident memory in MiB (its peak where /proc is not there)."""
-    try:
-        pages = int(os.pread(_statm(os.getpid()), 256, 0).split()[1])
-        return pages * _PAGE_BYTES >> 20
-    except (OSError, ValueError, IndexError):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10
-
-
-_PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
-
-
-@cache
-def _statm(pid: int) -> int:
-    """This process's /proc/<pid>/statm, opened once (by process: a forked child has
-    its own), and read again at each look: a worker looks after every chunk of jobs,
-    and before each job of a chunk after its first."""
-    return os.open(f"/proc/{pid}/statm", os.O_RDONLY)
+    """This process's resident memory in MiB (solver/memory.py reads it): what a worker
+    holds, looked at between its searches."""
+    return resident_bytes() >> 20
 
 
 def give_back_memory() -> None:

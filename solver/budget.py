@@ -8,13 +8,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from solver.errors import InvalidInput, OutOfRange
+from solver.memory import Room
 
 # A search's tables at their largest, by default: room for some 5 million positions in
 # the compiled kernel, as the cap of 5,000,000 entries it replaces had.
 DEFAULT_MEMORY_MIB = 512
-# About what a table entry of the Python searches takes (a position's key, a tuple of
-# tuples, and what the table maps it to): their memory budget is a cap in entries.
-PYTHON_ENTRY_BYTES = 1200  # Beleaguered Castle deal 16, A* of 94,675 entries: 1,200 bytes each
+# How often a Python search looks at the process's memory (solver/memory.py): every so
+# many new table entries, and every so many nodes (of cheap nodes, at each look at the
+# clock, every 256). Between two looks a search grows by some tens of KiB (a Farbduell
+# position of six hands) to a few MiB (256 patience expansions).
+LOOK_ENTRIES = 256
+_LOOK_NODES_MASK = 63
 # A hint's samples of what its player cannot see: each is a copy of the position, so a
 # cap on one question's memory that no time budget gives.
 MAX_WORLDS = 1000
@@ -32,8 +36,11 @@ class Budget:
 
     `stop` is asked about as often as the clock (every 256 nodes): a caller whose
     client went away says so, and the search ends with UNKNOWN within milliseconds.
-    `memory_mib` bounds what the search's tables hold at their largest (the process's
-    own few tens of MiB apart): an operator sets it so that workers fit their machine.
+    `memory_mib` bounds what the search adds to the process's resident memory (its
+    tables, and all else it holds): the compiled kernel counts its tables' bytes, the
+    Python searches measure the process (solver/memory.py) from `memory_from`, its
+    resident bytes at the question's start (`Question.ask` sets it), else from their
+    own start. An operator sets it so that workers fit their machine.
     """
 
     seconds: float | None = 60.0
@@ -41,6 +48,7 @@ class Budget:
     table_entries: int | None = None
     stop: Callable[[], bool] | None = field(default=None, compare=False, repr=False)
     memory_mib: int | None = DEFAULT_MEMORY_MIB
+    memory_from: int | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         for name in ("seconds", "nodes", "table_entries", "memory_mib"):
@@ -52,13 +60,10 @@ class Budget:
     def memory_bytes(self) -> int | None:
         return None if self.memory_mib is None else self.memory_mib << 20
 
-    def table_cap(self, entry_bytes: int) -> int | None:
-        """The entries a table of entries of about `entry_bytes` may hold: at most
-        table_entries, and no more than memory_mib holds."""
-        caps = [cap for cap in (self.table_entries, None if self.memory_bytes is None
-                                else max(1, self.memory_bytes // entry_bytes))
-                if cap is not None]
-        return min(caps, default=None)
+    def room(self, share: float = 1.0) -> Room:
+        """What a search may add to the process's memory: `share` of the budget's."""
+        return Room(None if self.memory_bytes is None else int(self.memory_bytes * share),
+                    self.memory_from)
 
 
 DEFAULT_BUDGET = Budget()
@@ -78,7 +83,10 @@ class BudgetExhausted(Exception):
 
 class Meter:
     """Counts expanded nodes and checks the budget; the clock is read every 256 nodes
-    (every node for searches whose nodes are costly: `costly_nodes`)."""
+    (every node for searches whose nodes are costly: `costly_nodes`), the process's
+    memory every 256 nodes (every 64 costly ones) and every LOOK_ENTRIES new table
+    entries: what the process has grown by since the question's start (`memory_from`),
+    else since the meter was made, is within the budget's `memory_mib`."""
 
     def __init__(self, budget: Budget, costly_nodes: bool = False) -> None:
         self.budget = budget
@@ -88,7 +96,9 @@ class Meter:
         self._deadline = None if budget.seconds is None else self.started + budget.seconds
         self._max_nodes = budget.nodes
         self._stop = budget.stop
-        self.table_cap = budget.table_cap(PYTHON_ENTRY_BYTES)
+        self._table_cap = budget.table_entries
+        self._room = budget.room()
+        self._next_look = LOOK_ENTRIES  # the table's entries at the next look at memory
 
     def tick(self) -> None:
         if self._max_nodes is not None and self.nodes >= self._max_nodes:
@@ -99,10 +109,18 @@ class Meter:
                 raise BudgetExhausted
             if self._stop is not None and self._stop():
                 raise BudgetExhausted
+            if not self.nodes & _LOOK_NODES_MASK and self._room.full():
+                raise BudgetExhausted
 
     def check_table(self, entries: int) -> None:
-        if self.table_cap is not None and entries > self.table_cap:
+        """A table grown to `entries`: within the budget's entries, and, looked at every
+        LOOK_ENTRIES new entries, the process's memory within the budget's."""
+        if self._table_cap is not None and entries > self._table_cap:
             raise BudgetExhausted
+        if entries >= self._next_look:
+            self._next_look = entries + LOOK_ENTRIES
+            if self._room.full():
+                raise BudgetExhausted
 
     def stats(self, table_entries: int) -> SearchStats:
         return SearchStats(self.nodes, time.perf_counter() - self.started, table_entries)

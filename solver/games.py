@@ -18,7 +18,7 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import import_module
 from pathlib import Path
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar, runtime
 from solver.budget import Budget, SearchStats, Status
 from solver.errors import InvalidInput
 from solver.json_text import json_of
+from solver.memory import let_go, resident_bytes
 from solver.operator_files import read_text
 
 if TYPE_CHECKING:
@@ -73,10 +74,18 @@ class Question(Generic[P, O, A]):
     seconds: float = 10.0  # a command's time budget when none is given
 
     def ask(self, position: P, options: O | None, budget: Budget) -> A:
-        """The answer, once `check` has let the question be asked of the position."""
+        """The answer, once `check` has let the question be asked of the position. Its
+        searches, however many, share the one memory, counted from its start: what one
+        leaves in the process counts against the next, where each counted from its own
+        start would have the budget whole again; and once they are done, what they left
+        is let go."""
         chosen = self.options() if options is None else options
         self.refuse(position, chosen)
-        return self.run(position, chosen, budget)
+        since = resident_bytes() if budget.memory_from is None else budget.memory_from
+        try:
+            return self.run(position, chosen, replace(budget, memory_from=since))
+        finally:
+            let_go(since)
 
     def refuse(self, position: P, options: O) -> None:
         """InvalidInput when the question cannot be asked of this position."""

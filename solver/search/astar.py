@@ -51,10 +51,10 @@ def _best_first(problem: Problem[S, M], budget: Budget, optimal: bool) -> Search
                 if known is not None and (known[0] <= child_g or not optimal):
                     continue
                 seen[child_key] = (child_g, key, step)
+                meter.check_table(len(seen))
                 h = problem.heuristic(child)
                 priority = child_g + h if optimal else h
                 heapq.heappush(frontier, (priority, h, next(tie), child_g, child, child_key))
-            meter.check_table(len(seen))
     except BudgetExhausted:
         return SearchResult(Status.UNKNOWN, (), None, False, meter.stats(len(seen)))
     return SearchResult(Status.UNSOLVABLE, (), None, False, meter.stats(len(seen)))

@@ -37,7 +37,7 @@ def breadth_first(problem: Problem[S, M], budget: Budget,
                 if child_key not in parents:
                     parents[child_key] = (key, step)
                     layer.append((child, child_key, depth + 1))
-            meter.check_table(len(parents))
+                    meter.check_table(len(parents))  # a node may have millions of children
     except BudgetExhausted:
         return SearchResult(Status.UNKNOWN, (), None, False, meter.stats(len(parents)))
     return SearchResult(Status.UNSOLVABLE, (), None, False, meter.stats(len(parents)))

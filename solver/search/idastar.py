@@ -26,10 +26,14 @@ import math
 from collections import Counter
 from collections.abc import Hashable
 
-from solver.budget import PYTHON_ENTRY_BYTES, Budget, BudgetExhausted, Meter, Status
+from solver.budget import Budget, BudgetExhausted, Meter, Status
 from solver.search.problem import M, Problem, S, SearchResult
 from solver.search.table import BoundedTable
 
+# What the table may add to the process's memory, of the budget's: the rest is for the
+# search's other memory (the heuristic's caches grow as positions are met, the table full
+# or not), and past the whole budget the search ends.
+TABLE_SHARE = 0.75
 # a child: (step cost, step, child, its key, its static bound: None when it is in the table)
 _Child = tuple[int, M, S, Hashable, float | None]
 # a position's entry: (learned bound, iteration last expanded, its g, its children)
@@ -38,7 +42,8 @@ _Entry = tuple[float, int, int, tuple[_Child[M, S], ...]]
 
 def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
     meter = Meter(budget)
-    table: BoundedTable[_Entry[M, S]] = BoundedTable(budget.table_cap(PYTHON_ENTRY_BYTES))
+    table: BoundedTable[_Entry[M, S]] = BoundedTable(budget.table_entries,
+                                                     budget.room(TABLE_SHARE))
     unexpanded: set[Hashable] = set()
     proving = True  # whether unsolvability can still be proven by closure
     path: list[M] = []
