@@ -11,7 +11,7 @@ GAMES ?= 1000
 KERNEL_TESTS := tests/beleaguered/test_native.py tests/beleaguered/test_optimality.py \
 	tests/beleaguered/test_freecell_family.py tests/beleaguered/test_memory_budget.py
 
-.PHONY: run test test-timing test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale bench-hostile bench-family bench-freecell bench-history bench-memory
+.PHONY: run test test-timing test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale bench-hostile bench-family bench-freecell bench-history bench-memory bench-worker-memory
 
 # pip builds the compiled kernel (solver/beleaguered/_kernel.cpp) in place.
 $(RUNTIME): pyproject.toml setup.py solver/beleaguered/_kernel.cpp
@@ -151,6 +151,11 @@ bench-freecell: $(INSTALLED)
 # peak resident memory of the server and its workers, against the manifest's 1 GiB.
 bench-memory: $(INSTALLED)
 	$(PY) -m bench.bench_memory
+
+# Every game's hardest questions against one worker with --memory-per-worker 400 (patience
+# by the Python reference), one after another: the worker's peak memory for each.
+bench-worker-memory: $(INSTALLED)
+	$(PY) -m bench.bench_worker_memory
 
 # Beleaguered Fortress and the castle family with today's kernel beside the kernel of
 # HISTORY_COMMIT, built from git, deals $(DEALS), 10 s a search: no variant slower than
