@@ -30,23 +30,12 @@ import grpc
 
 from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
+from tests.support.cheap_positions import cheap_freecell
 from tests.support.memory import family_rss
 
 SCRIPT = Path(sys.executable).parent / "fortress-solver"
 MIB = 1 << 20
 CALM = "203.0.113.1"
-
-
-def cheap_freecell(rng: random.Random) -> str:
-    """A FreeCell position whose every card goes home in turn, dealt at random."""
-    tops = dict.fromkeys("CDHS", 0)
-    piles: list[list[str]] = [[] for _ in range(8)]
-    while any(top < 13 for top in tops.values()):
-        suit = rng.choice([suit for suit, top in tops.items() if top < 13])
-        piles[rng.randrange(8)].insert(0, "A23456789TJQK"[tops[suit]] + suit)
-        tops[suit] += 1
-    return json.dumps({"game": "patience", "variant": "freecell", "tableau": piles,
-                       "cells": [None] * 4})
 
 
 def main() -> None:
@@ -111,7 +100,7 @@ def main() -> None:
             rng = random.Random(seed)
             while not stop_flood.is_set():
                 request = pb.SolveRequest(
-                    position=pb.PositionSource(json=cheap_freecell(rng)),
+                    position=pb.PositionSource(json=json.dumps(cheap_freecell(rng))),
                     beleaguered=pb.BeleagueredSolveOptions(mode=pb.MODE_OPTIMAL))
                 try:
                     stub.Solve(request, timeout=120, metadata=[("x-forwarded-for", client)])

@@ -15,6 +15,7 @@ from solver.beleaguered import Mode, apply, deal, solve
 from solver.beleaguered.position import Position
 from solver.beleaguered.solve import hints_along
 from solver.budget import Status
+from tests.support.cheap_positions import cheap_freecell
 
 
 def test_the_least_recently_used_answer_goes_first_and_lookups_are_counted():
@@ -65,22 +66,10 @@ def test_a_full_cache_gives_up_the_answers_of_the_client_holding_the_most():
     assert abs(cache.held_by("flood-1")[1] - cache.held_by("flood-2")[1]) <= 60_000
 
 
-def _cheap_freecell(rng: random.Random) -> Position:
-    """A FreeCell position whose every card goes home in turn, dealt at random: 52
-    moves, proven optimal at once (the positions a client may flood the cache with)."""
-    tops = dict.fromkeys("CDHS", 0)
-    piles: list[list[str]] = [[] for _ in range(8)]
-    while any(top < 13 for top in tops.values()):
-        suit = rng.choice([suit for suit, top in tops.items() if top < 13])
-        piles[rng.randrange(8)].insert(0, "A23456789TJQK"[tops[suit]] + suit)
-        tops[suit] += 1
-    return Position.from_json({"game": "patience", "variant": "freecell",
-                               "tableau": piles, "cells": [None] * 4})
-
-
 def test_what_it_counts_is_not_less_than_what_its_answers_take():
     rng = random.Random(7)
-    lines = [(start, solve(start)) for start in (_cheap_freecell(rng) for _ in range(30))]
+    lines = [(start, solve(start)) for start in (Position.from_json(cheap_freecell(rng))
+                                                    for _ in range(30))]
     assert all(line.optimal and len(line.moves) == 52 for _, line in lines)
     cache: AnswerCache[Position, object] = AnswerCache(10**6, 100, "test_cache", "Test")
     gc.collect()

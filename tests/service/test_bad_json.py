@@ -24,7 +24,7 @@ from solver.ffkingdom.reading import parse as ffk_parse
 from solver.games import games
 from tests.support.cli import assert_one_line_error, run
 from tests.support.http import post
-from tests.support.serve_process import ServeProcess
+from tests.support.serve_process import ServeProcess, serving
 
 # The probe's input: NaN, then the text cut short.
 NAN_CUT_SHORT = '{"game": "patience", "tableau": NaN, "reserve": [NaN, "4C'
@@ -63,12 +63,8 @@ def test_the_installed_command_exits_2_with_one_line(position):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
-    process = ServeProcess(tmp_path_factory.mktemp("serve") / "serve.log", "--http-port", "0")
-    try:
-        process.wait_serving()
+    with serving(tmp_path_factory.mktemp("serve") / "serve.log", "--http-port", "0") as process:
         yield process
-    finally:
-        process.stop()
 
 
 @pytest.fixture(scope="module")

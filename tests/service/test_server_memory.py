@@ -15,6 +15,7 @@ from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.clients import network
 from service.memory_plan import HELPERS_MIB, MAIN_MIB, worker_mib
 from solver.errors import InvalidInput
+from tests.support.cheap_positions import cheap_freecell
 from tests.support.cli import assert_one_line_error, run
 from tests.support.servers import connect, deal_source, running_server
 
@@ -46,19 +47,6 @@ def test_a_total_that_does_is_told_by_the_server():
         assert (limits.memory_mib, limits.cache_mib) == (700, 16)
 
 
-def _cheap_freecell(rng: random.Random) -> str:
-    """A FreeCell position whose every card goes home in turn, dealt at random: an
-    optimal solve of 52 moves at once, whose 53 hints fill the cache."""
-    tops = dict.fromkeys("CDHS", 0)
-    piles: list[list[str]] = [[] for _ in range(8)]
-    while any(top < 13 for top in tops.values()):
-        suit = rng.choice([suit for suit, top in tops.items() if top < 13])
-        piles[rng.randrange(8)].insert(0, "A23456789TJQK"[tops[suit]] + suit)
-        tops[suit] += 1
-    return json.dumps({"game": "patience", "variant": "freecell", "tableau": piles,
-                       "cells": [None] * 4})
-
-
 def _hint(stub: pb_grpc.SolverStub, number: int, client: str) -> pb.HintResponse:
     return stub.Hint(pb.HintRequest(position=deal_source(number)), timeout=60,
                      metadata=[("x-forwarded-for", client)])
@@ -76,7 +64,7 @@ def test_a_client_flooding_the_cache_leaves_anothers_hints_in_it():
         assert all(_hint(stub, number, "203.0.113.1").cached for number in (2, 6))
         for _ in range(40):
             flood = stub.Solve(pb.SolveRequest(
-                position=pb.PositionSource(json=_cheap_freecell(rng)),
+                position=pb.PositionSource(json=json.dumps(cheap_freecell(rng))),
                 beleaguered=pb.BeleagueredSolveOptions(mode=pb.MODE_OPTIMAL)),
                 timeout=60, metadata=[("x-forwarded-for", "203.0.113.2")])
             assert flood.status == pb.STATUS_SOLVED and flood.optimal

@@ -11,6 +11,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 SCRIPT = Path(sys.executable).parent / "fortress-solver"
@@ -78,3 +80,14 @@ class ServeProcess:
         except ProcessLookupError:
             pass
         self.process.wait(timeout=30)
+
+
+@contextmanager
+def serving(log: Path, *args: str) -> Iterator[ServeProcess]:
+    """A ServeProcess with `args`, serving, and stopped at the end whatever happened."""
+    process = ServeProcess(log, *args)
+    try:
+        process.wait_serving()
+        yield process
+    finally:
+        process.stop()
