@@ -190,24 +190,7 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
                             f"{PER_CORE} a core)")
     serve.add_argument("--queue", type=positive(int), default=16,
                        help="calls that may wait for a worker")
-    serve.add_argument("--memory", type=positive(int), metavar="MIB",
-                       help="the MiB the whole server may hold, its workers, its main "
-                            "process with its caches and multiprocessing's helpers: the "
-                            "workers' limit is what the rest leaves them, shared out "
-                            "(docs/operations.md; no total unless given)")
-    serve.add_argument("--memory-per-worker", type=positive(int), metavar="MIB",
-                       help="the MiB one worker process may hold: its own memory (some "
-                            "100 MiB) and its search's tables (a worker runs one search at a "
-                            "time); a request's Budget.memory_mib is capped by what that "
-                            "leaves, and is that when the request gives none "
-                            f"(docs/operations.md; by default {DEFAULT_MEMORY_MIB}, or what "
-                            "--memory leaves)")
-    serve.add_argument("--cache-mib", type=positive(int), default=64, metavar="MIB",
-                       help="the MiB the answer caches (a hint for each position along an "
-                            "optimal line found) may hold in the main process; one client "
-                            "holds at most its share of the workers' part of it")
-    serve.add_argument("--cache-entries", type=positive(int), default=200_000, metavar="N",
-                       help="the answers the caches may hold, whatever their size")
+    _add_memory(serve)
     serve.add_argument("--max-request-bytes", type=positive(int), default=1 << 20,
                        metavar="N", help="larger requests are refused (RESOURCE_EXHAUSTED, "
                                          "over HTTP 413, saying so)")
@@ -282,6 +265,31 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
                         help="calls one token may have running at once (RESOURCE_EXHAUSTED "
                              "past it; no limit unless given)")
     serve.set_defaults(run=_serve)
+
+
+def _add_memory(serve: argparse.ArgumentParser) -> None:
+    """serve's memory: the whole server's, a worker's, the answer caches'."""
+    memory = serve.add_argument_group(
+        "memory", "What the server may hold (docs/operations.md): with --memory, the "
+                  "workers have what the main process, the caches and the helpers leave.")
+    memory.add_argument("--memory", type=positive(int), metavar="MIB",
+                        help="the MiB the whole server may hold, its workers, its main "
+                             "process with its caches and multiprocessing's helpers: the "
+                             "workers' limit is what the rest leaves them, shared out "
+                             "(docs/operations.md; no total unless given)")
+    memory.add_argument("--memory-per-worker", type=positive(int), metavar="MIB",
+                        help="the MiB one worker process may hold: its own memory (some "
+                             "100 MiB) and its search's tables (a worker runs one search at a "
+                             "time); a request's Budget.memory_mib is capped by what that "
+                             "leaves, and is that when the request gives none "
+                             f"(docs/operations.md; by default {DEFAULT_MEMORY_MIB}, or what "
+                             "--memory leaves)")
+    memory.add_argument("--cache-mib", type=positive(int), default=64, metavar="MIB",
+                        help="the MiB the answer caches (a hint for each position along an "
+                             "optimal line found) may hold in the main process, shared "
+                             "between clients as the workers are")
+    memory.add_argument("--cache-entries", type=positive(int), default=200_000, metavar="N",
+                        help="the answers the caches may hold, whatever their size")
 
 
 def _network(text: str) -> Network:
