@@ -68,98 +68,126 @@ def main() -> None:
             time.sleep(0.05)
         time.sleep(5)  # the workers import what searches need
         before = family_rss(server.pid)
-        peaks: dict[int, int] = {}
-        peak_sum = 0
-        done = threading.Event()
-
-        def watch() -> None:
-            nonlocal peak_sum
-            while not done.is_set():
-                now = family_rss(server.pid)
-                peak_sum = max(peak_sum, sum(now.values()))
-                for pid, rss in now.items():
-                    peaks[pid] = max(peaks.get(pid, 0), rss)
-                time.sleep(0.02)
-
-        watcher = threading.Thread(target=watch)
-        watcher.start()
-        channel = grpc.insecure_channel(address)
-        stub = pb_grpc.SolverStub(channel)
-        calm = [("x-forwarded-for", CALM)]
-
-        def calm_hints() -> list[bool]:
-            return [stub.Hint(pb.HintRequest(position=pb.PositionSource(
-                beleaguered_deal=int(n))), timeout=120, metadata=calm).cached
-                    for n in args.calm_deals.split(",")]
-
-        first = calm_hints()
-        stop_flood = threading.Event()
-        flooded = [0]
-
-        def flood(seed: int, client: str) -> None:
-            rng = random.Random(seed)
-            while not stop_flood.is_set():
-                request = pb.SolveRequest(
-                    position=pb.PositionSource(json=json.dumps(cheap_freecell(rng))),
-                    beleaguered=pb.BeleagueredSolveOptions(mode=pb.MODE_OPTIMAL))
-                try:
-                    stub.Solve(request, timeout=120, metadata=[("x-forwarded-for", client)])
-                    flooded[0] += 1
-                except grpc.RpcError:
-                    time.sleep(0.01)  # refused: its share is full
-
-        flooders = [threading.Thread(target=flood, args=(seed, f"203.0.113.{10 + seed % n}"))
-                    for n in [args.flooders] for seed in range(2 * n)]
-        for thread in flooders:
-            thread.start()
-        time.sleep(args.flood)
-        after_flood = sum(family_rss(server.pid).values())
-        answers: dict[int, pb.SolveResponse] = {}
-
-        def solve(number: int, client: str) -> None:
-            dealt = stub.Deal(pb.DealRequest(game="patience", seed=number,
-                                             variant=args.variant), timeout=60)
-            answer = stub.Solve(pb.SolveRequest(
-                position=dealt.position, budget=pb.Budget(seconds=args.seconds,
-                                                          memory_mib=100_000),
-                beleaguered=pb.BeleagueredSolveOptions(mode=pb.MODE_OPTIMAL)),
-                timeout=3 * args.seconds, metadata=[("x-forwarded-for", client)])
-            answers[number] = answer
-
-        started = time.perf_counter()
-        # each hard solve a client of its own
-        hard = [threading.Thread(target=solve, args=(int(n), f"198.51.100.{k + 1}"))
-                for k, n in enumerate(args.deals.split(","))]
-        for call in hard:
-            call.start()
-        for call in hard:
-            call.join()
-        wall = time.perf_counter() - started
-        stop_flood.set()
-        for thread in flooders:
-            thread.join()
-        last = calm_hints()
-        channel.close()
-        done.set()
-        watcher.join()
+        with Peaks(server.pid) as peaks, grpc.insecure_channel(address) as channel:
+            stub = pb_grpc.SolverStub(channel)
+            first = calm_hints(stub, args.calm_deals)
+            with Flood(stub, args.flooders) as flood:
+                time.sleep(args.flood)
+                after_flood = sum(family_rss(server.pid).values())
+                started = time.perf_counter()
+                answers = hard_solves(stub, args.variant, args.deals, args.seconds)
+                wall = time.perf_counter() - started
+            last = calm_hints(stub, args.calm_deals)
     finally:
         server.terminate()
         server.wait(timeout=60)
     print(f"serve --workers 2 --memory {args.memory} --trusted-proxy 127.0.0.1; "
           f"{len(answers)} optimal solves at once of {args.variant} deals {args.deals}, "
-          f"{args.seconds:g} s each, {wall:.0f} s; beside them {flooded[0]:,} cheap optimal "
+          f"{args.seconds:g} s each, {wall:.0f} s; beside them {flood.solves:,} cheap optimal "
           f"FreeCell Solves from {args.flooders} clients ({args.flood:g} s before them)")
     print(f"before: {sum(before.values()) / MIB:.0f} MiB in all "
           f"({', '.join(f'{rss / MIB:.0f}' for rss in before.values())}); after the flood "
           f"alone {after_flood / MIB:.0f}")
-    print(f"peak: {peak_sum / MIB:.0f} MiB in all (limit {args.limit}); per process "
-          f"{', '.join(f'{rss / MIB:.0f}' for rss in sorted(peaks.values()))} MiB")
+    print(f"peak: {peaks.total / MIB:.0f} MiB in all (limit {args.limit}); per process "
+          f"{', '.join(f'{rss / MIB:.0f}' for rss in sorted(peaks.each.values()))} MiB")
     print(f"the calm client's Hints cached: before the flood {sum(first)} of {len(first)}, "
           f"after {sum(last)} of {len(last)}")
     for number, answer in sorted(answers.items()):
         print(f"deal {number}: {pb.Status.Name(answer.status)}, optimal {answer.optimal}, "
               f"length {answer.length}, lower bound {answer.lower_bound}, tables at most "
               f"{answer.stats.table_bytes / MIB:.0f} MiB, {answer.stats.nodes:,} nodes")
+
+class Peaks:
+    """The resident memory of a process and its descendants, read every 20 ms while in
+    use: `total` the peak of their sum, `each` every process's own peak."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.total = 0
+        self.each: dict[int, int] = {}
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch)
+
+    def __enter__(self) -> Peaks:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        while not self._done.is_set():
+            now = family_rss(self.pid)
+            self.total = max(self.total, sum(now.values()))
+            for pid, rss in now.items():
+                self.each[pid] = max(self.each.get(pid, 0), rss)
+            time.sleep(0.02)
+
+
+class Flood:
+    """`clients` clients (each its own address, two threads each) sending cheap optimal
+    Solves back to back while in use; `solves` counts those answered."""
+
+    def __init__(self, stub: pb_grpc.SolverStub, clients: int) -> None:
+        self.stub = stub
+        self.solves = 0
+        self._done = threading.Event()
+        self._threads = [threading.Thread(target=self._send,
+                                          args=(seed, f"203.0.113.{10 + seed % clients}"))
+                         for seed in range(2 * clients)]
+
+    def __enter__(self) -> Flood:
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._done.set()
+        for thread in self._threads:
+            thread.join()
+
+    def _send(self, seed: int, client: str) -> None:
+        rng = random.Random(seed)
+        while not self._done.is_set():
+            request = pb.SolveRequest(
+                position=pb.PositionSource(json=json.dumps(cheap_freecell(rng))),
+                beleaguered=pb.BeleagueredSolveOptions(mode=pb.MODE_OPTIMAL))
+            try:
+                self.stub.Solve(request, timeout=120, metadata=[("x-forwarded-for", client)])
+                self.solves += 1
+            except grpc.RpcError:
+                time.sleep(0.01)  # refused: its share is full
+
+
+def calm_hints(stub: pb_grpc.SolverStub, deals: str) -> list[bool]:
+    """The calm client's Hints of `deals`: whether each came from the cache."""
+    return [stub.Hint(pb.HintRequest(position=pb.PositionSource(beleaguered_deal=int(n))),
+                      timeout=120, metadata=[("x-forwarded-for", CALM)]).cached
+            for n in deals.split(",")]
+
+
+def hard_solves(stub: pb_grpc.SolverStub, variant: str, deals: str,
+                seconds: float) -> dict[int, pb.SolveResponse]:
+    """Optimal solves of `deals` at once, each a client of its own."""
+    answers: dict[int, pb.SolveResponse] = {}
+
+    def solve(number: int, client: str) -> None:
+        dealt = stub.Deal(pb.DealRequest(game="patience", seed=number, variant=variant),
+                          timeout=60)
+        answers[number] = stub.Solve(pb.SolveRequest(
+            position=dealt.position, budget=pb.Budget(seconds=seconds, memory_mib=100_000),
+            beleaguered=pb.BeleagueredSolveOptions(mode=pb.MODE_OPTIMAL)),
+            timeout=3 * seconds, metadata=[("x-forwarded-for", client)])
+
+    calls = [threading.Thread(target=solve, args=(int(n), f"198.51.100.{k + 1}"))
+             for k, n in enumerate(deals.split(","))]
+    for call in calls:
+        call.start()
+    for call in calls:
+        call.join()
+    return answers
+
 
 if __name__ == "__main__":
     main()
