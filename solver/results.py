@@ -16,7 +16,8 @@ from typing import Any
 from solver.budget import Budget
 from solver.errors import InvalidInput
 
-_MODES = {"any": "any-mode", "optimal": "optimal-mode", "census": "census"}
+_MODES = {"any": "any-mode", "optimal": "optimal-mode", "verdict": "verdict-mode",
+          "census": "census"}
 _KEYS = ("game", "variant", "rules", "mode", "metric", "budget")  # what `fields` adds to a line
 
 

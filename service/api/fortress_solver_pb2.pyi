@@ -12,6 +12,7 @@ class Mode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MODE_UNSPECIFIED: _ClassVar[Mode]
     MODE_OPTIMAL: _ClassVar[Mode]
     MODE_ANY: _ClassVar[Mode]
+    MODE_VERDICT: _ClassVar[Mode]
 
 class Algorithm(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -46,6 +47,7 @@ class MoveOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
 MODE_UNSPECIFIED: Mode
 MODE_OPTIMAL: Mode
 MODE_ANY: Mode
+MODE_VERDICT: Mode
 ALGORITHM_UNSPECIFIED: Algorithm
 ALGORITHM_ASTAR: Algorithm
 ALGORITHM_IDASTAR: Algorithm

@@ -145,9 +145,10 @@ class Handler(Typed):
 
     def solve_batch(self, request: pb.SolveBatchRequest,
                     calls: Calls) -> Iterator[pb.BatchResult]:
-        # the request's options by name, as a Solve's are; `any` unless it asks `optimal`
-        options = replace(VIEW.options(SOLVE, request),
-                          mode=Mode.OPTIMAL if request.mode == pb.MODE_OPTIMAL else Mode.ANY,
+        # the request's options by name, as a Solve's are (its mode the one it names,
+        # `any` when it names none)
+        options = VIEW.options(SOLVE, request)
+        options = replace(options, mode=options.mode if request.mode else Mode.ANY,
                           moves=not request.without_moves)  # left out in the worker
         budget = budget_from_proto(request.budget, calls.limits)
         variant = variant_from_proto(request.variant)

@@ -97,7 +97,7 @@ def move_from_proto(message: pb.Move) -> Move:
     return Move.parse(f"{message.card} {message.source} {message.target}")
 
 
-MODES = {Mode.OPTIMAL: pb.MODE_OPTIMAL, Mode.ANY: pb.MODE_ANY}
+MODES = {Mode.OPTIMAL: pb.MODE_OPTIMAL, Mode.ANY: pb.MODE_ANY, Mode.VERDICT: pb.MODE_VERDICT}
 ALGORITHMS = {Algorithm.ASTAR: pb.ALGORITHM_ASTAR, Algorithm.IDASTAR: pb.ALGORITHM_IDASTAR}
 METRICS = {Metric.MOVES: pb.METRIC_MOVES, Metric.CARDS: pb.METRIC_CARDS}
 

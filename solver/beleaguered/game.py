@@ -36,9 +36,11 @@ class SolveOptions:
     moves, its length kept (a verdict, as a batch that counts wins needs)."""
 
     mode: Mode = field(default=Mode.OPTIMAL, metadata={
-        "help": "optimal: a shortest solution, proven; any: the fastest verdict, any length"})
+        "help": "optimal: the fewest moves, proven; any: a short line fast (best-first by "
+                "the bound); verdict: the first win found, or a proof there is none, as "
+                "fast as can be (its line replays, of any length)"})
     algorithm: Algorithm = field(default=Algorithm.ASTAR, metadata={
-        "help": "the optimal search (any mode always takes the greedy route)"})
+        "help": "the optimal search (any and verdict modes take their own)"})
     metric: Metric = field(default=Metric.MOVES, metadata={"help": _METRIC})
     single_cards: bool = field(default=False, metadata={
         "help": "the line written out in single-card moves (each sequence move as the "

@@ -230,7 +230,7 @@ def test_get_server_info(stub, solver_server):
                                                   "fortress-fight-kingdom", "farbduell",
                                                   "stronghold"]
     game = info.games[0]
-    assert list(game.modes) == ["optimal", "any"]
+    assert list(game.modes) == ["optimal", "any", "verdict"]
     assert list(game.algorithms) == ["astar", "idastar"]
     assert game.max_deal == LARGEST_DEAL == 2**63 - 1  # PySolFC's numbering, as int64 goes
     largest = {variant.name: variant.max_deal for variant in game.variants}
