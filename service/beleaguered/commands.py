@@ -207,8 +207,9 @@ def _add_census_commands(commands: Any) -> None:
     """census (run, summarise, pack) and deal-info (what the shipped census knows)."""
     census = commands.add_parser(
         "census", help=_HELP["census"],
-        description="Run `any` mode on every deal of --deals and optimal A* on every winnable "
-                    "one, one JSON line per deal into --out (resumable, like batch); or "
+        description="Decide every deal of --deals (--mode) and run optimal A* on every "
+                    "winnable one, one JSON line per deal into --out (resumable, like "
+                    "batch); or "
                     "summarise such a file (--summary), or pack it into the compact data "
                     "file the package ships (--pack).",
         epilog="examples:\n  fortress-solver census --deals 1-1000 --out census.jsonl\n"
@@ -227,6 +228,13 @@ def _add_census_commands(commands: Any) -> None:
                              "skipped, so a run started again resumes (a run of the same "
                              "variant and budget: each line records them)")
     add_retry(census)
+    census.add_argument("--mode", choices=[Mode.VERDICT.value, Mode.ANY.value],
+                        help="with --deals: the search that decides each deal before the "
+                             "optimal one; verdict: the first win found, or a proof there is "
+                             "none, as fast as can be; any: a short line fast (best-first by "
+                             "the bound). By default verdict for Beleaguered Fortress, whose "
+                             "lines keep only optimal lengths, and any for the other "
+                             "variants, whose lines keep the shortest line found")
     census.add_argument("--to", type=Path, metavar="FILE",
                         help="with --pack: the data file to write, needed (to replace the one "
                              "the package ships, name it: solver/beleaguered/census.bin, or "
@@ -369,7 +377,8 @@ def _census(args: argparse.Namespace) -> None:
         from service.batch import runner
         from solver.beleaguered.results import CENSUS, settings_of
 
-        work = partial(census_lines.census_deal, budget=budget_of(args), variant=variant)
+        work = partial(census_lines.census_deal, budget=budget_of(args), variant=variant,
+                       mode=None if args.mode is None else Mode(args.mode))
         run_deals(args, settings_of(variant, CENSUS, budget_of(args)),
                   runner(work, args.jobs, args.dask))
 

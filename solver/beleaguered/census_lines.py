@@ -1,9 +1,10 @@
-"""A census as it is taken, in JSON lines: each deal's line (every deal decided, `any` mode
-proving it unwinnable or finding a win, every winnable one solved optimally with A*), a
-file of them read back and merged (a census resumes like a batch), its summary, and its
-pack into the compact data file the package ships and solver/beleaguered/census.py reads:
-census.bin for Beleaguered Fortress, censuses/<variant>.bin for the others. A pack takes
-only lines that say they are the census of the variant packed."""
+"""A census as it is taken, in JSON lines: each deal's line (every deal decided, `verdict`
+or `any` mode proving it unwinnable or finding a win, every winnable one solved optimally
+with A*), a file of them read back and merged (a census resumes like a batch), its
+summary, and its pack into the compact data file the package ships and
+solver/beleaguered/census.py reads: census.bin for Beleaguered Fortress,
+censuses/<variant>.bin for the others. A pack takes only lines that say they are the
+census of the variant packed."""
 
 from __future__ import annotations
 
@@ -26,10 +27,13 @@ from solver.results import Settings, recorded
 from solver.shared_budget import SharedBudget
 
 
-def census_deal(number: int, budget: Budget,
-                variant: Variant | None = None) -> dict[str, Any]:
-    """One census line: the verdict of `any` mode, then the optimal search of a win in
-    what the verdict left of `budget` (none when it left nothing).
+def census_deal(number: int, budget: Budget, variant: Variant | None = None,
+                mode: Mode | None = None) -> dict[str, Any]:
+    """One census line: the verdict of `mode` (`verdict` or `any`), then the optimal
+    search of a win in what the verdict left of `budget` (none when it left nothing).
+    `mode` None: `verdict` for Beleaguered Fortress, whose lines keep no length but an
+    optimal one, and `any` for another variant, whose lines keep the verdict's line when
+    the optimal search finds none shorter (so a short one is worth its search).
 
     Beleaguered Fortress's (`variant` None, or it): `length` is null unless proven optimal
     (a win whose optimal search ran out of budget is `"optimal": false`). Another
@@ -38,10 +42,10 @@ def census_deal(number: int, budget: Budget,
     null when unwinnable), all in moves, and `single_card_moves` that line written out in
     single cards."""
     if variant is None or variant.name == DEFAULT:
-        return _fortress_deal(number, budget)
+        return _fortress_deal(number, budget, mode or Mode.VERDICT)
     position = deal(number, variant)
     shared = SharedBudget(budget)
-    verdict = solve(position, Mode.ANY, Algorithm.ASTAR, budget)
+    verdict = solve(position, mode or Mode.ANY, Algorithm.ASTAR, budget)
     shared.spend(verdict.stats)
     nodes, seconds = verdict.stats.nodes, verdict.stats.seconds
     length, optimal = verdict.length, verdict.status is Status.SOLVED and verdict.optimal
@@ -64,10 +68,10 @@ def census_deal(number: int, budget: Budget,
             "nodes": nodes, "seconds": round(seconds, 6)}
 
 
-def _fortress_deal(number: int, budget: Budget) -> dict[str, Any]:
+def _fortress_deal(number: int, budget: Budget, mode: Mode) -> dict[str, Any]:
     position = deal(number)
     shared = SharedBudget(budget)
-    verdict = solve(position, Mode.ANY, Algorithm.ASTAR, budget)
+    verdict = solve(position, mode, Algorithm.ASTAR, budget)
     shared.spend(verdict.stats)
     nodes, seconds, length = verdict.stats.nodes, verdict.stats.seconds, None
     if verdict.status is Status.SOLVED and (left := shared.left()) is not None:

@@ -15,7 +15,7 @@ from solver.budget import Budget, SearchStats, Status
 from solver.results import Settings
 
 GAME = NAME
-CENSUS = "census"  # the mode of a census's lines: `any` mode, then optimal for a win
+CENSUS = "census"  # the mode of a census's lines: a verdict, then optimal for a win
 
 
 def settings_of(variant: Variant | None, mode: str, budget: Budget,

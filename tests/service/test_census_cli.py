@@ -98,6 +98,22 @@ needs_census = pytest.mark.skipif(SHIPPED is None, reason="no census is shipped"
 
 
 @needs_census
+@pytest.mark.parametrize("mode", ["verdict", "any"])
+def test_a_census_decides_each_deal_in_either_mode_as_the_shipped_census_has_it(tmp_path,
+                                                                                 mode):
+    out = tmp_path / "census.jsonl"
+    done = run("census", "--deals", "1-150", "--out", str(out), "--mode", mode)
+    assert done.returncode == 0, done.stderr
+    records = lines(out)
+    assert [line["deal"] for line in sorted(records, key=lambda r: r["deal"])] == list(
+        range(1, 151))
+    for line in records:
+        known = SHIPPED.info(line["deal"])
+        assert known is not None
+        assert (line["status"], line["length"]) == (known.status.value, known.length)
+
+
+@needs_census
 def test_deal_info_answers_from_the_shipped_census():
     assert run("deal-info", "2").stdout == "deal 2: winnable in 66 moves (optimal)\n"
     assert json.loads(run("deal-info", "1", "--json").stdout) == {
