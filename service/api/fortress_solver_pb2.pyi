@@ -898,7 +898,7 @@ class BatchResult(_message.Message):
     def __init__(self, index: _Optional[int] = ..., deal: _Optional[int] = ..., result: _Optional[_Union[SolveResponse, _Mapping]] = ..., more: _Optional[_Iterable[_Union[BatchResult, _Mapping]]] = ...) -> None: ...
 
 class GenerateDealsRequest(_message.Message):
-    __slots__ = ("count", "min_length", "max_length", "first_deal", "last_deal", "budget", "game", "variant", "max_seconds")
+    __slots__ = ("count", "min_length", "max_length", "first_deal", "last_deal", "budget", "game", "variant", "max_seconds", "mode")
     COUNT_FIELD_NUMBER: _ClassVar[int]
     MIN_LENGTH_FIELD_NUMBER: _ClassVar[int]
     MAX_LENGTH_FIELD_NUMBER: _ClassVar[int]
@@ -908,6 +908,7 @@ class GenerateDealsRequest(_message.Message):
     GAME_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     MAX_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
     count: int
     min_length: int
     max_length: int
@@ -917,7 +918,8 @@ class GenerateDealsRequest(_message.Message):
     game: str
     variant: str
     max_seconds: float
-    def __init__(self, count: _Optional[int] = ..., min_length: _Optional[int] = ..., max_length: _Optional[int] = ..., first_deal: _Optional[int] = ..., last_deal: _Optional[int] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., max_seconds: _Optional[float] = ...) -> None: ...
+    mode: Mode
+    def __init__(self, count: _Optional[int] = ..., min_length: _Optional[int] = ..., max_length: _Optional[int] = ..., first_deal: _Optional[int] = ..., last_deal: _Optional[int] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., max_seconds: _Optional[float] = ..., mode: _Optional[_Union[Mode, str]] = ...) -> None: ...
 
 class GeneratedDeal(_message.Message):
     __slots__ = ("deal", "position", "length", "moves")

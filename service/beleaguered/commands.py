@@ -114,7 +114,9 @@ def add_commands(commands: Any) -> None:
                     "variant (--variant), each with its optimal length proven (within the "
                     "band of --min-length and --max-length, if given), trying the deal "
                     "numbers of --deals in order; one JSON line a deal found: deal, "
-                    "position, length and an optimal line. Each deal is searched first "
+                    "position, length and an optimal line (with --mode any or verdict: "
+                    "winnable deals, each with the line found, of any length, and no "
+                    "band). Each deal is searched first "
                     f"within {FIRST_RUNG:g} s (or --seconds when less), the deals the "
                     "shipped census proves out of the band skipped; a deal that budget "
                     "leaves unsettled is set aside, and the deals set aside are searched "
@@ -125,6 +127,7 @@ def add_commands(commands: Any) -> None:
                     "exits 1.",
         epilog="examples:\n  fortress-solver generate --count 2 --min-length 60 "
                "--max-length 70 --deals 1-20\n"
+               "  fortress-solver generate --count 5 --mode verdict --variant citadel\n"
                "  fortress-solver generate --variant bakers-game --count 2 --min-length 78 "
                "--max-length 84 --deals 10001-20000 --max-seconds 60 --out deals.jsonl")
     _add_generate_options(generate, local=True)
@@ -298,6 +301,13 @@ def _add_generate_options(parser: argparse.ArgumentParser, local: bool) -> None:
                              "moves (no maximum when not given)")
     parser.add_argument("--deals", type=deal_range, default=f"1-{MAX_DEAL}", metavar="A-B",
                         help="the deal numbers to try, in order")
+    parser.add_argument("--mode", choices=[mode.value for mode in Mode],
+                        default=Mode.OPTIMAL.value,
+                        help="optimal: each deal's optimal length proven, its line an "
+                             "optimal one; any: a short line fast (best-first by the bound); "
+                             "verdict: the first line that wins, as fast as can be. any and "
+                             "verdict find winnable deals, their lines of any length, and "
+                             "take no band (--min-length, --max-length)")
     parser.add_argument("--max-seconds", type=positive(float), metavar="SECONDS",
                         help="the most wall time to take: then it stops, says what it found "
                              "and tried, and exits 1 (" + (
@@ -531,8 +541,13 @@ RUNS = Runs(SOLVE, ("mode", "algorithm", "metric"), {"mode": Mode.ANY.value, "mo
 
 
 def _band_of(args: argparse.Namespace) -> Band:
-    """The band --min-length and --max-length ask for; an empty one is refused."""
+    """The band --min-length and --max-length ask for; an empty one is refused, and so
+    is any band in a mode that proves no length."""
     band = Band(args.min_length, args.max_length)
+    if args.mode != Mode.OPTIMAL.value and band != Band():
+        raise InvalidInput(f"--min-length and --max-length bound optimal lengths: the lines "
+                           f"of --mode {args.mode} are of any length; leave them out, or "
+                           "give --mode optimal")
     if band.empty:
         raise InvalidInput(f"--min-length {args.min_length} is above --max-length "
                            f"{args.max_length}: no deal can meet the band")
@@ -543,12 +558,13 @@ def _earlier(args: argparse.Namespace, variant: Variant, band: Band) -> list[Tri
     """The tries of --out's file of this run's --deals (the file may hold a run's of
     others, which are neither printed, counted nor tried again), the file refused when of
     other settings (none without --out)."""
-    from solver.beleaguered.generated import GENERATE, earlier_tries
+    from solver.beleaguered.generated import earlier_tries, generate_mode
     from solver.beleaguered.results import settings_of
 
     if args.out is None:
         return []
-    tries = earlier_tries(args.out, settings_of(variant, GENERATE, budget_of(args)), band)
+    settings = settings_of(variant, generate_mode(Mode(args.mode)), budget_of(args))
+    tries = earlier_tries(args.out, settings, band)
     return [tried for tried in tries if tried.deal in args.deals]
 
 
@@ -558,10 +574,11 @@ class _Found:
 
     def __init__(self, args: argparse.Namespace, variant: Variant, band: Band,
                  out: TextIO | None, bar: Any) -> None:
-        from solver.beleaguered.generated import GENERATE
+        from solver.beleaguered.generated import generate_mode
         from solver.beleaguered.results import settings_of
 
-        self._settings = settings_of(variant, GENERATE, budget_of(args))
+        self._settings = settings_of(variant, generate_mode(Mode(args.mode)),
+                                     budget_of(args))
         self._count, self._variant, self._band = args.count, variant, band
         self._out, self._bar = out, bar
         self.printed = 0
@@ -596,7 +613,8 @@ def _generate_local(args: argparse.Namespace) -> None:
     check_deals(first, last, variant)
     earlier = _earlier(args, variant, band)
     fresh = fresh_deals(first, last, band, variant)
-    plan = Generation(args.count, band, fresh, ladder(args.seconds), args.max_seconds, earlier)
+    plan = Generation(args.count, band, fresh, ladder(args.seconds), args.max_seconds, earlier,
+                      Mode(args.mode))
     with progress_bar(total=args.count, unit="deal", forced=args.progress) as bar, \
             appending(args.out) as out:
         found = _Found(args, variant, band, out, bar)
@@ -605,7 +623,7 @@ def _generate_local(args: argparse.Namespace) -> None:
         if not plan.done:
             with sigterm_as_interrupt(), worker_pool(args.jobs) as pool:
                 attempt = partial(try_deal, budget=budget_of(args), deadline=plan.deadline,
-                                  variant=variant)
+                                  variant=variant, mode=Mode(args.mode))
                 run = in_pool(pool, args.jobs, attempt, plan.deadline)
                 for tried in plan.run(run):
                     found.record(tried)
@@ -641,15 +659,16 @@ def _generate(args: argparse.Namespace, client: Client) -> None:
         spent = f"deals {first}-{last} spent: "
         if start > last:
             raise Shortfall(f"{spent}{found.printed} of {args.count} deals found{band}")
+        mode = Mode(args.mode)
         request = messages.generate_request(args.count - found.printed, args.min_length,
                                            args.max_length, budget_of(args), variant,
-                                           args.max_seconds)
+                                           args.max_seconds, mode)
         request.first_deal, request.last_deal = start, last
         stream: Iterator[Any] = client.generate_deals(request)
         try:
             for message in stream:
-                tried = Tried(message.deal, Outcome.FOUND, seconds, message.length,
-                              message.length,
+                proven = message.length if mode is Mode.OPTIMAL else None  # its lower bound
+                tried = Tried(message.deal, Outcome.FOUND, seconds, message.length, proven,
                               tuple(messages.move_from_proto(m) for m in message.moves))
                 found.record(tried)
                 found.show(tried)

@@ -17,6 +17,7 @@ from service.api import fortress_solver_pb2 as pb
 from service.beleaguered.messages import (
     ANSWER,
     VIEW,
+    mode_from_proto,
     move_to_proto,
     position_from_proto,
     position_to_proto,
@@ -183,6 +184,11 @@ class Handler(Typed):
         check_deals(first, last, variant)
         band = Band(request.min_length if request.HasField("min_length") else None,
                     request.max_length if request.HasField("max_length") else None)
+        mode = mode_from_proto(request)
+        if mode is not Mode.OPTIMAL and band != Band():
+            raise InvalidInput(f"min_length and max_length bound optimal lengths: the lines "
+                               f"of {pb.Mode.Name(request.mode)} are of any length; leave "
+                               "them out, or send MODE_OPTIMAL")
         if band.empty:
             raise OutOfRange(f"the band {band.low}-{band.high} is empty (min_length above "
                              "max_length): no deal can meet it")
@@ -195,7 +201,7 @@ class Handler(Typed):
         # the deals handed to a search; the census's skips cost nothing and are not
         # counted (its scan is bounded by its size: a million deals, some 40 ms)
         plan = Generation(request.count, band, islice(numbers, calls.max_batch),
-                          ladder(budget.seconds or most), seconds)
+                          ladder(budget.seconds or most), seconds, mode=mode)
 
         def run(deals: Iterator[int], rung: float) -> Iterator[tuple[int, float, Solution]]:
             given: dict[int, float] = {}
@@ -204,7 +210,7 @@ class Handler(Typed):
                                          SolveOptions]]:
                 for number in deals:
                     given[number] = plan.allowed(rung)
-                    yield number, SOLVE, deal(number, variant), SolveOptions()
+                    yield number, SOLVE, deal(number, variant), SolveOptions(mode=mode)
 
             for number, solution in calls.ask_many(jobs(), replace(budget, seconds=rung),
                                                    enough=lambda: plan.done,

@@ -137,13 +137,27 @@ def verdict_from_proto(message: pb.SolveResponse) -> tuple[Status, bool, int | N
 
 def generate_request(count: int, min_length: int | None, max_length: int | None,
                      budget: Budget, variant: Variant | None = None,
-                     max_seconds: float | None = None) -> pb.GenerateDealsRequest:
+                     max_seconds: float | None = None,
+                     mode: Mode = Mode.OPTIMAL) -> pb.GenerateDealsRequest:
     """`count` deals of `variant` (None: Beleaguered Fortress) within the band, in at most
-    `max_seconds` of wall time (None: the server's most)."""
+    `max_seconds` of wall time (None: the server's most), found in `mode`."""
     return pb.GenerateDealsRequest(game=NAME, count=count, min_length=min_length,
                                    max_length=max_length, budget=budget_to_proto(budget),
                                    variant=variant_to_proto(variant),
-                                   max_seconds=max_seconds or 0)
+                                   max_seconds=max_seconds or 0, mode=MODES[mode])
+
+
+def mode_from_proto(message: pb.GenerateDealsRequest) -> Mode:
+    """A GenerateDeals's mode: optimal when it names none; a number naming no mode is
+    refused, as a Solve's is."""
+    if not message.mode:
+        return Mode.OPTIMAL
+    known = {number: mode for mode, number in MODES.items()}
+    if message.mode not in known:
+        names = ", ".join(f"{number} ({pb.Mode.Name(number)})" for number in sorted(known))
+        raise InvalidInput(f"GenerateDealsRequest.mode: {message.mode} is no Mode: send "
+                           f"0 (MODE_UNSPECIFIED), {names}")
+    return known[message.mode]
 
 
 def _ranges(deals: list[int]) -> list[pb.DealRange]:

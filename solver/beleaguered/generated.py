@@ -1,7 +1,7 @@
 """The --out file of `generate` and `client generate`: one JSON line a deal tried, with its
 outcome (found, out of band, unknown), the budget it had, and the settings of its run
-(the variant, a user's rules' digest, the band), so that a run started again resumes it
-and a run of other settings is refused in one line before anything starts.
+(the variant, a user's rules' digest, the mode, the band), so that a run started again
+resumes it and a run of other settings is refused in one line before anything starts.
 
 `generate` writes every deal it tries; `client generate` only the deals it is sent (the
 server does not say which others it tried). Either resumes either's file.
@@ -14,12 +14,20 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from solver.beleaguered import Move, Position
+from solver.beleaguered import Mode, Move, Position
 from solver.beleaguered.generation import Band, Outcome, Tried
 from solver.errors import InvalidInput
 from solver.results import Settings, drop_cut_line, whole_lines
 
-GENERATE = "generate"  # the mode its lines record
+GENERATE = "generate"  # the mode an optimal run's lines record (another's: generate_mode)
+
+
+def generate_mode(mode: Mode) -> str:
+    """The mode the lines of a run of `mode` record: an optimal run's as before modes."""
+    return GENERATE if mode is Mode.OPTIMAL else f"{GENERATE}-{mode.value}"
+
+
+_MODES = {generate_mode(mode): mode for mode in Mode}
 
 
 def record(tried: Tried, settings: Settings, band: Band) -> dict[str, Any]:
@@ -31,8 +39,8 @@ def record(tried: Tried, settings: Settings, band: Band) -> dict[str, Any]:
 
 
 def printed(tried: Tried, position: Position) -> dict[str, Any]:
-    """What the commands print of a deal found: its number, position, optimal length and
-    an optimal line."""
+    """What the commands print of a deal found: its number, position, length and line
+    (optimal in optimal mode)."""
     return {"deal": tried.deal, "position": position.to_json(), "length": tried.length,
             "moves": [m.to_json() for m in tried.moves]}
 
@@ -90,7 +98,7 @@ def _check(path: Path, number: int, line: dict[str, Any], settings: Settings,
         found = Settings.of_line(line)
     except ValueError as err:
         raise InvalidInput(f"{path} line {number}: {err}") from None
-    if found is None or found.mode != GENERATE:
+    if found is None or found.mode not in _MODES:
         raise InvalidInput(f"{path} line {number} is not a deal generate tried: use "
                            "another --out")
     lows, highs = line.get("min_length"), line.get("max_length")
@@ -103,6 +111,9 @@ def _check(path: Path, number: int, line: dict[str, Any], settings: Settings,
 
 
 def _kind(settings: Settings, band: Band) -> str:
-    """"streets-and-alleys deals within 78-84 moves", "any length" for no band."""
+    """"streets-and-alleys deals within 78-84 moves", "any length" for no band, the mode
+    named unless optimal."""
     own = "" if settings.rules is None else f" (rules sha256 {settings.rules[:12]})"
-    return f"{settings.variant}{own} deals{str(band) or ' of any length'}"
+    mode = _MODES[settings.mode]
+    how = "" if mode is Mode.OPTIMAL else f" found in {mode.value} mode"
+    return f"{settings.variant}{own} deals{str(band) or ' of any length'}{how}"

@@ -18,7 +18,8 @@ tried again, rung by rung.
 A deal is settled when its optimal length is proven (in the band: found; outside it: out
 of band), when it is proven unwinnable, or when a search proves it out of band without
 finishing: a lower bound above the band's top, or a winning line shorter than the band's
-bottom (the optimal length is at most any line's).
+bottom (the optimal length is at most any line's). A plan of `any` or `verdict` mode looks
+for winnable deals alone, with no band: a deal is found with the first line that wins.
 
 The wall time is a hard limit: a deal drawn near the end is given only the time left, and
 a search that the end cuts short is no try (it did not have its rung): it is neither
@@ -36,7 +37,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from solver.beleaguered import Move, Solution, deal, solve
+from solver.beleaguered import Mode, Move, Solution, deal, solve
 from solver.beleaguered.variant import Variant
 from solver.budget import Budget, Status
 
@@ -94,10 +95,13 @@ class Outcome(StrEnum):
     UNKNOWN = "unknown"  # not settled within its budget: set aside
 
 
-def outcome(solution: Solution, band: Band) -> Outcome:
-    """What a search's answer proves of a deal and the band."""
+def outcome(solution: Solution, band: Band, mode: Mode = Mode.OPTIMAL) -> Outcome:
+    """What a search's answer proves of a deal and the band; of a deal alone in `any` or
+    `verdict` mode, which looks for winnable deals with no band."""
     if solution.status is Status.UNSOLVABLE:
         return Outcome.OUT
+    if mode is not Mode.OPTIMAL:
+        return Outcome.FOUND if solution.status is Status.SOLVED else Outcome.UNKNOWN
     length = solution.length
     if solution.status is Status.SOLVED and length is not None:
         if solution.optimal:
@@ -116,9 +120,10 @@ class Tried:
     deal: int
     outcome: Outcome
     seconds: float  # its budget: the rung's, or the time that was left when less
-    length: int | None = None  # found: the optimal length; else the best line's, if any
+    # found: the optimal length (any and verdict modes: the line's); else the best line's
+    length: int | None = None
     lower_bound: int | None = None
-    moves: tuple[Move, ...] = ()  # found: an optimal line, replayed by the plain rules
+    moves: tuple[Move, ...] = ()  # found: its line (optimal in optimal mode), replayed
 
 
 # How a caller runs searches: each deal of the iterator (read as a search can start) within
@@ -128,15 +133,16 @@ Run = Callable[[Iterator[int], float], Iterator[tuple[int, float, Solution]]]
 
 
 def try_deal(number: int, rung: float, budget: Budget, deadline: float,
-             variant: Variant | None) -> tuple[int, float, Solution]:
-    """Deal `number` solved optimally within the rung's seconds, the budget's other
+             variant: Variant | None,
+             mode: Mode = Mode.OPTIMAL) -> tuple[int, float, Solution]:
+    """Deal `number` solved in `mode` within the rung's seconds, the budget's other
     limits, and before `deadline` (time.monotonic(), the same clock in every process):
     (deal, the seconds it was given, the answer), as a Run yields it."""
     seconds = min(rung, deadline - time.monotonic())
     if seconds <= 0:
         return number, 0.0, Solution.unknown(0.0)
-    return number, seconds, solve(deal(number, variant), budget=replace(budget,
-                                                                        seconds=seconds))
+    return number, seconds, solve(deal(number, variant), mode,
+                                  budget=replace(budget, seconds=seconds))
 
 
 def fresh_deals(first: int, last: int, band: Band, variant: Variant | None) -> Iterator[int]:
@@ -189,12 +195,15 @@ class Generation:
     those a census rules out already left out), the rungs' budgets, and at most
     `max_seconds` of wall time (None: no limit). `earlier` are the tries of an earlier run
     (its --out file, a deal's last try last): their deals are not drawn afresh, those found
-    count, and those set aside are tried again at the first rung above their budget."""
+    count, and those set aside are tried again at the first rung above their budget.
+    `mode`: the searches' (`outcome` reads their answers as it says)."""
 
     def __init__(self, count: int, band: Band, fresh: Iterator[int], rungs: tuple[float, ...],
-                 max_seconds: float | None = None, earlier: Iterable[Tried] = ()) -> None:
+                 max_seconds: float | None = None, earlier: Iterable[Tried] = (),
+                 mode: Mode = Mode.OPTIMAL) -> None:
         self.count = count
         self.band = band
+        self.mode = mode
         self.rungs = rungs
         self.max_seconds = max_seconds
         self.deadline = math.inf if max_seconds is None else time.monotonic() + max_seconds
@@ -300,7 +309,7 @@ class Generation:
         """The try of a deal, remembered (and set aside for the next rung when unknown);
         None for a search the wall time cut short."""
         self._spent[k] += seconds
-        found = outcome(solution, self.band)
+        found = outcome(solution, self.band, self.mode)
         if found is Outcome.UNKNOWN and (seconds < self.rungs[k] or self.left() <= 0):
             return None
         tried = Tried(number, found, seconds, solution.length, solution.lower_bound,

@@ -247,3 +247,82 @@ def test_a_server_caps_a_calls_wall_time_at_ten_of_its_searches():
             assert caught.value.code() is grpc.StatusCode.OUT_OF_RANGE
             assert caught.value.details().startswith(
                 "time up after 2 s (this server's most for one call): 0 of 2 deals found")
+
+
+# ------------------------------------------------------ any and verdict modes: no band
+
+WINNABLE_OF_1_TO_40 = {2, 6, 13, 15, 22, 23, 28, 29, 38}  # as the shipped census has it
+
+
+def assert_winnable_line(found: dict) -> None:
+    """A deal printed in a mode that proves no length: Beleaguered Fortress's deal, one
+    the census proves winnable, and its line replays to a win."""
+    position = deal(found["deal"])
+    assert found["position"] == position.to_json()
+    moves = [Move.from_json(move) for move in found["moves"]]
+    assert replay(position, moves).is_won and len(moves) == found["length"]
+    assert found["deal"] in WINNABLE_OF_1_TO_40
+
+
+@pytest.mark.parametrize("mode", ["verdict", "any"])
+def test_generate_in_a_mode_without_lengths_finds_winnable_deals_with_lines_that_win(mode):
+    done = run("generate", "--mode", mode, "--count", "4", "--deals", "1-40", "--jobs", "1")
+    assert (done.returncode, done.stderr) == (0, "")
+    found = printed(done.stdout)
+    assert len(found) == 4
+    for each in found:
+        assert_winnable_line(each)
+    # one job tries the deals in order, and each of these is settled at the first rung
+    assert [each["deal"] for each in found] == [2, 6, 13, 15]
+
+
+def test_a_band_in_verdict_mode_is_refused_in_one_line():
+    done = run("generate", "--mode", "verdict", "--count", "1", "--min-length", "60")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("fortress-solver: --min-length and --max-length bound optimal "
+                           "lengths: the lines of --mode verdict are of any length; leave "
+                           "them out, or give --mode optimal\n")
+
+
+def test_an_out_file_of_another_mode_is_refused_in_one_line(tmp_path):
+    out = tmp_path / "deals.jsonl"
+    assert run("generate", "--mode", "verdict", "--count", "1", "--deals", "1-20", "--out",
+               str(out)).returncode == 0
+    optimal = run("generate", "--count", "1", "--deals", "1-20", "--out", str(out))
+    assert optimal.returncode == 2
+    assert optimal.stderr == (
+        f"fortress-solver: {out} holds beleaguered-fortress deals of any length found in "
+        "verdict mode (line 1); this run asks for beleaguered-fortress deals of any length: "
+        "use another --out\n")
+
+
+def test_client_generate_in_verdict_mode_and_its_resumed_run(solver_server, tmp_path):
+    out = tmp_path / "deals.jsonl"
+    common = ["client", "generate", "--server", address(solver_server), "--mode", "verdict",
+              "--deals", "1-40", "--out", str(out)]
+    first = run(*common, "--count", "2")
+    assert first.returncode == 0, first.stderr
+    again = run(*common, "--count", "3")
+    assert again.returncode == 0, again.stderr
+    found = printed(again.stdout)
+    assert found[:2] == printed(first.stdout) and len(found) == 3
+    for each in found:
+        assert_winnable_line(each)
+    assert {line["mode"] for line in lines(out)} == {"generate-verdict"}
+    assert all(line["lower_bound"] is None for line in lines(out))
+
+
+@pytest.mark.parametrize("mode", [pb.MODE_ANY, pb.MODE_VERDICT])
+def test_generate_deals_takes_no_band_in_a_mode_without_lengths(stub, mode):
+    request = pb.GenerateDealsRequest(count=1, min_length=60, mode=mode)
+    with pytest.raises(grpc.RpcError) as caught:
+        list(stub.GenerateDeals(request, timeout=30))
+    assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.details() == (
+        f"min_length and max_length bound optimal lengths: the lines of {pb.Mode.Name(mode)} "
+        "are of any length; leave them out, or send MODE_OPTIMAL")
+    unknown = pb.GenerateDealsRequest(count=1, mode=99)
+    with pytest.raises(grpc.RpcError) as caught:
+        list(stub.GenerateDeals(unknown, timeout=30))
+    assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.details().startswith("GenerateDealsRequest.mode: 99 is no Mode")
