@@ -17,7 +17,7 @@ import heapq
 import sys
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from enum import Enum
 from types import FunctionType, ModuleType
 from typing import Any, Generic, NamedTuple, TypeVar
@@ -91,9 +91,11 @@ class AnswerCache(Generic[K, V]):
             answer: V = entry.answer
             return answer
 
-    def put(self, known: Iterable[tuple[K, V]], owner: str = "") -> None:
+    def put(self, known: Iterable[tuple[K, V]], owner: str = "",
+            keep: Callable[[V], bool] | None = None) -> None:
         """Keep these answers, as the most recently used, as `owner`'s: what they hold
-        and do not share with one another is counted once, the rest shared out."""
+        and do not share with one another is counted once, the rest shared out. An
+        answer held that `keep` says to keep is not replaced (a proven one by a guess)."""
         pairs = list(known)
         if not pairs:
             return
@@ -101,13 +103,18 @@ class AnswerCache(Generic[K, V]):
                     + ENTRY_BYTES) * HEAP_FACTOR)
         with self._lock:
             for key, answer in pairs:
+                held = self._answers.get(key)
+                if held is not None and keep is not None and keep(held.answer):
+                    continue
                 self._drop(key)
                 self._answers[key] = _Entry(answer, owner, each)
                 self._by_owner.setdefault(owner, OrderedDict())[key] = None
                 self._size += each
                 self._owner_sizes[owner] += each
+            mine = self._by_owner.get(owner)
+            if mine is None:  # every answer kept
+                return
             self._weighed(owner)
-            mine = self._by_owner[owner]
             while len(mine) > self.owner_entries or self._owner_sizes[owner] > self.owner_bytes:
                 self._drop(next(iter(mine)))  # past its share: the owner's own oldest
             while len(self._answers) > self.entries or self._size > self.bytes:

@@ -191,10 +191,11 @@ def appending(path: Path | None) -> Iterator[TextIO | None]:
         yield out
 
 
-def add_budget(parser: argparse.ArgumentParser, seconds: float) -> None:
-    """--seconds, --nodes, --table-entries and --memory."""
+def add_budget(parser: argparse.ArgumentParser, seconds: float, buys: str = "") -> None:
+    """--seconds, --nodes, --table-entries and --memory; `buys`: what a larger --seconds
+    buys, said in its help."""
     parser.add_argument("--seconds", type=positive(float), default=seconds,
-                        help="time budget in seconds")
+                        help="time budget in seconds" + (f": {buys}" if buys else ""))
     parser.add_argument("--nodes", type=positive(int, MOST_NODES),
                         help="node budget: the search nodes to stop after (no limit when "
                              "not given)")

@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 import grpc
 
 from service.api import fortress_solver_pb2 as pb
-from service.messages import budget_from_proto
+from service.messages import asked_budget, budget_from_proto
 from service.pool import Job, WorkerPool
 from solver.budget import Budget
 from solver.games import Answer, Question
@@ -100,7 +100,7 @@ class Calls:
         the worker runs again: a look at the position, no search)."""
         chosen: Opts = question.options() if options is None else options
         question.refuse(position, chosen)
-        job = Job(question, position, chosen, self._budget(budget))
+        job = Job(question, position, chosen, self._budget(asked_budget(budget, question)))
         answer: A = self._pool.run(job, self._gone, owner=self.owner)
         return answer
 

@@ -48,7 +48,8 @@ OWN = {
         "deal": f"{_PATIENCE}: the position of deal N",
         # a question's command's help is its summary (solver/beleaguered/game.py)
         "solve": f"{_PATIENCE}: the fewest moves that win, any win, or a proof there is none",
-        "hint": f"{_PATIENCE}: the next move of an optimal solution",
+        "hint": f"{_PATIENCE}: the next move of an optimal solution, or of the best line "
+                "found in the budget",
         "grade": f"{_PATIENCE}: every legal move: wins in N moves, loses, or unknown",
         "batch": f"{_PATIENCE}: a range of deals solved, as JSON lines",
         "census": f"{_PATIENCE}: the census of a range of deals",

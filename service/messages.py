@@ -6,12 +6,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sized
 from itertools import chain
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from service.api import fortress_solver_pb2 as pb
 from solver.budget import Budget, SearchStats, Status
 from solver.errors import InvalidInput, OutOfRange
 from solver.reading import path_of
+
+if TYPE_CHECKING:
+    from solver.games import Question
 
 STATUS = {Status.SOLVED: pb.STATUS_SOLVED, Status.UNSOLVABLE: pb.STATUS_UNSOLVABLE,
           Status.UNKNOWN: pb.STATUS_UNKNOWN}
@@ -57,6 +60,17 @@ def budget_from_proto(message: pb.Budget, limits: Budget) -> Budget:
         table_entries=_capped(message.table_entries, limits.table_entries),
         memory_mib=_capped(message.memory_mib, limits.memory_mib),
     )
+
+
+def asked_budget(message: pb.Budget, question: Question[Any, Any, Any]) -> pb.Budget:
+    """The request's budget as `question` takes it: a quick question (Question.quick, a
+    patience hint) given no seconds has its own, where another has the server's limit."""
+    if message.seconds or not question.quick:
+        return message
+    filled = pb.Budget()
+    filled.CopyFrom(message)
+    filled.seconds = question.seconds
+    return filled
 
 
 def check_budget(message: pb.Budget) -> None:

@@ -67,6 +67,11 @@ class Budget:
 
 
 DEFAULT_BUDGET = Budget()
+# What a patience hint or grading asked with no budget searches for (the command line's
+# --seconds by default, a request's budget with no seconds): a player waits on it, so it
+# answers within a second, with the best line found by then and its bounds ("wins in at
+# most 87 (at least 84)"), optimal when proven in time. A larger budget buys the proof.
+HINT_SECONDS = 1.0
 
 
 @dataclass(frozen=True)

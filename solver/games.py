@@ -72,6 +72,10 @@ class Question(Generic[P, O, A]):
     # whole) with InvalidInput, on the server before a search is queued; None: nothing
     check: Callable[[P, O], None] | None = None
     seconds: float = 10.0  # a command's time budget when none is given
+    # a question a player waits on: asked of a server with no time budget, it has
+    # `seconds` too (else the server's limit)
+    quick: bool = False
+    seconds_help: str = ""  # what a larger budget buys, for --seconds's help
 
     def ask(self, position: P, options: O | None, budget: Budget) -> A:
         """The answer, once `check` has let the question be asked of the position. Its

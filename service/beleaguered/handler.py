@@ -24,7 +24,7 @@ from service.beleaguered.messages import (
     variant_from_proto,
 )
 from service.generic.typed import Typed
-from service.messages import batch_items, budget_from_proto, budget_to_proto
+from service.messages import asked_budget, batch_items, budget_from_proto, budget_to_proto
 from solver.beleaguered import Algorithm, Hint, Mode, Position, Solution, deal
 from solver.beleaguered.census import deal_info
 from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEALS, check_deals
@@ -37,10 +37,10 @@ from solver.beleaguered.game import (
     with_grades,
 )
 from solver.beleaguered.generation import Band, Ending, Generation, Outcome, fresh_deals, ladder
-from solver.beleaguered.grading import Grading
+from solver.beleaguered.grading import Grading, hint_part
 from solver.beleaguered.solve import Metric, hint_from, hints_along
 from solver.beleaguered.variant import load_variant_file, variants
-from solver.budget import Budget, Status
+from solver.budget import HINT_SECONDS, Budget, Status
 from solver.errors import InvalidInput, OutOfRange
 from solver.games import Game, Question
 from solver.shared_budget import SharedBudget
@@ -60,6 +60,12 @@ def _unwinnable_deal(source: pb.PositionSource) -> Hint | None:
     if known is None or known.status is not Status.UNSOLVABLE:
         return None
     return Hint.unwinnable()
+
+
+def _proven(held: Hint) -> bool:
+    """A hint the cache keeps whatever line is put after it: one proven optimal (or
+    unwinnable), which a line not proven shortest would only make worse."""
+    return held.optimal
 
 
 class Handler(Typed):
@@ -104,17 +110,22 @@ class Handler(Typed):
                position: Position, options: Any, budget: pb.Budget, calls: Calls) -> Any:
         """A hint from the census for a deal it proves unwinnable, else from the cache,
         else by an optimal solve that fills it; with every legal move graded when the
-        options ask, in what the hint's search left of the budget (HINT's own run, with
-        the hint's search shared with the cache). An optimal solve's line is remembered."""
+        options ask, the hint's search having a part of the budget (grading.hint_part),
+        the grading what it left (HINT's own run, with the hint's search shared with the
+        cache). A hint with no budget has the default second (HINT_SECONDS). An optimal
+        solve's line is remembered, and so is the best line found when none was proven."""
         if question is not HINT:
             answer = calls.ask(question, position, options, budget)
             if question is SOLVE and options.mode is Mode.OPTIMAL:
-                self.cache.put(hints_along(position, answer), calls.owner)
+                self.cache.put(hints_along(position, answer), calls.owner, _proven)
             return answer
         # checked here (a known answer never reaches calls.ask), shared by the hint's
         # search and the grading after it: the grading has what the search left
+        budget = asked_budget(budget, HINT)
         shared = SharedBudget(budget_from_proto(budget, calls.limits))
-        advice = _unwinnable_deal(source) or self._hint(position, options.metric, budget, calls)
+        searched = budget_to_proto(hint_part(shared.budget)) if options.all_moves else budget
+        advice = (_unwinnable_deal(source)
+                  or self._hint(position, options.metric, searched, shared.budget, calls))
         if options.all_moves:
             shared.spend(advice.stats)
             left = shared.left()
@@ -128,15 +139,18 @@ class Handler(Typed):
         return advice if advice.metric is options.metric else replace(advice,
                                                                        metric=options.metric)
 
-    def _hint(self, position: Position, metric: Metric, budget: pb.Budget,
+    def _hint(self, position: Position, metric: Metric, budget: pb.Budget, whole: Budget,
               calls: Calls) -> Hint:
         """The cache's hint (it keeps lines in moves counted as moves), else the first
-        move of an optimal solve, whose line it then keeps."""
+        move of an optimal solve in `budget`, whose line it then keeps. A hint along a
+        line not proven shortest answers a call of the default second (`whole`, the
+        call's budget, no larger): a larger budget searches again, for the proof."""
         known = self.cache.get(position) if metric is Metric.MOVES else None
-        if known is not None:
+        if known is not None and (known.optimal or (whole.seconds is not None
+                                                     and whole.seconds <= HINT_SECONDS)):
             return known
         solution: Solution = calls.ask(SOLVE, position, SolveOptions(metric=metric), budget)
-        self.cache.put(hints_along(position, solution), calls.owner)
+        self.cache.put(hints_along(position, solution), calls.owner, _proven)
         return hint_from(solution)
 
     def collectors(self) -> Iterable[Collector]:

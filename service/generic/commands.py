@@ -160,7 +160,7 @@ class Commands:
                                     help="a new game from SEED, instead of a file")
             if self.in_variant is not None:
                 add_variant(asked)
-            add_budget(asked, seconds=question.seconds)
+            add_budget(asked, seconds=question.seconds, buys=question.seconds_help)
             add_options(asked, question)
             if self.flags is not None:
                 self.flags(asked, question, remote)

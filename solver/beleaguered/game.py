@@ -7,7 +7,7 @@ from typing import Any
 
 from solver.beleaguered.deals import deal
 from solver.beleaguered.drawing import picture
-from solver.beleaguered.grading import Grading, grade_moves
+from solver.beleaguered.grading import Grading, grade_moves, hint_part
 from solver.beleaguered.position import FORMER_NAME, NAME, Position
 from solver.beleaguered.rules import Move, apply, legal_moves
 from solver.beleaguered.solve import (
@@ -20,7 +20,7 @@ from solver.beleaguered.solve import (
     hint,
     solve,
 )
-from solver.budget import Budget
+from solver.budget import HINT_SECONDS, Budget
 from solver.games import Game, Question
 from solver.json_text import json_of
 from solver.shared_budget import SharedBudget, one_after_another
@@ -56,8 +56,9 @@ class SolveOptions:
 class HintOptions:
     metric: Metric = field(default=Metric.MOVES, metadata={"help": _METRIC})
     all_moves: bool = field(default=False, metadata={
-        "help": "grade every legal move too: wins in N moves (counting it), loses (proven) "
-                "or unknown, best first, in what the hint's search left of the budget"})
+        "help": "grade every legal move too: wins in N moves (counting it), wins (a line "
+                "found, not proven shortest), loses (proven) or unknown, best first, the "
+                "hint's search having half the budget, the grading the rest"})
 
 
 @dataclass(frozen=True)
@@ -74,11 +75,12 @@ def _solve(position: Position, options: SolveOptions, budget: Budget) -> Solutio
 
 
 def _hint(position: Position, options: HintOptions, budget: Budget) -> Hint:
-    """The hint, then, when asked, the grading of every move in what it left of the budget."""
-    shared = SharedBudget(budget)
-    advice = hint(position, budget, options.metric)
+    """The hint, then, when asked, the grading of every move in what it left of the
+    budget (its search having a part of it, grading.hint_part)."""
     if not options.all_moves:
-        return advice
+        return hint(position, budget, options.metric)
+    shared = SharedBudget(budget)
+    advice = hint(position, hint_part(budget), options.metric)
     shared.spend(advice.stats)
     left = shared.left()
     grading = (Grading.unknown(shared.elapsed()) if left is None
@@ -136,10 +138,15 @@ def _schema() -> dict[str, Any]:
 
 SOLVE = Question("solve", "the fewest moves that win, any win, or a proof there is none",
                  SolveOptions, Solution, _solve, seconds=60)
-HINT = Question("hint", "the next move of an optimal solution", HintOptions, Hint, _hint,
-                seconds=60)
+# what a hint's or a grading's larger budget buys, beside the default second (HINT_SECONDS)
+_BUYS = ("the best line found within it is answered with its bounds (wins in at most N, "
+         "at least M) unless proven shortest in time; a larger --seconds buys the proof")
+HINT = Question("hint", "the next move of an optimal solution, or of the best line found "
+                "in the budget", HintOptions, Hint, _hint,
+                seconds=HINT_SECONDS, quick=True, seconds_help=_BUYS)
 GRADE = Question("grade", "every legal move: wins in N moves, loses, or unknown",
-                 GradeOptions, Grading, _grade, seconds=60)
+                 GradeOptions, Grading, _grade, seconds=HINT_SECONDS, quick=True,
+                 seconds_help=_BUYS)
 
 GAME: Game[Position] = Game(
     name=NAME,  # the family's

@@ -1,21 +1,32 @@
-"""Is this move a mistake? Every legal move of a position graded by an optimal solve of
-the position it leads to: still winnable in N moves (counting the move), lost (proven),
+"""Is this move a mistake? Every legal move of a position graded by the searches of the
+position it leads to: still winnable in N moves (counting the move), winnable in a
+number not proven (a line found, not proven shortest within the budget), lost (proven),
 or unknown within the budget. Game clients warn a player before a losing move. A hint's
-move wins whatever the grading's budget: the hint found a winning line through it."""
+move wins whatever the grading's budget: the hint found a winning line through it. The
+moves share the budget fairly, a quick verdict for each first, so that a short budget (a
+hint's default second) grades every move, not the first alone."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
 from solver.beleaguered.position import Position
 from solver.beleaguered.rules import Move, apply, legal_moves
 from solver.beleaguered.sequences import single_cards
-from solver.beleaguered.solve import Algorithm, Hint, Metric, Mode, solve
+from solver.beleaguered.solve import Algorithm, Hint, Metric, Mode, Solution, solve
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
 from solver.shared_budget import SharedBudget
+
+# Of a budget that asks a hint and the grading of every move: the hint's search's part,
+# the grading having the rest (and what the hint's search left of its part).
+HINT_PART = 0.5
+# Of a grading's budget: the most its first pass may spend, a verdict for every move by
+# the quick search (a line found wins, none at all loses); its optimal solves have the
+# rest, for the moves left.
+VERDICTS_PART = 0.5
 
 
 class Outcome(StrEnum):
@@ -28,7 +39,9 @@ class Outcome(StrEnum):
 class Graded:
     move: Move
     outcome: Outcome
-    moves_left: int | None  # with the move itself: 1 + the optimal length after it
+    # with the move itself: 1 + the optimal length after it; None for a win whose line
+    # was not proven shortest
+    moves_left: int | None
 
     def to_json(self) -> dict[str, Any]:
         return {"move": self.move.to_json(), "outcome": self.outcome.value,
@@ -75,27 +88,58 @@ _ORDER = {Outcome.WINS: 0, Outcome.UNKNOWN: 1, Outcome.LOSES: 2}
 def grade_moves(position: Position, budget: Budget = DEFAULT_BUDGET,
                 metric: Metric = Metric.MOVES) -> Grading:
     """Every legal move, best first: the winning ones by moves left, then the unknown,
-    then the lost. The moves share the budget (its seconds and nodes): each is solved
-    within what the ones before it left, and those it leaves nothing for are unknown.
-    Moves left are counted in `metric`: in cards, a sequence move counts the single-card
-    moves it is."""
+    then the lost. Two passes share the budget (its seconds and nodes): a verdict for
+    every move by the quick search, in at most VERDICTS_PART of it, then an optimal
+    solve of each move whose moves left are not known, in what is left. In each pass a
+    move is solved within its fair part of what the ones before it left (that shared
+    among it and the moves after it), and one left nothing keeps what it had, unknown
+    at first. Moves left are counted in `metric`: in cards, a sequence move counts the
+    single-card moves it is."""
     shared = SharedBudget(budget)
-    graded = []
-    for move in legal_moves(position):
-        left = shared.left()
-        if left is None:
-            graded.append(Graded(move, Outcome.UNKNOWN, None))
-            continue
-        solution = solve(apply(position, move), Mode.OPTIMAL, Algorithm.ASTAR, left, metric)
-        shared.spend(solution.stats)
-        if solution.status is Status.SOLVED and solution.optimal:
-            cost = 1 if metric is Metric.MOVES else len(single_cards(position, move))
-            graded.append(Graded(move, Outcome.WINS, cost + len(solution.moves)))
-        elif solution.status is Status.UNSOLVABLE:
-            graded.append(Graded(move, Outcome.LOSES, None))
-        else:  # out of budget (a line found but not proven shortest included)
-            graded.append(Graded(move, Outcome.UNKNOWN, None))
-    return _graded(graded, SearchStats(shared.nodes, shared.elapsed(), 0))
+    moves = legal_moves(position)
+    verdicts = SharedBudget(_scaled(budget, VERDICTS_PART))
+    graded = {move: Graded(move, Outcome.UNKNOWN, None) for move in moves}
+    for mode, within, asked in ((Mode.ANY, verdicts, moves),
+                                (Mode.OPTIMAL, shared, [m for m in moves if _open(graded[m])])):
+        for index, move in enumerate(asked):
+            left = within.left()
+            if left is None:
+                break
+            solution = solve(apply(position, move), mode, Algorithm.ASTAR,
+                             _scaled(left, 1 / (len(asked) - index)), metric)
+            for spent in {within, shared}:
+                spent.spend(solution.stats)
+            if solution.status is not Status.UNKNOWN:
+                graded[move] = _grade(position, move, solution, metric)
+    return _graded(list(graded.values()), SearchStats(shared.nodes, shared.elapsed(), 0))
+
+
+def _open(graded: Graded) -> bool:
+    """Whether an optimal solve may tell more of a move: its moves left, or its verdict."""
+    return graded.outcome is not Outcome.LOSES and graded.moves_left is None
+
+
+def _grade(position: Position, move: Move, solution: Solution, metric: Metric) -> Graded:
+    """A move graded by a solve of the position it leads to: its moves left known when
+    the line is proven shortest (an optimal one, or one as short as its lower bound)."""
+    if solution.status is Status.UNSOLVABLE:
+        return Graded(move, Outcome.LOSES, None)
+    shortest = solution.optimal or len(solution.moves) == solution.lower_bound
+    cost = 1 if metric is Metric.MOVES else len(single_cards(position, move))
+    return Graded(move, Outcome.WINS, cost + len(solution.moves) if shortest else None)
+
+
+def _scaled(budget: Budget, part: float) -> Budget:
+    """`part` of a budget's seconds and nodes (its table, memory and stop as they are)."""
+    return replace(budget, seconds=None if budget.seconds is None else budget.seconds * part,
+                   nodes=None if budget.nodes is None else max(1, int(budget.nodes * part)))
+
+
+def hint_part(budget: Budget) -> Budget:
+    """The part of a budget that asks a hint and the grading of every move which the
+    hint's search may spend (HINT_PART of its seconds and nodes): the grading has the
+    rest, so that it grades every move within the one budget, the default second too."""
+    return _scaled(budget, HINT_PART)
 
 
 def _graded(graded: list[Graded], stats: SearchStats) -> Grading:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from solver.beleaguered import Algorithm, Engine, Mode, apply, deal, legal_moves, solve
+from solver.beleaguered import Algorithm, Engine, Mode, apply, deal, legal_moves, replay, solve
 from solver.beleaguered.grading import Graded, Outcome, grade_moves
+from solver.beleaguered.variant import find_variant
 from solver.budget import Budget, Status
 from tests.support.engines import by
 
@@ -57,6 +58,28 @@ def test_the_best_graded_move_is_as_short_as_the_hint():
     assert graded[0].moves_left == hint(position, BUDGET).moves_left
 
 
+@pytest.mark.parametrize(("variant", "number", "played"), [(None, 6, 5), ("freecell", 2, 0)])
+def test_a_short_budget_gives_every_move_a_verdict_the_other_engine_agrees_with(
+        variant, number, played):
+    """20,000 nodes, of which an optimal solve of the first move alone would spend all:
+    the moves share them, a quick verdict for each first, so every move is graded; each
+    win the Python engine wins too (in N - 1 where N is given), each loss it proves."""
+    start = deal(number, None if variant is None else find_variant(variant))
+    position = replay(start, solve(start, Mode.OPTIMAL, Algorithm.ASTAR, BUDGET).moves[:played])
+    graded = grade_moves(position, Budget(nodes=20_000)).moves
+    assert sorted(str(g.move) for g in graded) == sorted(str(m) for m in legal_moves(position))
+    assert all(g.outcome is not Outcome.UNKNOWN for g in graded)
+    for g in graded:
+        mode = Mode.ANY if g.moves_left is None else Mode.OPTIMAL
+        reference = by(Engine.PYTHON, solve, apply(position, g.move), mode, Algorithm.ASTAR,
+                       BUDGET)
+        if g.outcome is Outcome.LOSES:
+            assert reference.status is Status.UNSOLVABLE
+        else:
+            assert reference.status is Status.SOLVED
+            assert g.moves_left is None or g.moves_left == reference.length + 1
+
+
 def test_a_spent_budget_grades_unknown_never_a_guess():
     grading = grade_moves(deal(2), Budget(seconds=1e-9))
     graded = grading.moves
@@ -78,14 +101,16 @@ def test_the_hints_move_wins_whatever_budget_the_grading_had_left():
 
 def test_a_hints_line_not_proven_shortest_still_makes_its_move_a_win():
     """Deal 23 with 2000 nodes a search: the hint finds a line, not the shortest; the
-    grading's own solve of its move finds no proof of a length either."""
+    grading's own searches of its move find no proof of a length either (a line of
+    their own at most)."""
     from solver.beleaguered import hint
 
     small = Budget(nodes=2000)
     advice = hint(deal(23), small)
     assert advice.status is Status.SOLVED and not advice.optimal
     before = grade_moves(deal(23), small)
-    assert next(g for g in before.moves if g.move == advice.move).outcome is Outcome.UNKNOWN
+    own = next(g for g in before.moves if g.move == advice.move)
+    assert own.outcome is not Outcome.LOSES and own.moves_left is None
     graded = before.with_hint(advice).moves
     assert next(g for g in graded if g.move == advice.move) == Graded(advice.move,
                                                                       Outcome.WINS, None)

@@ -723,10 +723,11 @@ def test_hint_all_moves_grades_every_legal_move_best_first(capsys):
 
 
 def test_hint_all_moves_grades_the_hints_move_a_win_under_a_small_budget(capsys):
-    """Deal 23 with 2000 nodes a search: the hint finds a winning line (not proven
-    shortest), so its move wins, though the grading's own solve of it proves no length."""
-    graded = run_json(capsys, "hint", "--deal", "23", "--all-moves", "--nodes", "2000",
-                      "--json")
+    """Deal 23 with 4000 nodes, the hint's search 2000 of them (half): the hint finds a
+    winning line (not proven shortest), so its move wins, though the grading's own
+    searches of it prove no length."""
+    graded = run_json(capsys, "hint", "--deal", "23", "--all-moves", "--nodes", "4000",
+                      "--seconds", "60", "--json")
     assert graded["winnable"] is True and graded["optimal"] is False
     headline = next(g for g in graded["all_moves"] if g["move"] == graded["move"])
     assert headline == {"move": graded["move"], "outcome": "wins", "moves_left": None}
