@@ -5,12 +5,14 @@
  * keyed by the game's name):
  * Beleaguered Fortress: a deal or a pasted position, played by clicking a card and then a
  * pile, a free cell or the foundations (or by dragging the card there), the card's targets
- * coloured by whether their move still wins; Hint, and Solve with Previous / Next / Play
- * along the optimal line. Its family's variants (Fortress, Bastion, FreeCell, ...) are
- * dealt from the variant selector and drawn from their positions: as many piles as they
- * have, the free cells where they have them, the reserve only where they have one, a "K"
- * on an empty pile only a king may fill; where a variant moves built runs, a card below
- * its pile's top moves with the run on it, as one move. Fortress Fight
+ * coloured by whether their move still wins; Hint (within the server's default second,
+ * its bounds when not proven, and a button to search longer for the proof), and Solve
+ * with Previous / Next / Play along the optimal line. Its family's variants (Fortress,
+ * Bastion, FreeCell, ...) are dealt from the variant selector and drawn from their
+ * positions: as many piles as they have, the free cells where they have them, the reserve
+ * only where they have one, a "K" on an empty pile only a king may fill; where a variant
+ * moves built runs, a card below its pile's top moves with the run on it, as one move.
+ * Fortress Fight
  * Kingdom and Farbduell: a game against the greedy bot from a seed (or a pasted position),
  * the person is seat 0 (or the seat to move) and sees only what that seat sees; each
  * Fortress Fight Kingdom card with its name, cost and effect from the server's card
@@ -46,6 +48,9 @@
 const RPC = "/fortress.solver.v1.Solver/";
 const CARD_TABLE = "/games/fortress-fight-kingdom/cards.json";
 const TOKEN_KEY = "fortress-solver-token";
+// A Solve's budget, and a hint's when asked to search longer. A patience hint and the
+// grading of a card's targets are asked with none: the server's default second, the best
+// line found by then answered with its bounds; a larger budget buys the proof.
 const BUDGET = {seconds: 10};
 const PLAY_INTERVAL_MS = 400;
 
@@ -87,13 +92,15 @@ const STRONGHOLD_EXAMPLE = `{"game": "stronghold", "mode": "1v3", "turn": 2,    
 //   chance      a duel hint's (or runner-up's) chance of winning, 0 to 1, as it sends it
 //   seats       a duel position's number of seats: with more than two, each bot is named
 //               by its seat
+//   quickHints  its hints are asked with no budget (the server's default second), and
+//               with BUDGET when the person asks to search longer
 const BOARDS = {
   "patience": {
     label: "Patience", input: "Deal", seed: 2, steps: true, variants: true,
     rules: "beleaguered-fortress.md",
     draw: renderBeleaguered, status: beleagueredStatus, hint: renderBeleagueredHint,
     afterHint: gradeMoves, solve: {request: {}, keep: keepSolution}, solution: solutionLine,
-    click: onCardClick,
+    click: onCardClick, quickHints: true,
   },
   "fortress-fight-kingdom": {
     label: "Fortress Fight Kingdom", option: "ffk", input: "Seed", seed: 1, duel: true,
@@ -630,9 +637,13 @@ function dragImage(event, carried) {
 
 // ------------------------------------------------------------------ hints and solutions
 
-function hint() {
+// `longer`: with BUDGET, where the board's hints are quick (a proof of the shortest line
+// the default second did not find).
+function hint(longer = false) {
+  const quick = boardOf().quickHints && !longer;
   run(async (current) => {
-    const answer = await rpc("Hint", {position: state.view.position, budget: BUDGET});
+    const answer = await rpc("Hint", {position: state.view.position,
+                                      ...(quick ? {} : {budget: BUDGET})});
     if (!current()) return;
     state.hint = answer;
     boardOf().afterHint?.();
@@ -684,7 +695,7 @@ function gradeMoves() {
   if ((known && !known.error) || isOver(view) || !(view.legalMoves || []).length) return;
   const grading = {moves: null, error: null};
   state.gradings.set(key, grading);
-  rpc("Hint", {position: view.position, beleaguered: {allMoves: true}, budget: BUDGET})
+  rpc("Hint", {position: view.position, beleaguered: {allMoves: true}})
     .then((answer) => {
       grading.moves = new Map((answer.allMoves || []).map((graded) => [moveText(graded.move),
         graded]));
@@ -801,13 +812,16 @@ function atMost(moves, atLeast) {
     `${atLeast === undefined ? "" : ` (at least ${atLeast})`}`;
 }
 
-function renderBeleagueredHint(answer) {
+function renderBeleagueredHint(answer, more) {
   const move = answer.move;
   const bounded = answer.optimal === false && answer.movesLeft !== undefined;
   $("hint-facts").hidden = false;
   $("moves-left-fact").hidden = bounded;
   $("bound").hidden = !bounded;
   $("bound").textContent = bounded ? atMost(answer.movesLeft, answer.atLeast) : "";
+  if (bounded) more.append(longerHint("Not proven shortest in the budget", "for the proof"));
+  else if (answer.status === "STATUS_UNKNOWN") more.append(longerHint("No line in the budget",
+                                                                      "for one"));
   $("hint-move").textContent = move ? `${move.card} ${move.source} → ${move.target}`
     : isOver(state.view) ? "none: the game is won"
       : answer.status === "STATUS_UNSOLVABLE" ? "none: no move wins from here"
@@ -817,6 +831,16 @@ function renderBeleagueredHint(answer) {
     : answer.winnable === false ? "not winnable" : "unknown";
   $("winnable").className = `fact ${answer.winnable === true ? "good"
     : answer.winnable === false ? "bad" : ""}`;
+}
+
+// A hint not proven (a quick one has the server's default second): the button that asks
+// again with BUDGET, which buys the proof.
+function longerHint(said, buys) {
+  const button = el("button", {type: "button", "data-testid": "hint-longer",
+                               text: `Search ${BUDGET.seconds} s`});
+  button.disabled = state.busy;
+  button.addEventListener("click", () => hint(true));
+  return el("p", {class: "longer"}, `${said}: `, button, ` ${buys}.`);
 }
 
 // A duel hint's chance of winning with its action (0 to 1; undefined when the hint gives
@@ -1587,7 +1611,7 @@ function init() {
   });
   $("load-pasted").addEventListener("click", () => loadPosition($("position-text").value));
   $("load-example").addEventListener("click", loadExample);
-  $("hint").addEventListener("click", hint);
+  $("hint").addEventListener("click", () => hint());
   $("solve").addEventListener("click", solve);
   $("next").addEventListener("click", next);
   $("prev").addEventListener("click", previous);

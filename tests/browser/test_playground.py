@@ -225,7 +225,8 @@ def test_targets_are_coloured_by_the_servers_grading(tab):
     position = run_cli("apply", "--deal", "2", GRADED_AFTER, "--json").stdout
     expected = {f'{g["move"]["card"]} {g["move"]["from"]} {g["move"]["to"]}':
                 (g["outcome"], None if g.get("moves_left") is None else str(g["moves_left"]))
-                for g in cli("hint", "-", "--all-moves", "--json", stdin=position)["all_moves"]}
+                for g in cli("hint", "-", "--all-moves", "--seconds", "10", "--json",
+                             stdin=position)["all_moves"]}
     played, _, target = GRADED_AFTER.split()
     click_card(page, played)
     click_pile(page, int(target.split(":")[1]))

@@ -3,7 +3,8 @@ Chromium against a real server: the variant selector lists the server's variants
 deals one, whose board has as many piles as it has (ten fit, and eight cells at 360 px),
 its free cells with their cards and no reserve where it has none; a hint is played to
 and from the cells by clicks; a pasted position with a "variant" key is drawn as that
-variant; and an answer not proven optimal reads "wins in at most N (at least M)".
+variant; an answer not proven optimal reads "wins in at most N (at least M)"; and hints
+are asked with no budget, a longer search offered for a hint not proven.
 
 The expected layouts and hints come from the library (solver.beleaguered).
 Skipped, with the reason in the run's summary, without /usr/bin/chromium or playwright.
@@ -149,20 +150,21 @@ def test_a_pasted_position_is_drawn_as_its_variant(tab):
     assert_clean(tab)
 
 
+def unproven(route) -> None:
+    """The server's answer, told as if the budget had run out before the proof."""
+    response = route.fetch()
+    body = response.json()
+    if "movesLeft" in body:
+        body |= {"optimal": False, "atLeast": body["movesLeft"] - 6}
+    if "length" in body:
+        body |= {"optimal": False, "lowerBound": body["length"] - 6}
+    route.fulfill(response=response, json=body)
+
+
 def test_an_answer_not_proven_optimal_reads_wins_in_at_most(tab):
     """The server's answers for deal 2, told as if the budget had run out before the
     proof: the page says what they then say, "wins in at most N (at least M)"."""
     page = tab.page
-
-    def unproven(route) -> None:
-        response = route.fetch()
-        body = response.json()
-        if "movesLeft" in body:
-            body |= {"optimal": False, "atLeast": body["movesLeft"] - 6}
-        if "length" in body:
-            body |= {"optimal": False, "lowerBound": body["length"] - 6}
-        route.fulfill(response=response, json=body)
-
     page.route(re.compile(r"\.Solver/(Hint|Solve)$"), unproven)
     page.get_by_test_id("hint").click()
     bound = page.get_by_test_id("bound")
@@ -173,6 +175,35 @@ def test_an_answer_not_proven_optimal_reads_wins_in_at_most(tab):
     page.get_by_test_id("solve").click()
     expect(page.get_by_test_id("solution")).to_have_text(
         f"a solution: wins in at most {most} moves (at least {least}), 0 played")
+    assert_clean(tab)
+
+
+def test_hints_ask_no_budget_and_search_longer_asks_for_the_proof(tab):
+    """The hint and the grading of the targets are asked with no budget (the server's
+    default second); a hint not proven shortest offers to search longer, which asks again
+    with the page's budget: deal 2's then proven, the offer gone."""
+    page = tab.page
+    sent: list[dict] = []
+    page.on("request", lambda request: sent.append(request.post_data_json)
+            if request.url.endswith(".Solver/Hint") else None)
+    page.route(re.compile(r"\.Solver/Hint$"), unproven)
+    page.get_by_test_id("hint").click()
+    longer = page.get_by_test_id("hint-longer")
+    expect(longer).to_have_text("Search 10 s")
+    expect(page.get_by_test_id("bound")).to_be_visible()
+    click_card(page, "AS")  # its targets graded
+    expect(page.get_by_test_id("target-grade").first).to_be_visible()
+    assert len(sent) >= 2 and any("beleaguered" in body for body in sent)
+    assert all("budget" not in body for body in sent)
+
+    page.unroute(re.compile(r"\.Solver/Hint$"))
+    page.keyboard.press("Escape")
+    longer.click()
+    expect(page.get_by_test_id("moves-left")).to_have_text(str(hint(deal(CASTLE_DEAL)).moves_left))
+    expect(page.get_by_test_id("bound")).to_be_hidden()
+    expect(longer).to_have_count(0)
+    asked = [body for body in sent if "budget" in body]
+    assert asked == [{"position": asked[0]["position"], "budget": {"seconds": 10}}]
     assert_clean(tab)
 
 
