@@ -53,7 +53,10 @@ class Solver(Protocol):
     async def hint(self, request: HintRequest, ctx: RequestContext[HintRequest, HintResponse], /) -> HintResponse:
         """
         The next move of an optimal line from a position, and how many moves that line
-        has. Positions along a solution the server returned before answer at once.
+        has; within a budget too short for the proof, the best line found and its bounds
+        (optimal false, at_least). Beleaguered Fortress's family: a budget without seconds
+        is one second, not the server's limit; a larger one buys the proof. Positions along
+        a line the server returned before answer at once.
         Fortress Fight Kingdom and Farbduell: the best action from what the player to move
         can see. Stronghold: the best assignment of the attacker to move this turn.
         """
@@ -268,7 +271,10 @@ class SolverClient(ConnectClient):
     ) -> HintResponse:
         """
         The next move of an optimal line from a position, and how many moves that line
-        has. Positions along a solution the server returned before answer at once.
+        has; within a budget too short for the proof, the best line found and its bounds
+        (optimal false, at_least). Beleaguered Fortress's family: a budget without seconds
+        is one second, not the server's limit; a larger one buys the proof. Positions along
+        a line the server returned before answer at once.
         Fortress Fight Kingdom and Farbduell: the best action from what the player to move
         can see. Stronghold: the best assignment of the attacker to move this turn.
         """
@@ -429,7 +435,10 @@ class SolverSync(Protocol):
     def hint(self, request: HintRequest, ctx: RequestContext[HintRequest, HintResponse], /) -> HintResponse:
         """
         The next move of an optimal line from a position, and how many moves that line
-        has. Positions along a solution the server returned before answer at once.
+        has; within a budget too short for the proof, the best line found and its bounds
+        (optimal false, at_least). Beleaguered Fortress's family: a budget without seconds
+        is one second, not the server's limit; a larger one buys the proof. Positions along
+        a line the server returned before answer at once.
         Fortress Fight Kingdom and Farbduell: the best action from what the player to move
         can see. Stronghold: the best assignment of the attacker to move this turn.
         """
@@ -642,7 +651,10 @@ class SolverClientSync(ConnectClientSync):
     ) -> HintResponse:
         """
         The next move of an optimal line from a position, and how many moves that line
-        has. Positions along a solution the server returned before answer at once.
+        has; within a budget too short for the proof, the best line found and its bounds
+        (optimal false, at_least). Beleaguered Fortress's family: a budget without seconds
+        is one second, not the server's limit; a larger one buys the proof. Positions along
+        a line the server returned before answer at once.
         Fortress Fight Kingdom and Farbduell: the best action from what the player to move
         can see. Stronghold: the best assignment of the attacker to move this turn.
         """

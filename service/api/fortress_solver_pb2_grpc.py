@@ -89,7 +89,10 @@ class SolverServicer:
 
     def Hint(self, request, context):
         """The next move of an optimal line from a position, and how many moves that line
-        has. Positions along a solution the server returned before answer at once.
+        has; within a budget too short for the proof, the best line found and its bounds
+        (optimal false, at_least). Beleaguered Fortress's family: a budget without seconds
+        is one second, not the server's limit; a larger one buys the proof. Positions along
+        a line the server returned before answer at once.
         Fortress Fight Kingdom and Farbduell: the best action from what the player to move
         can see. Stronghold: the best assignment of the attacker to move this turn.
         """
