@@ -261,22 +261,26 @@ def hint_from(solution: Solution) -> Hint:
 
 
 def hints_along(start: Position, solution: Solution) -> Iterator[tuple[Position, Hint]]:
-    """The hint of every position along an optimal (or proven-empty) answer from `start`,
+    """The hint of every position along a line (or a proven-empty answer) from `start`,
     known without a search: once a line is optimal from its start, its tail is optimal
-    from every position on it, so one solve answers a whole game's worth of hints. None
-    for an answer not proven optimal, one counted in single cards or written out in them
-    (the hints are in moves, each a move as the search found it), or a verdict without
-    its moves."""
+    from every position on it, so one solve answers a whole game's worth of hints. Along
+    a line not proven optimal each hint is `optimal: false`, its moves left the line's
+    rest and its `at_least` the start's lower bound less the moves played (no line from
+    there is shorter, or one from the start would be). None for an answer counted in
+    single cards or written out in them (the hints are in moves, each a move as the
+    search found it), or a verdict without its moves."""
     if solution.status is Status.UNSOLVABLE:
         yield start, Hint.unwinnable()
         return
-    if (solution.status is not Status.SOLVED or not solution.optimal
+    if (solution.status is not Status.SOLVED
             or solution.metric is not Metric.MOVES or solution.single_cards
             or solution.line_length is not None):
         return
-    position, left = start, len(solution.moves)
-    for move in solution.moves:
-        yield position, Hint(Status.SOLVED, move, left, _NO_SEARCH, known=True)
+    position, left, lower = start, len(solution.moves), solution.lower_bound
+    for played, move in enumerate(solution.moves):
+        yield position, Hint(Status.SOLVED, move, left, _NO_SEARCH, solution.optimal,
+                             None if solution.optimal or lower is None
+                             else max(0, lower - played), known=True)
         position = apply(position, move)
         left -= 1
     yield position, Hint(Status.SOLVED, None, 0, _NO_SEARCH, known=True)

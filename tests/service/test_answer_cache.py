@@ -1,7 +1,8 @@
 """The answer cache keeps the most recently used answers, within its entries and its
 bytes, no client past its share; what it counts of its bytes is not less than what it
-holds; and the hints along an optimal line are each position's own: replayed from any
-of them, the line wins in the moves its hint says are left."""
+holds; an answer it is told to keep is not replaced; and the hints along a line are each
+position's own: replayed from any of them, the line wins in the moves its hint says are
+left, and along a line not proven optimal each says so, with a lower bound that holds."""
 
 from __future__ import annotations
 
@@ -30,6 +31,16 @@ def test_the_least_recently_used_answer_goes_first_and_lookups_are_counted():
     assert counted == {"fortress_solver_test_cache_hits": 3,
                        "fortress_solver_test_cache_misses": 1,
                        "fortress_solver_test_cache_bytes": cache.size}
+
+
+def test_an_answer_it_is_told_to_keep_is_not_replaced():
+    cache: AnswerCache[str, int] = AnswerCache(10, 1, "test_cache", "Test")
+    cache.put([("a", 1), ("b", 2)], "one")
+    cache.put([("a", 10), ("b", 20), ("c", 30)], "two", keep=lambda held: held % 2 == 0)
+    assert (cache.get("a"), cache.get("b"), cache.get("c")) == (10, 2, 30)
+    assert cache.held_by("one")[0] == 1 and cache.held_by("two")[0] == 2
+    cache.put([("b", 200)], "two", keep=lambda held: True)  # every one kept: nothing put
+    assert cache.get("b") == 2 and cache.held_by("two")[0] == 2
 
 
 def test_the_bytes_bound_it_and_every_answer_is_counted_at_least_its_size():
@@ -101,10 +112,24 @@ def test_each_hint_along_an_optimal_line_is_its_positions_own():
     assert last.is_won and won.move is None
 
 
-def test_a_line_not_proven_optimal_gives_no_hints():
-    solution = solve(deal(2), Mode.ANY)
+def test_a_line_not_proven_optimal_gives_hints_with_its_bounds():
+    """Each hint along the line: its move, the line's rest as moves left, and a lower
+    bound no shorter win from there breaks (the optimal length, by an optimal solve)."""
+    start = deal(2)
+    solution = solve(start, Mode.ANY)
     assert solution.status is Status.SOLVED and not solution.optimal
-    assert list(hints_along(deal(2), solution)) == []
+    assert solution.lower_bound is not None and solution.lower_bound > 0
+    along = list(hints_along(start, solution))
+    assert [position for position, _ in along] == list(accumulate(solution.moves, apply,
+                                                                  initial=start))
+    for played, (position, hint) in enumerate(along[:-1]):
+        assert hint.known and not hint.optimal and hint.move == solution.moves[played]
+        assert hint.moves_left == len(solution.moves) - played
+        assert hint.at_least == max(0, solution.lower_bound - played) <= hint.moves_left
+    for position, hint in along[:-1:10]:
+        assert hint.at_least <= solve(position).length <= hint.moves_left
+    last, won = along[-1]
+    assert last.is_won and won.move is None and won.moves_left == 0 and won.optimal
 
 
 def test_a_deal_proven_unwinnable_is_known_so():
