@@ -122,7 +122,7 @@ def test_a_line_not_proven_optimal_gives_hints_with_its_bounds():
     along = list(hints_along(start, solution))
     assert [position for position, _ in along] == list(accumulate(solution.moves, apply,
                                                                   initial=start))
-    for played, (position, hint) in enumerate(along[:-1]):
+    for played, (_, hint) in enumerate(along[:-1]):
         assert hint.known and not hint.optimal and hint.move == solution.moves[played]
         assert hint.moves_left == len(solution.moves) - played
         assert hint.at_least == max(0, solution.lower_bound - played) <= hint.moves_left
