@@ -1,5 +1,6 @@
-"""make bench-family: every variant of the family over the same deal numbers, one line
-each, and Freecell Solver on the three down-building ones in the same run.
+"""make bench-family: every variant of the family over the same deal numbers, our `any` and
+`verdict` modes a line each, and Freecell Solver (its default search and its `-l lg`
+preset) on the three down-building ones in the same run.
 
 It exists so that one table says what the solver does on each variant within a fixed
 budget (how many deals it decides, how many are winnable, how long it takes, how long
@@ -8,13 +9,16 @@ established solver on the games that solver plays, with the evidence (deals wher
 verdicts differ) listed rather than averaged away.
 
 One search at a time, on one core: ours in this process, fc-solve as a child process.
-Per variant the deals go in chunks; in each chunk our `any` searches and fc-solve's runs
-take turns going first, so that machine noise falls on both; then the chunk's deals that
-`any` solved are solved in `optimal` mode, timed on their own. fc-solve gets our board
-(bench/fcsolve.py), checked card for card against pysol-cards' deal of that number.
+Per variant the deals go in chunks; in each chunk every side (our modes, --modes;
+fc-solve's presets, --presets) runs on every deal, the sides' order rotated by one a
+chunk (bench/sides.py), so that machine noise falls on all; then the chunk's deals one
+of our modes solved are solved in `optimal` mode, timed on their own. fc-solve gets our
+board (bench/fcsolve.py), checked card for card against pysol-cards' deal of that
+number, and its lines are replayed by our rules (a line they refuse is listed).
 
     .venv/bin/python -m bench.bench_family [--deals 1-1000] [--variants a,b] [--seconds 10]
-        [--quick] [--json out.json] [--fortress-share 10000]
+        [--modes any,verdict] [--presets default,lg] [--quick] [--json out.json]
+        [--fortress-share 10000]
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bench import fcsolve
+from bench import fcsolve, sides
 from solver.beleaguered.deals import deal
 from solver.beleaguered.position import Position
 from solver.beleaguered.solve import Algorithm, Mode, solve
@@ -55,58 +59,59 @@ def solve_timed(position: Position, mode: Mode, algorithm: Algorithm, seconds: f
 
 
 def fc_record(position: Position, number: int, seconds: float, fc: tuple[str, str],
-              atomic: bool = False) -> Record:
-    """fc-solve (`fc`: its executable and game) on our deal `number`."""
-    result = fcsolve.run(position, fc[1], seconds, fc[0], atomic)
+              atomic: bool = False, preset: str = fcsolve.DEFAULT_PRESET) -> Record:
+    """fc-solve (`fc`: its executable and game; `preset`) on our deal `number`."""
+    result = fcsolve.run(position, fc[1], seconds, fc[0], atomic, preset)
     length = None if result.moves is None else len(result.moves)
-    return {"status": result.status.value, "length": length, "seconds": result.seconds,
-            "timed_out": result.timed_out,
+    return {**sides.fc_entry(result), "length": length,
             "same_cards": fcsolve.same_cards(position, fc[1], number)}
 
 
 def run_variant(rules: Variant, numbers: Sequence[int], seconds: float, algorithm: Algorithm,
                 chunk: int, fc_solve: str | None, progress: bool,
-                optimal_seconds: float | None = None) -> list[Record]:
-    """A record per deal: `any`, `optimal` when `any` solved it, and `fc` when fc-solve
-    plays this variant (with `atomic`, its verdict again from single-card moves only,
-    where it and `any` decided differently)."""
+                optimal_seconds: float | None = None, modes: Sequence[Mode] = (Mode.ANY,),
+                presets: Sequence[str] = (fcsolve.DEFAULT_PRESET,)) -> list[Record]:
+    """A record per deal: one entry a side (bench/sides.py: our `modes`, and fc-solve's
+    `presets` when it plays this variant), and `optimal` when one of our modes solved it;
+    where one of our modes and an fc-solve side decided differently, that side's
+    `atomic`: fc-solve's verdict again from single-card moves only (its default search)."""
     from service.arguments import progress_bar
 
     game = fcsolve.GAMES.get(rules.name)
     fc = None if fc_solve is None or game is None else (fc_solve, game)
+    preset_of = {} if fc is None else {sides.fc_side(p): p for p in presets}
+    everyone = [*modes, *preset_of]
     records: list[Record] = []
-    with progress_bar(desc=rules.name, total=len(numbers) * (2 + (fc is not None)),
+    with progress_bar(desc=rules.name, total=len(numbers) * (len(everyone) + 1),
                       unit="search", forced=progress) as bar:
         for k, start in enumerate(range(0, len(numbers), chunk)):
             part: list[Record] = [{"deal": n, "position": deal(n, rules)}
                                   for n in numbers[start:start + chunk]]
-            turns = ["ours", "fc"] if k % 2 == 0 else ["fc", "ours"]
-            for turn in turns if fc else ["ours"]:
+            for side in sides.turn_order(everyone, k):
                 for record in part:
                     position, number = record["position"], record["deal"]
-                    if turn == "ours":
-                        record["any"] = solve_timed(position, Mode.ANY, algorithm, seconds)
-                    else:
+                    if side in preset_of:
                         assert fc is not None
-                        record["fc"] = fc_record(position, number, seconds, fc)
+                        record[side] = fc_record(position, number, seconds, fc,
+                                                 preset=preset_of[side])
+                    else:
+                        record[side] = solve_timed(position, Mode(side), algorithm, seconds)
                     bar.update()
             for record in part:
                 position = record.pop("position")
-                if fc and differ(record):
-                    record["fc"]["atomic"] = fc_record(position, record["deal"], seconds, fc,
-                                                       atomic=True)["status"]
-                if record["any"]["status"] == SOLVED:
+                differing = [s for s in preset_of
+                             if any(sides.differ(record, m, s) for m in modes)]
+                if differing:
+                    assert fc is not None
+                    atomic = fc_record(position, record["deal"], seconds, fc, atomic=True)
+                    for side in differing:
+                        record[side]["atomic"] = atomic["status"]
+                if any(record[m]["status"] == SOLVED for m in modes):
                     record["optimal"] = solve_timed(position, Mode.OPTIMAL, algorithm,
                                                     optimal_seconds or seconds)
                 bar.update()
             records += part
     return records
-
-
-def differ(record: Record) -> bool:
-    """Whether ours and fc-solve both decided the deal, differently."""
-    ours, theirs = record["any"]["status"], record["fc"]["status"]
-    return UNKNOWN not in (ours, theirs) and ours != theirs
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -124,12 +129,12 @@ def median(values: Iterable[float]) -> float | None:
     return statistics.median(listed) if listed else None
 
 
-def summarise(records: Sequence[Record]) -> Record:
-    """A variant's figures: verdicts and times of `any`; lengths of both modes; of the
-    deals `any` won, how many `optimal` proved, and on the others the gap between the
-    shortest line found and the best proven lower bound."""
+def summarise(records: Sequence[Record], mode: str = Mode.ANY) -> Record:
+    """A variant's figures in `mode`: its verdicts and times; the lengths of it and of
+    `optimal`; of the deals it won, how many `optimal` proved, and on the others the gap
+    between the shortest line found and the best proven lower bound."""
     n = len(records)
-    found = [r["any"] for r in records]
+    found = [r[mode] for r in records]
     won = sum(a["status"] == SOLVED for a in found)
     unsolvable = sum(a["status"] == UNSOLVABLE for a in found)
     times = [a["seconds"] for a in found]
@@ -140,9 +145,9 @@ def summarise(records: Sequence[Record]) -> Record:
         o = r.get("optimal")
         if o is None or (o["status"] == SOLVED and o["optimal"]):
             continue
-        bounds = [x["lower_bound"] for x in (o, r["any"]) if x["lower_bound"] is not None]
+        bounds = [x["lower_bound"] for x in (o, r[mode]) if x["lower_bound"] is not None]
         if bounds:  # both modes' bounds are proven: the larger holds
-            best = min(x for x in (o["length"], r["any"]["length"]) if x is not None)
+            best = min(x for x in (o["length"], r[mode]["length"]) if x is not None)
             gaps.append(best - max(bounds))
     low, high = wilson(won, n)
     return {
@@ -160,43 +165,42 @@ def summarise(records: Sequence[Record]) -> Record:
     }
 
 
-def compare_fc(records: Sequence[Record]) -> Record:
-    """Ours (`any`) beside fc-solve on the same deals (each record has its "fc"):
-    verdicts where both decide, total time (a timeout counts as the full budget), and
-    median single-card lengths on the deals both solved; a proven optimum that fc-solve
-    beat is listed as a fault."""
-    fc = [r["fc"] for r in records]
-    decided = sum(UNKNOWN not in (r["any"]["status"], r["fc"]["status"]) for r in records)
-    disagree = [f"{r['deal']} (ours {r['any']['status']}, fc-solve {r['fc']['status']}, "
-                f"with -to 01ABCDE {r['fc'].get('atomic', '-')})"
-                for r in records if differ(r)]
-    won = [r for r in records if r["fc"]["status"] == SOLVED]
-    both = [(r["any"]["length"], r["fc"]["length"]) for r in won
-            if r["any"]["status"] == SOLVED]
-    proven = [(r["optimal"]["length"], r["fc"]["length"]) for r in won
+def compare_fc(records: Sequence[Record], mode: str = Mode.ANY, side: str = "fc") -> Record:
+    """Ours (`mode`) beside an fc-solve side (bench/sides.py) on the same deals: verdicts
+    where both decide, total time (a timeout counts as the full budget), and median
+    single-card lengths on the deals both solved; a proven optimum that fc-solve beat is
+    listed as a fault."""
+    fc = [r[side] for r in records]
+    agreed = sides.agreement(records, mode, side)
+    won = [r for r in records if r[side]["status"] == SOLVED]
+    both = [(r[mode]["length"], r[side]["length"]) for r in won
+            if r[mode]["status"] == SOLVED]
+    proven = [(r["optimal"]["length"], r[side]["length"]) for r in won
               if r.get("optimal", {}).get("optimal")]
-    below = [f"{r['deal']} (fc-solve {r['fc']['length']} single-card moves, proven optimum "
-             f"{r['optimal']['length']})" for r in won if r.get("optimal", {}).get("optimal")
-             and r["fc"]["length"] < r["optimal"]["length"]]
-    ours_seconds = sum(r["any"]["seconds"] for r in records)
+    below = [f"{r['deal']} ({sides.title(side)} {r[side]['length']} single-card moves, "
+             f"proven optimum {r['optimal']['length']})" for r in won
+             if r.get("optimal", {}).get("optimal")
+             and r[side]["length"] < r["optimal"]["length"]]
+    ours_seconds = sum(r[mode]["seconds"] for r in records)
     fc_seconds = sum(f["seconds"] for f in fc)
     return {
-        "deals": len(records), "fc_solved": len(won),
+        "mode": mode, "side": side, "deals": len(records), "fc_solved": len(won),
         "fc_unsolvable": sum(f["status"] == UNSOLVABLE for f in fc),
         "fc_timeouts": sum(f["timed_out"] for f in fc),
-        "both_decided": decided, "agree": decided - len(disagree),
-        "disagreements": disagree, "below_proven_optimum": below,
+        "fc_refused": sum(f["status"] == sides.REFUSED for f in fc),
+        "both_decided": agreed["both_decided"], "agree": agreed["agree"],
+        "disagreements": agreed["disagreements"], "below_proven_optimum": below,
         "seconds_ours": ours_seconds, "seconds_fc": fc_seconds,
         "time_ratio_fc_over_ours": ratio(fc_seconds, ours_seconds),
         "both_solved": len(both),
         "length_fc_median": median(f for _, f in both),
-        "length_ours_any_median": median(a for a, _ in both),
-        "length_ratio_fc_over_any": ratio(median(f for _, f in both),
+        "length_ours_median": median(a for a, _ in both),
+        "length_ratio_fc_over_ours": ratio(median(f for _, f in both),
                                            median(a for a, _ in both)),
         "length_ratio_fc_over_optimal": ratio(median(f for _, f in proven),
                                                median(o for o, _ in proven)),
         "cards_checked": sum(f["same_cards"] is not None for f in fc),
-        "cards_differ": [r["deal"] for r in records if r["fc"]["same_cards"] is False],
+        "cards_differ": [r["deal"] for r in records if r[side]["same_cards"] is False],
     }
 
 
@@ -230,9 +234,9 @@ def num(x: float | None, digits: int = 0) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
-def variant_row(name: str, s: Record) -> list[str]:
+def variant_row(name: str, mode: str, s: Record) -> list[str]:
     low, high = s["winnable_wilson95"]
-    return [name, str(s["deals"]), pct(s["decided_share"]),
+    return [name, mode, str(s["deals"]), pct(s["decided_share"]),
             f"{pct(s['winnable_share'])} [{100 * low:.1f}-{100 * high:.1f}]",
             num(s["seconds_median"], 3), num(s["seconds_p90"], 3), num(s["seconds_max"], 2),
             num(s["length_any_median"], 1), num(s["length_optimal_median"], 1),
@@ -240,18 +244,21 @@ def variant_row(name: str, s: Record) -> list[str]:
             num(s["gap_median"], 1) + (f" ({s['bounded']})" if s["bounded"] else "")]
 
 
-VARIANT_HEADER = ["variant", "deals", "decided", "winnable [Wilson 95%]", "s med", "s p90",
-                  "s max", "len any", "len opt", "proven opt", "unproven", "gap med (n)"]
-FC_HEADER = ["variant", "deals", "both decided", "agree", "differ", "fc timeouts",
-             "time fc/ours", "len fc", "len ours", "len fc/any", "len fc/opt", "cards same"]
+VARIANT_HEADER = ["variant", "mode", "deals", "decided", "winnable [Wilson 95%]", "s med",
+                  "s p90", "s max", "len mode", "len opt", "proven opt", "unproven",
+                  "gap med (n)"]
+FC_HEADER = ["variant", "ours", "beside", "deals", "both decided", "agree", "differ",
+             "fc timeouts", "fc refused", "time fc/ours", "len fc", "len ours", "len fc/ours",
+             "len fc/opt", "cards same"]
 
 
 def fc_row(name: str, c: Record) -> list[str]:
     cards = f"{c['cards_checked'] - len(c['cards_differ'])}/{c['cards_checked']}"
-    return [name, str(c["deals"]), str(c["both_decided"]), str(c["agree"]),
-            str(len(c["disagreements"])), str(c["fc_timeouts"]),
+    return [name, c["mode"], sides.title(c["side"]), str(c["deals"]), str(c["both_decided"]),
+            str(c["agree"]), str(len(c["disagreements"])), str(c["fc_timeouts"]),
+            str(c["fc_refused"]),
             num(c["time_ratio_fc_over_ours"], 2), num(c["length_fc_median"], 1),
-            num(c["length_ours_any_median"], 1), num(c["length_ratio_fc_over_any"], 2),
+            num(c["length_ours_median"], 1), num(c["length_ratio_fc_over_ours"], 2),
             num(c["length_ratio_fc_over_optimal"], 2), cards]
 
 
@@ -310,6 +317,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--chunk", type=int, default=20, help="deals per turn (default 20)")
     parser.add_argument("--fc-solve", default=fcsolve.EXECUTABLE, metavar="PATH",
                         help="the fc-solve executable (default: fc-solve on PATH)")
+    parser.add_argument("--modes", type=sides.mode_list, default=sides.MODES, metavar="A,B",
+                        help=f"our modes, each a side (default {','.join(sides.MODES)})")
+    parser.add_argument("--presets", type=sides.preset_list, default=sides.PRESETS,
+                        metavar="A,B",
+                        help=f"fc-solve's presets, each a side: `default` its own search, "
+                             f"else `-l NAME`; `none` for no fc-solve run (default "
+                             f"{','.join(sides.PRESETS)})")
     parser.add_argument("--fortress-share", type=int, metavar="N",
                         help="also Fortress's winnable share over deals 1..N (`any` mode)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures here")
@@ -325,50 +339,69 @@ def main(argv: Sequence[str] | None = None) -> None:
     chosen: tuple[Variant, ...] = castle if args.variants is None else args.variants
     if seconds <= 0 or args.chunk <= 0 or (args.fortress_share or 1) <= 0:
         parser.error("--seconds, --chunk and --fortress-share must be positive")
+    modes = [str(m) for m in args.modes]
+    presets: tuple[str, ...] = args.presets
 
-    wanted = any(rules.name in fcsolve.GAMES for rules in chosen)
+    wanted = bool(presets) and any(rules.name in fcsolve.GAMES for rules in chosen)
     fc_solve = find_fc_solve(args.fc_solve) if wanted else None
-    fc_info = None if fc_solve is None else {
+    if fc_solve is not None and sides.unknown_presets(presets, fc_solve):
+        parser.error(f"fc-solve has no preset "
+                     f"{', '.join(sides.unknown_presets(presets, fc_solve))}")
+    fc_info: Record | None = None if fc_solve is None else {
         "version": fcsolve.version(fc_solve),
-        "command": fcsolve.command("<game>", 8, 0, fc_solve)}
+        "commands": {sides.fc_side(p): fcsolve.command("<game>", 8, 0, fc_solve, preset=p)
+                     for p in presets}}
 
     results: dict[str, Record] = {}
     for rules in chosen:
         records = run_variant(rules, deals, seconds, args.algorithm, args.chunk, fc_solve,
-                              args.progress, args.optimal_seconds)
-        results[rules.name] = {"summary": summarise(records), "records": records}
-        if any("fc" in r for r in records):
-            results[rules.name]["fc_solve"] = compare_fc(records)
+                              args.progress, args.optimal_seconds, args.modes, presets)
+        fc_sides = [sides.fc_side(p) for p in presets if fc_solve and rules.name in fcsolve.GAMES]
+        results[rules.name] = {"summary": {m: summarise(records, m) for m in modes},
+                               "sides": sides.summary(records, [*modes, *fc_sides]),
+                               "records": records}
+        if fc_sides:
+            results[rules.name]["fc_solve"] = [compare_fc(records, m, side)
+                                               for side in fc_sides for m in modes]
 
     if results:
         print(f"Deals {deals.start}-{deals.stop - 1} ({len(deals)}), {seconds:g} s per search; "
-              f"`any` mode for verdicts and times, `optimal` ({args.algorithm}, "
-              f"{args.optimal_seconds or seconds:g} s) on the deals "
-              "`any` won; one search at a time\n")
+              f"modes {', '.join(modes)} for verdicts and times, `optimal` ({args.algorithm}, "
+              f"{args.optimal_seconds or seconds:g} s) on the deals one of them won; one "
+              f"search at a time\n")
         print(render("variants", VARIANT_HEADER,
-                     [variant_row(name, r["summary"]) for name, r in results.items()]))
-        print("decided, winnable (undecided deals count as not won) and seconds: `any`; "
+                     [variant_row(name, m, s) for name, r in results.items()
+                      for m, s in r["summary"].items()]))
+        print("decided, winnable (undecided deals count as not won) and seconds: the mode's; "
               "len: medians of solved deals;\nproven opt: share of the won deals; gap: "
-              "shortest line found - proven lower bound, on the unproven deals")
+              "shortest line found - proven lower bound, on the unproven deals\n")
+        print(render("sides: verdicts and time", sides.SIDES_HEADER,
+                     [row for name, r in results.items()
+                      for row in sides.side_rows(name, r["sides"])]) + "\n")
+        print(render("verdicts side by side, on the deals both decided", sides.PAIRS_HEADER,
+                     [row for name, r in results.items()
+                      for row in sides.pair_rows(name, r["sides"])]))
+        listed = [line for name, r in results.items()
+                  for line in sides.findings(name, r["sides"])]
+        print("\n".join(listed) or "  verdicts differ on no deal, no line refused")
     compared = {name: r["fc_solve"] for name, r in results.items() if "fc_solve" in r}
     if compared and fc_info is not None:
         print(f"\nFreecell Solver ({fc_info['version']}), {seconds:g} s timeout, the same deals "
               f"interleaved in turns of {args.chunk}: "
-              f"{' '.join(fc_info['command'])}")
+              + "; ".join(" ".join(words) for words in fc_info["commands"].values()))
         print("lengths are single-card moves (its sequence moves expanded and replayed by "
               "our rules), medians over the deals both solved;\ntime: fc-solve's wall "
               "clock, process start included, a timeout counted in full; its `unsolvable` "
               "is its move set exhausted,\nwhich its docs warn can miss a win\n")
-        print(render("ours (any) vs fc-solve", FC_HEADER,
-                     [fc_row(name, c) for name, c in compared.items()]))
-        for name, c in compared.items():
-            for label, listed in (("verdicts differ", c["disagreements"]),
-                                  ("fc-solve below a proven optimum", c["below_proven_optimum"]),
-                                  ("cards differ from pysol-cards", c["cards_differ"])):
-                if listed:
-                    print(f"  {name}, {label}: {', '.join(map(str, listed))}")
-        if not any(c["disagreements"] for c in compared.values()):
-            print("  verdicts differ on no deal")
+        print(render("ours vs fc-solve", FC_HEADER,
+                     [fc_row(name, c) for name, listed in compared.items() for c in listed]))
+        for name, listed in compared.items():
+            for c in listed:
+                for label, found in (("below a proven optimum", c["below_proven_optimum"]),
+                                     ("cards differ from pysol-cards", c["cards_differ"])):
+                    if found and c["mode"] == modes[0]:
+                        print(f"  {name}, {sides.title(c['side'])} {label}: "
+                              f"{', '.join(map(str, found))}")
     elif wanted:
         print(f"\nFreecell Solver: SKIPPED, fc-solve not found ({INSTALL_HINT})")
 

@@ -7,12 +7,18 @@ through empty piles and free cells). Its solution is played through our rules, e
 printed move kept as one of our moves (a k-card move from pile to pile as our sequence
 move of the k-th card from the top) and written out in single-card moves by
 solver.beleaguered.sequences, the recursive supermove our own lines are written out
-with: the lengths are then counts of legal moves both ways, and a solution that broke
-our rules or did not win would raise. Where the variant has sequence moves (the FreeCell
+with: the lengths are then counts of legal moves both ways, and a solution that breaks
+our rules or does not win is refused. Where the variant has sequence moves (the FreeCell
 family) the printed line must replay as it stands too. Forcing atomic moves instead
 (`-to 01ABCDE`) would make each printed move one card, but it changes the search so much
 (solutions of thousands of moves, other deals timing out) that it would no longer be
 fc-solve's figure.
+
+Besides its default search, one of its presets (`-l lg`: looking-glass, a scan of many
+soft threads written for FreeCell) may be asked for. A preset written for FreeCell may
+break another game's rules (`-l lg` fills an empty pile with any card in
+Seahaven Towers): such a line is kept as `Run.refused`, its reason, not raised, so that
+a long benchmark lists it among its findings.
 
 The board goes in as fc-solve's `-p -t` text (columns bottom to top, `T` for ten), so
 that what it is given is our deal, not one it makes itself; `pysol_layout` gives the
@@ -51,6 +57,7 @@ FREECELL_GAMES = {"freecell": "freecell", "bakers-game": "bakers_game",
                   "forecell": "forecell"}
 # fc-solve writes foundations in the order H C D S; ours are C D H S.
 FOUNDATION_SUITS = (("H", 2), ("C", 0), ("D", 1), ("S", 3))
+DEFAULT_PRESET = "default"  # its own search settings, no `-l`
 PYSOL_CARDS_LAST_LCG_DEAL = 31999  # pysol-cards deals 32000 on by the LCG, PySolFC does not
 
 
@@ -73,17 +80,27 @@ def board_text(position: Position) -> str:
 
 
 def command(game: str, piles: int, cells: int, executable: str = EXECUTABLE,
-            atomic: bool = False) -> list[str]:
+            atomic: bool = False, preset: str = DEFAULT_PRESET) -> list[str]:
     """fc-solve's preset for the game (how piles build, what fills an empty one, runs as
-    long as the free cells and empty piles allow), with its own search settings; the
+    long as the free cells and empty piles allow), with its own search settings or those
+    of `preset` (`-l NAME`, after the game's, which it would otherwise not override); the
     pile and cell counts said again (the board names only what it holds); -m prints the
     moves alone (`read_line` replays them, so the states of -sam are not needed); -sel says
     "Iterations count exceeded." where a limit, not the search space, ran out.
     `atomic`: single-card moves only (`-to 01ABCDE`), the move set its docs give for a
     board it wrongly calls unsolvable."""
     return [executable, "--game", game, "--stacks-num", str(piles),
-            "--freecells-num", str(cells), *(["-to", "01ABCDE"] if atomic else []),
-            "-m", "-sel", "-"]
+            "--freecells-num", str(cells),
+            *([] if preset == DEFAULT_PRESET else ["-l", preset]),
+            *(["-to", "01ABCDE"] if atomic else []), "-m", "-sel", "-"]
+
+
+def preset_exists(preset: str, executable: str = EXECUTABLE) -> bool:
+    """Whether fc-solve knows `preset` (it fails to start on one it does not)."""
+    if preset == DEFAULT_PRESET:
+        return True
+    return subprocess.run([executable, "-l", preset, "--version"], capture_output=True,
+                          check=False).returncode == 0
 
 
 @dataclass(frozen=True)
@@ -97,9 +114,10 @@ class Line:
 @dataclass(frozen=True)
 class Run:
     status: Status       # SOLVED, UNSOLVABLE (its move set exhausted), UNKNOWN
-    line: Line | None    # its solution, when SOLVED
+    line: Line | None    # its solution, when SOLVED and our rules play it
     seconds: float            # wall clock, process start included; the timeout when killed
     timed_out: bool
+    refused: str | None = None  # SOLVED, but our rules refuse its line: why
 
     @property
     def moves(self) -> tuple[Move, ...] | None:
@@ -108,12 +126,13 @@ class Run:
 
 
 def run(position: Position, game: str, timeout: float, executable: str = EXECUTABLE,
-        atomic: bool = False) -> Run:
-    """One fc-solve run on `position`, killed (its whole process group) at `timeout`."""
+        atomic: bool = False, preset: str = DEFAULT_PRESET) -> Run:
+    """One fc-solve run on `position`, killed (its whole process group) at `timeout`; a
+    win whose line breaks our rules or does not win comes back with `refused`."""
     text = board_text(position)
     started = time.perf_counter()
     process = subprocess.Popen(
-        command(game, len(position.tableau), len(position.cells), executable, atomic),
+        command(game, len(position.tableau), len(position.cells), executable, atomic, preset),
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True, env={**os.environ, "FREECELL_SOLVER_QUIET": "1"})
     try:
@@ -123,7 +142,10 @@ def run(position: Position, game: str, timeout: float, executable: str = EXECUTA
         process.communicate()
         return Run(Status.UNKNOWN, None, timeout, True)
     seconds = time.perf_counter() - started
-    status, line = parse_output(out, position)
+    try:
+        status, line = parse_output(out, position)
+    except (IllegalMove, ValueError) as fault:
+        return Run(Status.SOLVED, None, seconds, False, str(fault))
     if status is None:
         raise RuntimeError(f"fc-solve gave no verdict (exit {process.returncode}): "
                            f"{err.strip()[-300:] or out.strip()[-300:]}")

@@ -3,7 +3,8 @@ bench-freecell` compare against: our positions as its board text, its output rea
 verdict and a line replayed by our rules (as printed and in single-card moves), and our
 deals the same cards as pysol-cards' (and FreeCell's as Microsoft's). The tests marked
 so run fc-solve itself: on a Beleaguered Castle position won in six moves, a FreeCell
-endgame whose first move carries two cards, and an Eight Off deal under the wrong preset.
+endgame whose first move carries two cards, an Eight Off deal under the wrong preset, and
+a Seahaven Towers deal whose line under -l lg our rules refuse.
 """
 
 from __future__ import annotations
@@ -224,3 +225,30 @@ def test_a_line_by_another_games_rules_is_refused():
     with pytest.raises(IllegalMove):
         fcsolve.parse_output(wrong, position)
     assert fcsolve.run(position, "eight_off", timeout=30).status is Status.SOLVED
+
+
+def test_a_preset_is_asked_for_after_the_game_and_default_asks_for_none():
+    """-l after --game, which it would otherwise not override; `default` adds nothing."""
+    with_preset = fcsolve.command("freecell", 8, 4, "fc-solve", preset="lg")
+    assert with_preset[with_preset.index("-l") + 1] == "lg"
+    assert with_preset.index("-l") > with_preset.index("--freecells-num")
+    assert "-l" not in fcsolve.command("freecell", 8, 4, "fc-solve", preset="default")
+
+
+@needs_fc_solve
+def test_fc_solve_knows_its_presets_and_no_other():
+    assert fcsolve.preset_exists("lg") and fcsolve.preset_exists("default")
+    assert not fcsolve.preset_exists("no-such-preset")
+
+
+@needs_fc_solve
+def test_a_preset_line_our_rules_refuse_is_kept_with_its_reason():
+    """fc-solve's -l lg (written for FreeCell) on Seahaven Towers deal 1 moves 8C to an
+    empty pile, which only a king may fill there: the run says so rather than raise, and
+    its default search's line replays."""
+    position = deal(1, find_variant("seahaven-towers"))
+    run = fcsolve.run(position, "seahaven_towers", timeout=30, preset="lg")
+    assert (run.status, run.line) == (Status.SOLVED, None)
+    assert run.refused is not None and "does not accept 8C" in run.refused
+    default = fcsolve.run(position, "seahaven_towers", timeout=30)
+    assert default.refused is None and default.line is not None
