@@ -11,7 +11,8 @@ GAMES ?= 1000
 KERNEL_TESTS := tests/beleaguered/test_native.py tests/beleaguered/test_optimality.py \
 	tests/beleaguered/test_freecell_family.py tests/beleaguered/test_memory_budget.py
 
-.PHONY: run test test-timing test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale bench-hostile bench-family bench-freecell bench-history bench-memory bench-worker-memory
+.PHONY: run test test-timing test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale bench-hostile bench-family bench-freecell bench-history bench-memory bench-worker-memory \
+	bench-verdict bench-quick-lines bench-hints
 
 # pip builds the compiled kernel (solver/beleaguered/_kernel.cpp) in place.
 $(RUNTIME): pyproject.toml setup.py solver/beleaguered/_kernel.cpp
@@ -130,22 +131,46 @@ SCALE_DEALS ?= 1-20000
 bench-scale: $(INSTALLED)
 	$(PY) -m bench.bench_scale --deals $(SCALE_DEALS)
 
-# Every variant over deals $(DEALS) (one core, 10 s a search), with Freecell Solver on
-# the down-building three; fc-solve is installed with apt-get when missing (the script
-# says so and skips the comparison when that fails).
+# Every variant over deals $(DEALS) (one core, 10 s a search), our `any` and `verdict`
+# modes, with Freecell Solver (its default search and -l lg) on the down-building three;
+# fc-solve is installed with apt-get when missing (the script says so and skips the
+# comparison when that fails).
 bench-family: $(INSTALLED)
 	@command -v fc-solve >/dev/null 2>&1 || apt-get install -y freecell-solver-bin \
 		|| echo "bench-family: could not install freecell-solver-bin (fc-solve)" >&2
 	$(PY) -m bench.bench_family --deals $(DEALS)
 
-# The FreeCell family beside Freecell Solver's default preset for each game (one core each,
-# 10 s a deal; FreeCell deals 1-1000, the others 1-300), fc-solve installed as above;
-# with the share proven optimal (--optimal); FREECELL_ARGS for other settings.
+# The FreeCell family beside Freecell Solver's preset for each game, its default search
+# and -l lg, our `any` and `verdict` modes (one core each, 10 s a deal; FreeCell deals
+# 1-1000, the others 1-300), fc-solve installed as above; with the share proven optimal
+# (--optimal); FREECELL_ARGS for other settings (--modes, --presets...).
 FREECELL_ARGS ?= --optimal
 bench-freecell: $(INSTALLED)
 	@command -v fc-solve >/dev/null 2>&1 || apt-get install -y freecell-solver-bin \
 		|| echo "bench-freecell: could not install freecell-solver-bin (fc-solve)" >&2
 	$(PY) -m bench.bench_freecell $(FREECELL_ARGS)
+
+# Microsoft FreeCell deals $(VERDICT_DEALS) decided by `fortress-solver batch --mode verdict
+# --jobs 1` beside Freecell Solver's `freecell-solver-range-parallel-solve ... -l lg`, wall
+# clock, 3 runs each taking turns, and the verdict counts of both.
+VERDICT_DEALS ?= 100001-132000
+bench-verdict: $(INSTALLED)
+	@command -v freecell-solver-range-parallel-solve >/dev/null 2>&1 \
+		|| apt-get install -y freecell-solver-bin \
+		|| echo "bench-verdict: could not install freecell-solver-bin" >&2
+	$(PY) -m bench.bench_verdict_range --deals $(VERDICT_DEALS)
+
+# A quick line's length beside the census's proven optimum: FreeCell and the castle
+# variants, deals $(DEALS), `optimal` mode in 0.25 s a deal.
+bench-quick-lines: $(INSTALLED)
+	$(PY) -m bench.bench_quick_lines --deals $(DEALS)
+
+# Hint with no budget over gRPC (a server started on 127.0.0.1) on the openings of deals
+# $(HINT_DEALS) of every variant: latency p50/p95/max, the line's excess over the
+# census's optimum; and `fortress-solver hint --deal N` timed whole on a few deals.
+HINT_DEALS ?= 1-200
+bench-hints: $(INSTALLED)
+	$(PY) -m bench.bench_hints --deals $(HINT_DEALS)
 
 # A 2-worker server with --memory-per-worker 400 under 4 hard optimal solves at once: the
 # peak resident memory of the server and its workers, against the manifest's 1 GiB.
