@@ -231,13 +231,13 @@ def _add_census_commands(commands: Any) -> None:
                              "skipped, so a run started again resumes (a run of the same "
                              "variant and budget: each line records them)")
     add_retry(census)
-    census.add_argument("--mode", choices=[Mode.VERDICT.value, Mode.ANY.value],
+    census.add_argument("--mode", choices=[Mode.ANY.value, Mode.VERDICT.value],
+                        default=Mode.ANY.value,
                         help="with --deals: the search that decides each deal before the "
-                             "optimal one; verdict: the first win found, or a proof there is "
-                             "none, as fast as can be; any: a short line fast (best-first by "
-                             "the bound). By default verdict for Beleaguered Fortress, whose "
-                             "lines keep only optimal lengths, and any for the other "
-                             "variants, whose lines keep the shortest line found")
+                             "optimal one; any: a short line fast (best-first by the bound); "
+                             "verdict: the first win found, or a proof there is none, as "
+                             "fast as can be (its line, of any length, is what a variant's "
+                             "line keeps when the optimal search finds none)")
     census.add_argument("--to", type=Path, metavar="FILE",
                         help="with --pack: the data file to write, needed (to replace the one "
                              "the package ships, name it: solver/beleaguered/census.bin, or "
@@ -388,7 +388,7 @@ def _census(args: argparse.Namespace) -> None:
         from solver.beleaguered.results import CENSUS, settings_of
 
         work = partial(census_lines.census_deal, budget=budget_of(args), variant=variant,
-                       mode=None if args.mode is None else Mode(args.mode))
+                       mode=Mode(args.mode))
         run_deals(args, settings_of(variant, CENSUS, budget_of(args)),
                   runner(work, args.jobs, args.dask))
 

@@ -28,12 +28,11 @@ from solver.shared_budget import SharedBudget
 
 
 def census_deal(number: int, budget: Budget, variant: Variant | None = None,
-                mode: Mode | None = None) -> dict[str, Any]:
-    """One census line: the verdict of `mode` (`verdict` or `any`), then the optimal
+                mode: Mode = Mode.ANY) -> dict[str, Any]:
+    """One census line: the verdict of `mode` (`any` or `verdict`), then the optimal
     search of a win in what the verdict left of `budget` (none when it left nothing).
-    `mode` None: `verdict` for Beleaguered Fortress, whose lines keep no length but an
-    optimal one, and `any` for another variant, whose lines keep the verdict's line when
-    the optimal search finds none shorter (so a short one is worth its search).
+    `any` by default: the faster on Beleaguered Fortress's deals (docs/measured.md), and
+    a variant's line keeps its line when the optimal search finds none shorter.
 
     Beleaguered Fortress's (`variant` None, or it): `length` is null unless proven optimal
     (a win whose optimal search ran out of budget is `"optimal": false`). Another
@@ -42,10 +41,10 @@ def census_deal(number: int, budget: Budget, variant: Variant | None = None,
     null when unwinnable), all in moves, and `single_card_moves` that line written out in
     single cards."""
     if variant is None or variant.name == DEFAULT:
-        return _fortress_deal(number, budget, mode or Mode.VERDICT)
+        return _fortress_deal(number, budget, mode)
     position = deal(number, variant)
     shared = SharedBudget(budget)
-    verdict = solve(position, mode or Mode.ANY, Algorithm.ASTAR, budget)
+    verdict = solve(position, mode, Algorithm.ASTAR, budget)
     shared.spend(verdict.stats)
     nodes, seconds = verdict.stats.nodes, verdict.stats.seconds
     length, optimal = verdict.length, verdict.status is Status.SOLVED and verdict.optimal
