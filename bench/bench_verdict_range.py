@@ -61,6 +61,7 @@ class Run:
 
     seconds: float
     verdicts: dict[int, str]  # deal -> solved, unsolvable, unknown
+    searching: float | None = None  # ours: the searches' own seconds, summed
 
     def counts(self) -> list[int]:
         found = Counter(self.verdicts.values())
@@ -91,13 +92,14 @@ def timed(command: list[str]) -> tuple[float, str]:
 def run_ours(command: list[str], deals: range) -> Run:
     """Our batch: a JSON line a deal, every deal of the range once."""
     seconds, out = timed(command)
-    verdicts = {}
+    verdicts, searching = {}, 0.0
     for line in out.splitlines():
         found = json.loads(line)
         verdicts[int(found["deal"])] = str(found["status"])
+        searching += float(found["seconds"])
     if sorted(verdicts) != list(deals):
         sys.exit(f"bench-verdict: our batch answered {len(verdicts)} deals of {len(deals)}")
-    return Run(seconds, verdicts)
+    return Run(seconds, verdicts, searching)
 
 
 def run_theirs(command: list[str], deals: range) -> Run:
@@ -182,18 +184,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"{len(deals):,} deals, {args.repeats} repetitions, the first going first in turn; "
           f"{checked}\n")
     rows = [[str(k + 1), "ours" if k % 2 == 0 else "fc-solve",
-             f"{runs['ours'][k].seconds:.2f}", f"{runs['fc-solve'][k].seconds:.2f}",
+             f"{runs['ours'][k].seconds:.2f}", f"{runs['ours'][k].searching or 0:.2f}",
+             f"{runs['fc-solve'][k].seconds:.2f}",
              "/".join(map(str, runs["ours"][k].counts())),
              "/".join(map(str, runs["fc-solve"][k].counts()))]
             for k in range(args.repeats)]
-    rows.append(["median", "", f"{medians['ours']:.2f}", f"{medians['fc-solve']:.2f}", "", ""])
+    searching = statistics.median(r.searching or 0 for r in runs["ours"])
+    rows.append(["median", "", f"{medians['ours']:.2f}", f"{searching:.2f}",
+                 f"{medians['fc-solve']:.2f}", "", ""])
     print(render("wall clock (s) and verdicts (won/unwinnable/undecided)",
-                 ["repetition", "first", "ours s", "fc-solve s", "ours", "fc-solve"], rows))
+                 ["repetition", "first", "ours s", "its searches s", "fc-solve s", "ours",
+                  "fc-solve"], rows))
     ratio = medians["fc-solve"] / medians["ours"] if medians["ours"] else None
     print(f"fc-solve / ours: {num(ratio, 2)} (medians); deals a second: ours "
           f"{len(deals) / medians['ours']:.0f}, fc-solve {len(deals) / medians['fc-solve']:.0f}")
-    print("fc-solve's unwinnable: its scan exhausted (Unsolved Board); undecided: a limit "
-          "reached (Intractable Board)")
+    print("its searches: the seconds our batch's lines give, summed (the rest is the "
+          "command's start, dealing, workers, output);\nfc-solve's unwinnable: its scan "
+          "exhausted (Unsolved Board); undecided: a limit reached (Intractable Board)")
     differ = sorted({line for o, t in zip(runs["ours"], runs["fc-solve"], strict=True)
                      for line in disagreements(o, t)})
     varied = [side for side, found in runs.items()
@@ -207,7 +214,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             json.dump({"date": started.isoformat(timespec="seconds"), "command": command_line,
                        "ours": ours_cmd, "fc_solve": theirs_cmd, "medians": medians,
                        "ratio_fc_over_ours": ratio, "disagreements": differ,
-                       "runs": {side: [{"seconds": r.seconds, "counts": r.counts()}
+                       "runs": {side: [{"seconds": r.seconds, "searching": r.searching,
+                                        "counts": r.counts()}
                                        for r in found] for side, found in runs.items()}},
                       out, indent=1)
 
