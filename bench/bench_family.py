@@ -14,7 +14,8 @@ fc-solve's presets, --presets) runs on every deal, the sides' order rotated by o
 chunk (bench/sides.py), so that machine noise falls on all; then the chunk's deals one
 of our modes solved are solved in `optimal` mode, timed on their own. fc-solve gets our
 board (bench/fcsolve.py), checked card for card against pysol-cards' deal of that
-number, and its lines are replayed by our rules (a line they refuse is listed).
+number; every line, ours and fc-solve's, is replayed by our plain rules (a line of
+fc-solve's they refuse is listed).
 
     .venv/bin/python -m bench.bench_family [--deals 1-1000] [--variants a,b] [--seconds 10]
         [--modes any,verdict] [--presets default,lg] [--quick] [--json out.json]
@@ -36,6 +37,7 @@ from typing import Any
 from bench import fcsolve, sides
 from solver.beleaguered.deals import deal
 from solver.beleaguered.position import Position
+from solver.beleaguered.rules import replay
 from solver.beleaguered.solve import Algorithm, Mode, solve
 from solver.beleaguered.variant import Variant, find_variant, variants
 from solver.budget import Budget, Status
@@ -49,13 +51,17 @@ INSTALL_HINT = "apt-get install -y freecell-solver-bin"
 
 
 def solve_timed(position: Position, mode: Mode, algorithm: Algorithm, seconds: float) -> Record:
-    """One search; the clock covers solve() only, set-up included, not dealing."""
+    """One search; the clock covers solve() only, set-up included, not dealing. Its line
+    is replayed by our plain rules here, so that no figure rests on the search's own
+    check."""
     started = time.perf_counter()
     solution = solve(position, mode, algorithm, Budget(seconds=seconds))
+    elapsed = time.perf_counter() - started
+    if solution.moves and not replay(position, solution.moves).is_won:
+        raise AssertionError(f"our {mode} line does not win from {position}")
     return {"status": solution.status.value, "length": solution.length,
             "optimal": solution.optimal, "lower_bound": solution.lower_bound,
-            "single_cards": solution.single_card_moves,
-            "seconds": time.perf_counter() - started}
+            "single_cards": solution.single_card_moves, "seconds": elapsed}
 
 
 def fc_record(position: Position, number: int, seconds: float, fc: tuple[str, str],
