@@ -69,6 +69,13 @@ HOME = -1  # where a step says the card goes: its foundation
 EMPTY = -2  # where a step says the card goes: an empty pile
 CELL = -3  # where a step says the card goes: a free cell
 
+# The verdict flares' orders, as the kernel's FLARES: weights of the cards not home, the
+# blocked cards (runs with sequence moves), the cards above the next card each foundation
+# needs, the cards in cells, the piles not empty (of 13) and the moves made.
+FLARES = ((3, 2, 1, 3, 3, 0), (2, 1, 1, 1, 1, 0), (2, 2, 0, 0, 0, 1), (4, 2, 0, 2, 2, 0),
+          (4, 2, 1, 2, 2, 0))
+_MAX_PILES = 13
+
 # A chosen move's source besides a pile (its index), and its target besides a pile
 _FROM_RESERVE, _FROM_CELL, _FROM_HOME = -1, -2, -3
 _TO_HOME, _TO_CELL = -1, -2
@@ -180,6 +187,25 @@ class FortressProblem:
 
     def heuristic(self, state: State) -> int:
         return 52 - sum(state.home) + self._extra_moves(tuple(sorted(state.piles)))
+
+    def verdict_orders(self) -> tuple[Callable[[State, int], int], ...]:
+        """The orders of the verdict flares (solver/search/flares.py), as the kernel's."""
+        return tuple(partial(self._verdict_score, weights) for weights in FLARES)
+
+    def _verdict_score(self, weights: tuple[int, ...], state: State, moves: int) -> int:
+        """A guess at how far `state` is from a win (the kernel's verdict_score)."""
+        away, blocked, over, cells, empty, made = weights
+        piles = tuple(sorted(state.piles))
+        above_next = 0
+        for pile in piles:
+            for at, card in enumerate(pile):
+                if card >> 2 == state.home[card & 3]:
+                    above_next += len(pile) - 1 - at
+        stuck = (blocked_runs(piles, self._rules.takes) if self._rules.sequences
+                 else blocked_cards(piles))
+        return (away * (52 - sum(state.home)) + blocked * stuck + over * above_next
+                + cells * state.cells.bit_count()
+                + empty * (_MAX_PILES - sum(not pile for pile in piles)) + made * moves)
 
     def key(self, state: State) -> tuple[tuple[Pile, ...], int, int]:
         return tuple(sorted(state.piles)), state.reserve, state.cells

@@ -1,4 +1,5 @@
-"""Solving a position: optimal (proven fewest moves) or any (fastest verdict), and hints.
+"""Solving a position: optimal (proven fewest moves), any (a short line fast) or verdict
+(the first win found, or a proof there is none, as fast as the kernel can), and hints.
 
 Every solution is replayed through the plain rules before it is returned, so a bug in
 the fast search can never hand out a line that does not win. An optimal search that runs
@@ -43,8 +44,12 @@ _NO_SEARCH = SearchStats(0, 0.0, 0)  # what an answer known without a search spe
 
 
 class Mode(StrEnum):
+    """What a search is for: the fewest moves, proven; a short line fast (best-first by
+    the bound); or only the verdict, as fast as can be (its line replays, any length)."""
+
     OPTIMAL = "optimal"
     ANY = "any"
+    VERDICT = "verdict"
 
 
 class Algorithm(StrEnum):
@@ -163,6 +168,8 @@ class Hint:
 _SEARCHES = {  # the search of each mode and algorithm, by its name in both engines
     (Mode.ANY, Algorithm.ASTAR): "greedy",
     (Mode.ANY, Algorithm.IDASTAR): "greedy",
+    (Mode.VERDICT, Algorithm.ASTAR): "verdict",
+    (Mode.VERDICT, Algorithm.IDASTAR): "verdict",
     (Mode.OPTIMAL, Algorithm.ASTAR): "astar",
     (Mode.OPTIMAL, Algorithm.IDASTAR): "idastar",
 }
@@ -180,12 +187,13 @@ def solve(
     budget: Budget = DEFAULT_BUDGET,
     metric: Metric = Metric.MOVES,
 ) -> Solution:
-    """`any` ignores `algorithm`: it always takes the greedy route to a verdict. An
+    """`any` and `verdict` ignore `algorithm`: `any` takes the greedy route to a short
+    line, `verdict` greedy flares under several orders (solver/search/flares.py). An
     optimal search has three quarters of the budget's time and nodes; if it runs out, the
     greedy search has what it left, and its line is answered with `optimal: false`. The
     process's engine searches (solver/beleaguered/engines.py)."""
     mode, engine, metric = Mode(mode), engines.current(), Metric(metric)
-    if mode is Mode.ANY:
+    if mode is not Mode.OPTIMAL:
         return _search(position, mode, Algorithm(algorithm), budget, engine, metric)
     shared = SharedBudget(budget)
     proving = _search(position, mode, Algorithm(algorithm), proving_budget(mode, budget),
@@ -231,6 +239,7 @@ def _search(position: Position, mode: Mode, algorithm: Algorithm, budget: Budget
     from solver.beleaguered import heuristic, native
     from solver.beleaguered.problem import FortressProblem
     from solver.search import astar, greedy, idastar
+    from solver.search.flares import flares
     from solver.search.gc_pause import paused_gc
 
     kind = _SEARCHES[mode, algorithm]
@@ -239,11 +248,14 @@ def _search(position: Position, mode: Mode, algorithm: Algorithm, budget: Budget
     if engine is Engine.NATIVE:
         status, moves, stats, lower = native.search(position, kind, budget, sequences)
     else:
-        python_search = {"greedy": greedy, "astar": astar, "idastar": idastar}[kind]
         problem = FortressProblem(position, thorough=mode is Mode.OPTIMAL, sequences=sequences)
         with paused_gc():
             try:
-                result = python_search(problem, budget)
+                if kind == "verdict":
+                    result = flares(problem, problem.verdict_orders(), budget)
+                else:
+                    result = {"greedy": greedy, "astar": astar, "idastar": idastar}[kind](
+                        problem, budget)
                 lower = len(problem.opening) + problem.heuristic(problem.start())
             finally:
                 heuristic.forget()

@@ -5,7 +5,8 @@ The plain search takes every move `legal_moves` offers (foundation cards coming 
 where the variant allows it, every empty pile, every card into the first free cell) and
 the bound "one move per card not home", which prunes nothing; the pruned search
 (`FortressProblem`) must find the same optimal length and the same verdict, and every
-line it returns must replay to a win through the plain rules.
+line it returns must replay to a win through the plain rules; the verdict flares of both
+engines must reach the same verdict.
 
 Besides the shipped variants, rules made here cover what none of them has: a free cell
 in Beleaguered Castle, alternate colours, same-suit-down building, empty piles that take
@@ -155,6 +156,8 @@ def _outcomes(variant: Variant, narrow: bool) -> tuple[tuple[str, Status, int], 
             detour = len(line) - position.cards_left()
         else:
             assert by(Engine.PYTHON, solve, position, Mode.ANY).status is status
+        for engine in Engine:  # the verdict flares decide as the plain search does
+            assert by(engine, solve, position, Mode.VERDICT).status is status, (name, engine)
         found.append((name, status, detour))
     return tuple(found)
 
