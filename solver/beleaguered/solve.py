@@ -237,7 +237,7 @@ def or_quick_line(proving: Solution, shared: SharedBudget,
 def _search(position: Position, mode: Mode, algorithm: Algorithm, budget: Budget,
             engine: Engine, metric: Metric) -> Solution:
     from solver.beleaguered import heuristic, native
-    from solver.beleaguered.problem import FortressProblem
+    from solver.beleaguered.problem import FIRST_FLARE_NODES, FortressProblem
     from solver.search import astar, greedy, idastar
     from solver.search.flares import flares
     from solver.search.gc_pause import paused_gc
@@ -252,7 +252,8 @@ def _search(position: Position, mode: Mode, algorithm: Algorithm, budget: Budget
         with paused_gc():
             try:
                 if kind == "verdict":
-                    result = flares(problem, problem.verdict_orders(), budget)
+                    result = flares(problem, problem.verdict_orders(), budget,
+                                    FIRST_FLARE_NODES)
                 else:
                     result = {"greedy": greedy, "astar": astar, "idastar": idastar}[kind](
                         problem, budget)

@@ -20,7 +20,7 @@ from solver.budget import Budget, BudgetExhausted, Meter, Status
 from solver.search.problem import M, Problem, S, SearchResult
 
 Order = Callable[[S, int], int]  # (state, cost so far) -> priority, lowest first
-FIRST_SHARE = 1000  # the nodes each flare has in the first round
+FIRST_SHARE = 1000  # the nodes each flare has in the first round, unless the game says
 GROWTH = 4  # how much each round's shares grow
 
 
