@@ -189,8 +189,14 @@ class FortressProblem:
         return 52 - sum(state.home) + self._extra_moves(tuple(sorted(state.piles)))
 
     def verdict_orders(self) -> tuple[Callable[[State, int], int], ...]:
-        """The orders of the verdict flares (solver/search/flares.py), as the kernel's."""
-        return tuple(partial(self._verdict_score, weights) for weights in FLARES)
+        """The orders of the verdict flares (solver/search/flares.py), as the kernel's:
+        FLARES with free cells; without, the `any` search's order alone (cards away and
+        blocked, by suit alone; twice that and the moves made otherwise)."""
+        if self._rules.cells:
+            return tuple(partial(self._verdict_score, weights) for weights in FLARES)
+        weight = 1 if self._rules.needs is None else 2  # by suit: no `needs` table
+        made = 0 if weight == 1 else 1
+        return (partial(self._verdict_score, (weight, weight, 0, 0, 0, made)),)
 
     def _verdict_score(self, weights: tuple[int, ...], state: State, moves: int) -> int:
         """A guess at how far `state` is from a win (the kernel's verdict_score)."""

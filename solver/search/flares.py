@@ -12,6 +12,7 @@ of its path to a number, lowest first); this module knows no game.
 from __future__ import annotations
 
 import heapq
+import sys
 from collections.abc import Callable, Hashable, Sequence
 from itertools import count
 from typing import cast
@@ -30,11 +31,12 @@ class _ShareSpent(Exception):
 
 def flares(problem: Problem[S, M], orders: Sequence[Order[S]], budget: Budget,
            first_share: int = FIRST_SHARE) -> SearchResult[M]:
-    """The flares in turn under one budget, until one decides or the budget runs out."""
+    """The flares in turn under one budget, until one decides or the budget runs out;
+    a single order has every node (it has no turns to take)."""
     meter = Meter(budget)
     entries = 0
     try:
-        share = first_share
+        share = first_share if len(orders) > 1 else budget.nodes or sys.maxsize
         while True:
             for order in orders:
                 try:
