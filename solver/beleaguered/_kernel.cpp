@@ -1037,7 +1037,9 @@ Outcome best_first(const Board& start, const Rules& rules, bool optimal, bool th
     uint32_t root = seen.find_or_add(root_key, hash_key(root_key), added);
     seen[root].parent = NO_PARENT;
     seen[root].g = 0;
-    frontier.push(h0, h0, root);
+    // A flare's order is all its priority: its ties go last in, first out, with no bound
+    // beside it (which would make a list per order and bound, hundreds squared).
+    frontier.push(h0, flare ? 0 : h0, root);
     try {
         while (!frontier.empty()) {
             int priority, h;
@@ -1089,7 +1091,7 @@ Outcome best_first(const Board& start, const Rules& rules, bool optimal, bool th
                                   : blocked_after(board, h, moves[m], c.board);
                 frontier.push(optimal ? c.g + child_h : flare ? child_h
                                       : rules.weight ? c.g + rules.weight * child_h : child_h,
-                              child_h, child_id);
+                              flare ? 0 : child_h, child_id);
             }
             if (budget.table_entries && seen.size() > budget.table_entries) throw Exhausted{};
         }
