@@ -21,6 +21,11 @@
 // check the budget every 1024 expansions and run without the GIL. Memory is a budget:
 // best-first stops before its tables would pass it (optimal A* then goes on as IDA*,
 // from the bound it proved), and IDA*'s table is sized to fit it.
+//
+// A batch or census over deal numbers is solved here a run at a time (solve_deals): the
+// kernel deals each number itself (deals.py's shuffles, into the layout deals.layout
+// gives), searches it as `solve` does, and replays its line by the plain rules, written
+// again apart from the move tables (single_card_length), before it hands back a record.
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -1923,11 +1928,17 @@ py::list solve_deals(const std::vector<uint64_t>& numbers, const py::dict& given
     std::vector<Record> records;
     {
         py::gil_scoped_release release;
-        auto started = Clock::now();
+        auto started = Clock::now(), signals_checked = started;
         for (uint64_t number : numbers) {
+            auto now = Clock::now();
             if (slice > 0 && !records.empty() &&
-                std::chrono::duration<double>(Clock::now() - started).count() >= slice)
+                std::chrono::duration<double>(now - started).count() >= slice)
                 break;
+            if (now - signals_checked >= std::chrono::milliseconds(10)) {  // Ctrl-C, between
+                signals_checked = now;                                      // short searches
+                py::gil_scoped_acquire gil;
+                if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            }
             int reserve_slots[MAX_RESERVE], cell_slots[MAX_CELLS];
             const Board dealt = deal_board(number, layout, rules, reserve_slots, cell_slots);
             Board start = dealt;

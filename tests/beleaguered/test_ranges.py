@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import signal
 
 import pytest
 
@@ -154,3 +155,21 @@ def test_bad_input_is_refused_with_its_reason() -> None:
     doubled = {**layout(bastion), "to": [*layout(bastion)["to"][:-1], len(bastion.piles)]}
     with pytest.raises(ValueError, match="a layout fills a slot twice"):
         _kernel.solve_deals([1], doubled, rules_of(bastion), *budget)
+
+
+def test_a_signal_ends_a_long_run_of_short_searches() -> None:
+    """A handler's exception (Ctrl-C's KeyboardInterrupt) reaches the caller between two
+    deals, each of whose searches is too short to look for signals itself (a search looks
+    every 1,024 nodes, and these stop at 1,000)."""
+    def alarm(signum: int, frame: object) -> None:
+        raise TimeoutError("the alarm")
+
+    before = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, 0.05)
+    try:
+        with pytest.raises(TimeoutError, match="the alarm"):
+            solutions(range(1, 200_001), find_variant("freecell"), Mode.ANY,
+                      Budget(seconds=None, nodes=1000))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
