@@ -28,10 +28,10 @@ from solver.results import Settings, recorded
 from solver.shared_budget import SharedBudget
 
 
-def census_deal(number: int, budget: Budget,
-                variant: Variant | None = None) -> dict[str, Any]:
-    """One census line: the verdict of `any` mode, then the optimal search of a win in
-    what the verdict left of `budget` (none when it left nothing).
+def census_deal(number: int, budget: Budget, variant: Variant | None = None,
+                mode: Mode = Mode.ANY) -> dict[str, Any]:
+    """One census line: the verdict of `mode` (`any` or `verdict`), then the optimal
+    search of a win in what the verdict left of `budget` (none when it left nothing).
 
     Beleaguered Fortress's (`variant` None, or it): `length` is null unless proven optimal
     (a win whose optimal search ran out of budget is `"optimal": false`). Another
@@ -41,13 +41,13 @@ def census_deal(number: int, budget: Budget,
     single cards."""
     position = deal(number, variant)
     shared = SharedBudget(budget)
-    verdict = solve(position, Mode.ANY, Algorithm.ASTAR, budget)
+    verdict = solve(position, mode, Algorithm.ASTAR, budget)
     return _line(number, verdict, shared, partial(solve, position, Mode.OPTIMAL,
                                                   Algorithm.ASTAR), variant)
 
 
 def census_part(numbers: list[int], seconds: float, budget: Budget,
-                variant: Variant | None = None) -> list[dict[str, Any]]:
+                variant: Variant | None = None, mode: Mode = Mode.ANY) -> list[dict[str, Any]]:
     """The census lines of deals `numbers`, as `census_deal` gives them, of those the
     kernel decides in about `seconds` (0: all of them; at least the first): their
     verdicts a run at a time, then each win's optimal search, all in the kernel
@@ -55,7 +55,7 @@ def census_part(numbers: list[int], seconds: float, budget: Budget,
     from solver.beleaguered import ranges  # the kernel's, which a census without it lacks
 
     rules = beleaguered_fortress() if variant is None else variant
-    verdicts = ranges.solutions(numbers, rules, Mode.ANY, budget, slice_seconds=seconds)
+    verdicts = ranges.solutions(numbers, rules, mode, budget, slice_seconds=seconds)
     return [_line(number, verdict, SharedBudget.begun(budget, verdict.stats.seconds),
                   partial(ranges.solution, number, rules, Mode.OPTIMAL), variant)
             for number, verdict in zip(numbers, verdicts, strict=False)]

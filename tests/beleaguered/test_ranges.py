@@ -102,11 +102,13 @@ def test_a_batchs_lines_are_the_deal_by_deal_lines() -> None:
 
 
 @pytest.mark.parametrize("name", ["beleaguered-fortress", "freecell", "citadel"])
-def test_a_census_of_a_run_of_deals_is_the_deal_by_deal_census(name: str) -> None:
+@pytest.mark.parametrize("mode", [Mode.ANY, Mode.VERDICT])
+def test_a_census_of_a_run_of_deals_is_the_deal_by_deal_census(name: str, mode: Mode) -> None:
     variant = find_variant(name)
     budget = Budget(seconds=None, nodes=5000)
-    lines = census_lines.census_part(list(range(1, 21)), 0.0, budget, variant)
-    expected = [census_lines.census_deal(number, budget, variant) for number in range(1, 21)]
+    lines = census_lines.census_part(list(range(1, 21)), 0.0, budget, variant, mode)
+    expected = [census_lines.census_deal(number, budget, variant, mode)
+                for number in range(1, 21)]
     assert [{**line, "seconds": 0} for line in lines] == \
         [{**line, "seconds": 0} for line in expected]
 
