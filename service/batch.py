@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from queue import SimpleQueue
 from typing import Any, TextIO
 
 from service.arguments import progress_bar, worker_pool
@@ -22,26 +25,77 @@ from solver.results import Settings, check_resume, drop_cut_line, recorded, whol
 
 Records = Iterator[dict[str, Any]]
 Work = Callable[[int], dict[str, Any]]  # a deal number's line: picklable, to go to workers
+# The lines of some deals, in order, of those done in about so many seconds (0: all of
+# them; the first always): picklable, to go to workers. A game that solves a run of
+# deals faster than one deal at a time gives one (Runs.parts); else `each_deal` is one.
+Part = Callable[[list[int], float], list[dict[str, Any]]]
+SLICE = 0.25  # seconds a worker solves before it sends back its lines: what a Ctrl-C loses
+PART = 1000  # deals handed to a worker at most at once
+
+
+def each_deal(numbers: list[int], seconds: float, work: Work) -> list[dict[str, Any]]:
+    """`work` of each deal in turn, as a Part: none started once `seconds` have passed."""
+    started = time.perf_counter()
+    lines: list[dict[str, Any]] = []
+    for number in numbers:
+        if lines and 0 < seconds <= time.perf_counter() - started:
+            break
+        lines.append(work(number))
+    return lines
 
 
 def in_pool(work: Work, jobs: int) -> Callable[[list[int]], Records]:
     """`work` (a picklable function of a deal number) over deals in a pool of `jobs`
     processes, lines in the order they finish."""
+    return in_parts(partial(each_deal, work=work), jobs)
+
+
+def in_parts(part: Part, jobs: int) -> Callable[[list[int]], Records]:
+    """`part` over deals in a pool of `jobs` processes, lines in the order they finish:
+    each worker is handed up to PART deals (fewer for a short run, so that none idles),
+    solves them for about SLICE seconds and sends back the lines it has; the deals it did
+    not come to are handed out again first."""
     def solve_many(todo: list[int]) -> Records:
+        size = max(1, min(PART, len(todo) // (4 * jobs)))
+        waiting = deque(todo[start:start + size] for start in range(0, len(todo), size))
+        done: SimpleQueue[tuple[list[int], list[dict[str, Any]] | BaseException]] = \
+            SimpleQueue()
         with worker_pool(jobs) as pool:
-            yield from pool.imap_unordered(work, todo, chunksize=4)
+            running = 0
+            while waiting or running:
+                while waiting and running < jobs:
+                    numbers = waiting.popleft()
+                    pool.apply_async(part, (numbers, SLICE),
+                                     callback=partial(_tell, done, numbers),
+                                     error_callback=partial(_tell, done, numbers))
+                    running += 1
+                numbers, lines = done.get()
+                running -= 1
+                if isinstance(lines, BaseException):
+                    raise lines
+                if len(lines) < len(numbers):
+                    waiting.appendleft(numbers[len(lines):])
+                yield from lines
     return solve_many
 
 
-def runner(work: Work, jobs: int, dask: str | None) -> Callable[[list[int]], Records]:
-    """`work` over deals on the Dask cluster `dask` names (`local`, or a scheduler's
-    address: service/dask_batch.py, imported only then, since Dask is optional), else in
-    a local pool of `jobs` processes."""
+def _tell(done: SimpleQueue[tuple[list[int], Any]], numbers: list[int], lines: Any) -> None:
+    done.put((numbers, lines))
+
+
+def runner(work: Work, jobs: int, dask: str | None,
+           part: Part | None = None) -> Callable[[list[int]], Records]:
+    """`work` over deals (or `part`, when the game gives a faster way: it then runs
+    instead) on the Dask cluster `dask` names (`local`, or a scheduler's address:
+    service/dask_batch.py, imported only then, since Dask is optional), else in a local
+    pool of `jobs` processes."""
+    if part is None:
+        part = partial(each_deal, work=work)
     if dask is None:
-        return in_pool(work, jobs)
+        return in_parts(part, jobs)
     from service.dask_batch import on_dask
 
-    return on_dask(dask, work)
+    return on_dask(dask, part)
 
 
 def done_deals(path: Path | None, settings: Settings,

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from service.batch import Records, Work
+from service.batch import Part, Records
 from solver.errors import InvalidInput
 
 try:
@@ -24,16 +24,16 @@ RETRIES = 3  # a task that raises is run again; one whose worker died is resched
 _SILENT = logging.CRITICAL + 1
 
 
-def solve_chunk(numbers: list[int], work: Work) -> list[dict[str, Any]]:
+def solve_chunk(numbers: list[int], part: Part) -> list[dict[str, Any]]:
     """One task: the lines of up to CHUNK deals. Pure, so that Dask may run it again on
     another worker when its first one dies."""
-    return [work(number) for number in numbers]
+    return part(numbers, 0.0)
 
 
-def on_dask(address: str, work: Work) -> Callable[[list[int]], Records]:
-    """`work` (a picklable function of a deal number) run on the cluster whose scheduler
-    is at `address` (or on a LocalCluster of one single-threaded worker per core, for
-    "local"), lines in the order chunks finish. Each chunk's future is yielded once,
+def on_dask(address: str, part: Part) -> Callable[[list[int]], Records]:
+    """`part` (service/batch.py: a picklable function of some deals) run on the cluster
+    whose scheduler is at `address` (or on a LocalCluster of one single-threaded worker
+    per core, for "local"), lines in the order chunks finish. Each chunk's future is yielded once,
     whichever worker ran it in the end, so no deal comes twice; and none is held once
     yielded, so the workers can drop its lines."""
     def solve_many(todo: list[int]) -> Records:
@@ -44,7 +44,7 @@ def on_dask(address: str, work: Work) -> Callable[[list[int]], Records]:
             chunks = [todo[start:start + size] for start in range(0, len(todo), size)]
             # map, not a submit per chunk: one message to the scheduler, not thousands
             for _, lines in as_completed(
-                    client.map(solve_chunk, chunks, work=work, pure=True, retries=RETRIES),
+                    client.map(solve_chunk, chunks, part=part, pure=True, retries=RETRIES),
                     with_results=True):
                 yield from lines
     return solve_many

@@ -25,6 +25,14 @@ class SharedBudget:
         self.started = time.perf_counter()
         self.nodes = 0
 
+    @classmethod
+    def begun(cls, budget: Budget, seconds: float) -> SharedBudget:
+        """One whose first part began `seconds` ago, before this was made (a search of a
+        range of deals, run in the kernel)."""
+        shared = cls(budget)
+        shared.started -= seconds
+        return shared
+
     def spend(self, stats: SearchStats) -> None:
         """A part has ended, having spent `stats`."""
         self.nodes += stats.nodes

@@ -75,6 +75,7 @@ from solver.results import Settings
 
 if TYPE_CHECKING:
     from service.api import fortress_solver_pb2 as pb
+    from service.batch import Part
     from service.client import Client
 
 # service.batch, service.beleaguered.messages, the census, the grading and the reader (with
@@ -389,8 +390,11 @@ def _census(args: argparse.Namespace) -> None:
 
         work = partial(census_lines.census_deal, budget=budget_of(args), variant=variant,
                        mode=Mode(args.mode))
+        parts = (partial(census_lines.census_part, budget=budget_of(args), variant=variant,
+                         mode=Mode(args.mode))
+                 if engines.current() is Engine.NATIVE else None)  # a run at a time there
         run_deals(args, settings_of(variant, CENSUS, budget_of(args)),
-                  runner(work, args.jobs, args.dask))
+                  runner(work, args.jobs, args.dask, parts))
 
 
 def _deal_info(args: argparse.Namespace) -> None:
@@ -536,8 +540,19 @@ def _result(result: pb.BatchResult) -> dict[str, Any]:
     return line(result.deal, *messages.verdict_from_proto(result.result))
 
 
+def _parts(args: argparse.Namespace, options: SolveOptions, budget: Budget) -> Part | None:
+    """Where the kernel searches, a batch's deals solved a run at a time there
+    (solver/beleaguered/ranges.py): its lines need no moves."""
+    if engines.current() is not Engine.NATIVE:
+        return None
+    from solver.beleaguered.ranges import batch_lines
+
+    return partial(batch_lines, variant=_variant_of(args), mode=options.mode,
+                   algorithm=options.algorithm, metric=options.metric, budget=budget)
+
+
 RUNS = Runs(SOLVE, ("mode", "algorithm", "metric"), {"mode": Mode.ANY.value, "moves": False},
-            "solvability", record, _settings, _request, _result)
+            "solvability", record, _settings, _request, _result, _parts)
 
 
 def _band_of(args: argparse.Namespace) -> Band:

@@ -36,7 +36,7 @@ from solver.results import Settings
 
 if TYPE_CHECKING:
     from service.api import fortress_solver_pb2 as pb
-    from service.batch import Records
+    from service.batch import Part, Records
     from service.client import Client
 
 Line = Callable[[int, Any], dict[str, Any]]  # a deal's line from its number and answer
@@ -57,6 +57,9 @@ class Runs:
     # the SolveBatch request of some deals (the run's settings, deals, options, budget)
     request: Callable[[Settings, list[int], Any, Budget], pb.SolveBatchRequest]
     result: Callable[[pb.BatchResult], dict[str, Any]]  # a deal's line from a server
+    # where the game solves a run of deals faster than a deal at a time: the lines of some
+    # deals (service/batch.py Part) for a run's (arguments, options, budget), else None
+    parts: Callable[[argparse.Namespace, Any, Budget], Part | None] | None = None
 
 
 def add_batch(commands: Any, asked: Commands, runs: Runs, remote: bool, about: str) -> None:
@@ -125,7 +128,8 @@ def _local(asked: Commands, runs: Runs, args: argparse.Namespace) -> None:
         raise TypeError(f"{game.name} numbers no deals, so it runs no batch")
     work = partial(deal_line, deal=game.deal, question=runs.question, options=options,
                    budget=budget, line=runs.line)
-    run_deals(args, settings, runner(work, args.jobs, args.dask))
+    parts = None if runs.parts is None else runs.parts(args, options, budget)
+    run_deals(args, settings, runner(work, args.jobs, args.dask, parts))
 
 
 def _remote(asked: Commands, runs: Runs, args: argparse.Namespace, client: Client) -> None:

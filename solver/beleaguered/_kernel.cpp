@@ -21,6 +21,11 @@
 // check the budget every 1024 expansions and run without the GIL. Memory is a budget:
 // best-first stops before its tables would pass it (optimal A* then goes on as IDA*,
 // from the bound it proved), and IDA*'s table is sized to fit it.
+//
+// A batch or census over deal numbers is solved here a run at a time (solve_deals): the
+// kernel deals each number itself (deals.py's shuffles, into the layout deals.layout
+// gives), searches it as `solve` does, and replays its line by the plain rules, written
+// again apart from the move tables (single_card_length), before it hands back a record.
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -1466,6 +1471,254 @@ private:
     int known_lower_;
 };
 
+// --- the searches, as `solve` runs them ----------------------------------------------
+
+// Sends home what can go at once from a start (the opening every search begins after),
+// recording it; returns how many cards went.
+int opening(Board& start, const Rules& rules, std::vector<Played>* played) {
+    int free[MAX_PILES + 2 * CARDS], n_free = 0;
+    for (int i = 0; i < rules.piles; ++i)
+        if (start.length(i)) free[n_free++] = start.top(i);
+    for (uint64_t c = start.reserve | start.cells; c; c &= c - 1) free[n_free++] = __builtin_ctzll(c);
+    return settle(start, rules, free, n_free, played);
+}
+
+void check_kind(const std::string& kind) {
+    if (kind != "greedy" && kind != "astar" && kind != "idastar" && kind != "verdict")
+        throw py::value_error("kind is greedy, astar, idastar or verdict");
+}
+
+// The search of `kind` from `start` (settled): run without the GIL.
+Outcome search(const Board& start, const Rules& rules, const std::string& kind,
+               const Budget& budget) {
+    if (kind == "idastar") return IdaStar(start, rules, budget).run();
+    if (kind == "verdict") return flares(start, rules, budget);
+    Outcome out = best_first(start, rules, kind == "astar", kind == "astar", budget);
+    if (kind == "astar" && out.memory_full) {  // A*'s tables are given back by now
+        Outcome more = IdaStar(start, rules, budget, out).run();
+        more.table_bytes = std::max(more.table_bytes, out.table_bytes);
+        more.table_entries = std::max(more.table_entries, out.table_entries);
+        return more;
+    }
+    return out;
+}
+
+// --- numbered deals (deals.py) -------------------------------------------------------
+
+constexpr int MAX_RESERVE = 12;
+constexpr int MAX_CELLS = 8;
+
+// Python's random.Random(n) for an integer n >= 0 (Modules/_randommodule.c): MT19937
+// seeded by init_by_array with n's 32-bit words, low word first, and random() of 53 bits.
+class Twister {
+public:
+    explicit Twister(uint64_t n) {
+        uint32_t key[2] = {static_cast<uint32_t>(n), static_cast<uint32_t>(n >> 32)};
+        int words = n >> 32 ? 2 : 1;
+        mt_[0] = 19650218U;
+        for (int i = 1; i < N; ++i)
+            mt_[i] = 1812433253U * (mt_[i - 1] ^ (mt_[i - 1] >> 30)) + static_cast<uint32_t>(i);
+        int i = 1, j = 0;
+        for (int k = N; k; --k) {
+            mt_[i] = (mt_[i] ^ ((mt_[i - 1] ^ (mt_[i - 1] >> 30)) * 1664525U)) + key[j] +
+                     static_cast<uint32_t>(j);
+            ++i, ++j;
+            if (i >= N) mt_[0] = mt_[N - 1], i = 1;
+            if (j >= words) j = 0;
+        }
+        for (int k = N - 1; k; --k) {
+            mt_[i] = (mt_[i] ^ ((mt_[i - 1] ^ (mt_[i - 1] >> 30)) * 1566083941U)) -
+                     static_cast<uint32_t>(i);
+            if (++i >= N) mt_[0] = mt_[N - 1], i = 1;
+        }
+        mt_[0] = 0x80000000U;
+    }
+
+    double random() {
+        uint32_t a = next() >> 5, b = next() >> 6;
+        return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+    }
+
+private:
+    static constexpr int N = 624, M = 397;
+    uint32_t mt_[N];
+    int index_ = N;
+
+    uint32_t next() {
+        if (index_ >= N) {
+            for (int k = 0; k < N; ++k) {
+                uint32_t y = (mt_[k] & 0x80000000U) | (mt_[(k + 1) % N] & 0x7fffffffU);
+                mt_[k] = mt_[(k + M) % N] ^ (y >> 1) ^ (y & 1 ? 0x9908b0dfU : 0U);
+            }
+            index_ = 0;
+        }
+        uint32_t y = mt_[index_++];
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c5680U;
+        y ^= (y << 15) & 0xefc60000U;
+        return y ^ (y >> 18);
+    }
+};
+
+// Where a variant deals its cards (deals.layout): for each card of the shuffled deck in
+// dealing order (the aces left out first when `aces_first`), the pile, reserve slot or
+// free cell it goes to; a card dealt to a pile that fits its foundation goes home under
+// `citadel`; deals from `twister_from` on (0: none) are shuffled by PySolFC's Twister.
+struct Layout {
+    std::vector<int> to;  // a pile 0..P-1, P + a reserve slot, P + R + a cell
+    int reserve = 0;
+    bool aces_first = false;
+    bool citadel = false;
+    uint64_t twister_from = 0;
+};
+
+// The 52 cards in dealing order (deals.shuffled_deck).
+void shuffled_deck(uint64_t number, const Layout& layout, uint8_t out[CARDS]) {
+    if (layout.twister_from && number >= layout.twister_from) {
+        // PySolFC's deck, suits C S H D, each ace to king, shuffled from its end, read back
+        static const int SUITS[4] = {0, 3, 2, 1};
+        uint8_t cards[CARDS];
+        for (int s = 0; s < 4; ++s)
+            for (int rank = 0; rank < 13; ++rank) cards[s * 13 + rank] = static_cast<uint8_t>(rank * 4 + SUITS[s]);
+        Twister draw(number);
+        for (int n = CARDS - 1; n > 0; --n)
+            std::swap(cards[n], cards[static_cast<int>(draw.random() * (n + 1))]);
+        for (int k = 0; k < CARDS; ++k) out[k] = cards[CARDS - 1 - k];
+        return;
+    }
+    if (number >> 31) throw py::value_error("the FreeCell shuffle deals numbers below 2**31");
+    uint8_t deck[CARDS];
+    for (int c = 0; c < CARDS; ++c) deck[c] = static_cast<uint8_t>(c);
+    uint64_t seed = number;
+    for (int left = CARDS; left; --left) {
+        seed = (seed * 214013 + 2531011) & 0x7FFFFFFF;
+        std::swap(deck[(seed >> 16) % left], deck[left - 1]);
+        out[CARDS - left] = deck[left - 1];
+    }
+}
+
+// Deal `number` laid out (deals.deal): the board, and which card each reserve slot and
+// cell holds (-1: none).
+Board deal_board(uint64_t number, const Layout& layout, const Rules& rules,
+                 int reserve_slots[MAX_RESERVE], int cell_slots[MAX_CELLS]) {
+    uint8_t deck[CARDS], piles[MAX_PILES][CARDS];
+    int lengths[MAX_PILES] = {};
+    shuffled_deck(number, layout, deck);
+    Board b{};
+    b.piles = static_cast<uint8_t>(rules.piles);
+    for (int k = 0; k < MAX_RESERVE; ++k) reserve_slots[k] = -1;
+    for (int k = 0; k < MAX_CELLS; ++k) cell_slots[k] = -1;
+    if (layout.aces_first) b.home[0] = b.home[1] = b.home[2] = b.home[3] = 1;
+    int dealt = 0;
+    for (int k = 0; k < CARDS; ++k) {
+        int card = deck[k];
+        if (layout.aces_first && rank_index(card) == 0) continue;  // home already
+        int to = layout.to[dealt++];
+        if (to < rules.piles) {
+            if (layout.citadel && b.home[suit_of(card)] == rank_index(card)) ++b.home[suit_of(card)];
+            else piles[to][lengths[to]++] = static_cast<uint8_t>(card);
+        } else if (to < rules.piles + layout.reserve) {
+            reserve_slots[to - rules.piles] = card;
+            b.reserve |= bit(card);
+        } else {
+            cell_slots[to - rules.piles - layout.reserve] = card;
+            b.cells |= bit(card);
+        }
+    }
+    int at = 0;
+    for (int i = 0; i < rules.piles; ++i) {
+        b.start[i] = static_cast<uint8_t>(at);
+        std::memcpy(b.cards + at, piles[i], lengths[i]);
+        at += lengths[i];
+    }
+    b.start[rules.piles] = static_cast<uint8_t>(at);
+    return b;
+}
+
+// --- a line replayed (rules.py, sequences.py) ----------------------------------------
+
+// Whether `card` may go onto `top` by the build rule itself (rules.builds_on), not by
+// the tables the moves are made from.
+bool plain_builds_on(int build, int card, int top) {
+    int rank = rank_index(card), below = rank_index(top);
+    bool same = suit_of(card) == suit_of(top);
+    if (build == SAME_SUIT_UP_OR_DOWN) return same && (rank == below + 1 || rank + 1 == below);
+    if (below != rank + 1) return false;
+    if (build == SAME_SUIT_DOWN) return same;
+    if (build == ALTERNATE_DOWN) {
+        auto red = [](int c) { return suit_of(c) == 1 || suit_of(c) == 2; };
+        return red(card) != red(top);
+    }
+    return true;
+}
+
+// Fewest single-card moves that carry `count` cards with `cells` empty cells and `empty`
+// empty piles (sequences.supermove).
+int supermove(int count, int cells, int empty) {
+    if (count <= cells + 1) return 2 * count - 1;
+    int half = (cells + 1) << (empty - 1), best = 1 << 30;
+    for (int top = std::max(1, count - half); top <= std::min(half, count - 1); ++top)
+        best = std::min(best, 2 * supermove(top, cells, empty - 1) +
+                                  supermove(count - top, cells, empty - 1));
+    return best;
+}
+
+// The line `played` from `start` replayed by the plain rules (rules.apply: a free card or
+// a built run within what the empty cells and piles carry, onto what takes it), and its
+// length written out in single cards; -1 when a move breaks the rules or the line does
+// not win. The check every solution passes before it is handed out, as solve.py replays
+// one through rules.py.
+int single_card_length(Board b, const Rules& rules, const std::vector<Played>& played) {
+    int written = 0;
+    for (const Played& m : played) {
+        int card = m.card, run = 1;
+        if (card < 0 || card >= CARDS) return -1;
+        int free_cells = rules.cells - __builtin_popcountll(b.cells), empty = 0;
+        for (int i = 0; i < b.piles; ++i) empty += !b.length(i);
+        if (m.source >= 0) {
+            if (m.source >= b.piles) return -1;
+            int at = b.start[m.source], end = b.start[m.source + 1];
+            while (at < end && b.cards[at] != card) ++at;
+            if (at == end) return -1;
+            run = end - at;
+            for (int k = at + 1; k < end; ++k)
+                if (!plain_builds_on(rules.build, b.cards[k], b.cards[k - 1])) return -1;
+            if (run > 1 && (!rules.sequences || m.target < 0)) return -1;
+        } else if (m.source == RESERVE_SOURCE || m.source == CELL_SOURCE) {
+            if (!((m.source == RESERVE_SOURCE ? b.reserve : b.cells) >> card & 1)) return -1;
+        } else if (m.source != FOUNDATION_SOURCE || !rules.worrying_back ||
+                   b.home[suit_of(card)] != rank_index(card) + 1 || m.target < 0) {
+            return -1;
+        }
+        if (m.target == HOME_TARGET) {
+            if (m.source == FOUNDATION_SOURCE || b.home[suit_of(card)] != rank_index(card)) return -1;
+        } else if (m.target == CELL_TARGET) {
+            if (m.source == CELL_SOURCE || free_cells < 1) return -1;
+        } else {
+            if (m.target < 0 || m.target >= b.piles || m.target == m.source) return -1;
+            bool to_empty = !b.length(m.target);
+            if (to_empty ? !rules.fills(card) : !plain_builds_on(rules.build, card, b.top(m.target)))
+                return -1;
+            int piles_free = rules.fill == FILL_ANY ? empty - to_empty : 0;
+            if (run > (free_cells + 1) << piles_free) return -1;
+            written += run > 1 ? supermove(run, free_cells, piles_free) - 1 : 0;
+        }
+        ++written;
+        if (run > 1) {
+            uint8_t cards[CARDS];
+            std::memcpy(cards, b.cards + b.start[m.source + 1] - run, run);
+            for (int k = 0; k < run; ++k) b.pop(m.source);
+            for (int k = 0; k < run; ++k) b.push(m.target, cards[k]);
+            continue;
+        }
+        take(b, card, m.source);
+        if (m.target == HOME_TARGET) ++b.home[suit_of(card)];
+        else if (m.target == CELL_TARGET) b.cells |= bit(card);
+        else b.push(m.target, card);
+    }
+    return b.won() ? written : -1;
+}
+
 // --- the Python interface ------------------------------------------------------------
 
 using Piles = std::vector<std::vector<int>>;
@@ -1580,31 +1833,14 @@ py::tuple solve(const Piles& piles, const std::vector<int>& reserve_slots,
     uint64_t reserve = slot_mask(reserve_slots, 12, slot_of);
     uint64_t cells = slot_mask(cell_slots, rules.cells, slot_of);
     Board start = read_board(piles, reserve, cells, home, rules);
-    if (kind != "greedy" && kind != "astar" && kind != "idastar" && kind != "verdict")
-        throw py::value_error("kind is greedy, astar, idastar or verdict");
+    check_kind(kind);
     std::vector<Played> played;
-    int free[MAX_PILES + 2 * CARDS], n_free = 0;
-    for (int i = 0; i < rules.piles; ++i)
-        if (start.length(i)) free[n_free++] = start.top(i);
-    for (uint64_t c = reserve | cells; c; c &= c - 1) free[n_free++] = __builtin_ctzll(c);
-    int opening = settle(start, rules, free, n_free, &played);
+    int settled = opening(start, rules, &played);
     Budget budget{seconds, nodes, table_entries, memory, std::move(stop)};
     Outcome out;
     {
         py::gil_scoped_release release;
-        if (kind == "idastar") {
-            out = IdaStar(start, rules, budget).run();
-        } else if (kind == "verdict") {
-            out = flares(start, rules, budget);
-        } else {
-            out = best_first(start, rules, kind == "astar", kind == "astar", budget);
-            if (kind == "astar" && out.memory_full) {  // A*'s tables are given back by now
-                Outcome more = IdaStar(start, rules, budget, out).run();
-                more.table_bytes = std::max(more.table_bytes, out.table_bytes);
-                more.table_entries = std::max(more.table_entries, out.table_entries);
-                out = more;
-            }
-        }
+        out = search(start, rules, kind, budget);
         Board board = start;
         for (uint16_t code : out.moves) play(board, rules, locate(board, decode(code)), &played);
     }
@@ -1619,7 +1855,117 @@ py::tuple solve(const Piles& piles, const std::vector<int>& reserve_slots,
         }
     }
     return py::make_tuple(static_cast<int>(out.status), moves, out.nodes, out.table_entries,
-                          out.seconds, out.table_bytes, opening + out.lower);
+                          out.seconds, out.table_bytes, settled + out.lower);
+}
+
+// A variant's layout as deals.layout gives it: {"to": [...], "reserve": R, "aces_first":
+// bool, "citadel": bool, "twister_from": N}, checked against its rules.
+Layout read_layout(const py::dict& given, const Rules& rules) {
+    static const char* const FIELDS[] = {"to", "reserve", "aces_first", "citadel", "twister_from"};
+    for (const char* field : FIELDS)
+        if (!given.contains(field)) throw py::value_error(std::string("a layout lacks ") + field);
+    Layout layout;
+    layout.to = given["to"].cast<std::vector<int>>();
+    layout.reserve = given["reserve"].cast<int>();
+    layout.aces_first = given["aces_first"].cast<bool>();
+    layout.citadel = given["citadel"].cast<bool>();
+    layout.twister_from = given["twister_from"].cast<uint64_t>();
+    if (layout.reserve < 0 || layout.reserve > MAX_RESERVE)
+        throw py::value_error("a layout has 0..12 reserve slots");
+    if (static_cast<int>(layout.to.size()) != CARDS - (layout.aces_first ? 4 : 0))
+        throw py::value_error("a layout places every card dealt");
+    int places = rules.piles + layout.reserve + rules.cells, once[MAX_PILES + MAX_RESERVE + MAX_CELLS] = {};
+    for (int to : layout.to) {
+        if (to < 0 || to >= places) throw py::value_error("a layout places a card nowhere");
+        if (to >= rules.piles && once[to]++) throw py::value_error("a layout fills a slot twice");
+    }
+    return layout;
+}
+
+// Deal `number` as the kernel deals it: (piles, reserve slots, cells, home), a slot -1
+// when empty; for the tests, which hold it to deals.deal.
+py::tuple deal(uint64_t number, const py::dict& given_layout, const py::dict& given) {
+    Rules rules = read_rules(given);
+    Layout layout = read_layout(given_layout, rules);
+    int reserve_slots[MAX_RESERVE], cell_slots[MAX_CELLS];
+    Board b = deal_board(number, layout, rules, reserve_slots, cell_slots);
+    py::list piles;
+    for (int i = 0; i < b.piles; ++i) {
+        py::list pile;
+        for (int at = b.start[i]; at < b.start[i + 1]; ++at) pile.append(b.cards[at]);
+        piles.append(pile);
+    }
+    std::vector<int> reserve(reserve_slots, reserve_slots + layout.reserve);
+    std::vector<int> cells(cell_slots, cell_slots + rules.cells);
+    return py::make_tuple(piles, reserve, cells,
+                          py::make_tuple(b.home[0], b.home[1], b.home[2], b.home[3]));
+}
+
+// Deals and solves each of `numbers` in turn as `solve` solves a position, the budget
+// each deal's own: the opening home, the search of `kind`, then its line replayed by the
+// plain rules and written out in single cards (a line that breaks them is a logic_error).
+// One record a deal, in order: (status, moves, single-card moves, nodes, seconds, table
+// entries, table bytes, lower bound), the moves 0 unless solved. With `slice` > 0 it
+// starts no deal once that many seconds have passed since its first, so that its caller
+// hears back often: the deals after the last record are left for another call.
+py::list solve_deals(const std::vector<uint64_t>& numbers, const py::dict& given_layout,
+                     const py::dict& given, const std::string& kind, double seconds,
+                     uint64_t nodes, uint64_t table_entries, uint64_t memory, py::object stop,
+                     double slice) {
+    Rules rules = read_rules(given);
+    Layout layout = read_layout(given_layout, rules);
+    check_kind(kind);
+    for (uint64_t number : numbers) {
+        if (!number) throw py::value_error("deal numbers start at 1");
+        if (number >> 31 && !(layout.twister_from && number >= layout.twister_from))
+            throw py::value_error("the FreeCell shuffle deals numbers below 2**31");
+    }
+    Budget budget{seconds, nodes, table_entries, memory, std::move(stop)};
+    struct Record {
+        Outcome out;
+        int moves, cards;
+    };
+    std::vector<Record> records;
+    {
+        py::gil_scoped_release release;
+        auto started = Clock::now(), signals_checked = started;
+        for (uint64_t number : numbers) {
+            auto now = Clock::now();
+            if (slice > 0 && !records.empty() &&
+                std::chrono::duration<double>(now - started).count() >= slice)
+                break;
+            if (now - signals_checked >= std::chrono::milliseconds(10)) {  // Ctrl-C, between
+                signals_checked = now;                                      // short searches
+                py::gil_scoped_acquire gil;
+                if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            }
+            int reserve_slots[MAX_RESERVE], cell_slots[MAX_CELLS];
+            const Board dealt = deal_board(number, layout, rules, reserve_slots, cell_slots);
+            Board start = dealt;
+            std::vector<Played> played;
+            int home = opening(start, rules, &played);
+            Record record{search(start, rules, kind, budget), 0, 0};
+            record.out.lower += home;
+            if (record.out.status == Status::SOLVED) {
+                Board board = start;
+                for (uint16_t code : record.out.moves)
+                    play(board, rules, locate(board, decode(code)), &played);
+                record.moves = static_cast<int>(played.size());
+                record.cards = single_card_length(dealt, rules, played);
+                if (record.cards < 0)
+                    throw std::logic_error("the search's line of deal " + std::to_string(number) +
+                                           " does not win by the rules");
+            }
+            record.out.moves = {};
+            records.push_back(std::move(record));
+        }
+    }
+    py::list out;
+    for (const Record& r : records)
+        out.append(py::make_tuple(static_cast<int>(r.out.status), r.moves, r.cards, r.out.nodes,
+                                  r.out.seconds, r.out.table_entries, r.out.table_bytes,
+                                  r.out.lower));
+    return out;
 }
 
 py::dict beleaguered_fortress() {
@@ -1676,4 +2022,14 @@ PYBIND11_MODULE(_kernel, m) {
     m.def("bound", &bound, py::arg("piles"), py::arg("reserve"), py::arg("home"),
           py::arg("thorough"), py::arg("cells") = 0, py::arg("rules") = beleaguered_fortress(),
           "The lower bound on the moves left, as heuristic.py gives it.");
+    m.def("deal", &deal, py::arg("number"), py::arg("layout"), py::arg("rules"),
+          "Deal a number laid out as the layout says (deals.layout): (piles, reserve slots, "
+          "cells, home), -1 for an empty slot.");
+    m.def("solve_deals", &solve_deals, py::arg("numbers"), py::arg("layout"), py::arg("rules"),
+          py::arg("kind"), py::arg("seconds"), py::arg("nodes"), py::arg("table_entries"),
+          py::arg("memory"), py::arg("stop"), py::arg("slice") = 0.0,
+          "Deal and solve each number as solve does, the budget each deal's: one record a "
+          "deal, (status, moves, single-card moves, nodes, seconds, table entries, table "
+          "bytes, lower bound); with slice > 0, no deal is started once that many seconds "
+          "have passed, so the records may stop short of the numbers.");
 }

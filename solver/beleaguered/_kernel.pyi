@@ -22,3 +22,17 @@ def successors(piles: Piles, reserve: int, home: Sequence[int], cells: int = 0,
 
 def bound(piles: Piles, reserve: int, home: Sequence[int], thorough: bool, cells: int = 0,
           rules: Rules = ...) -> int: ...
+
+Layout = dict[str, list[int] | int | bool]  # deals.layout
+Record = tuple[int, int, int, int, float, int, int, int]
+
+def deal(number: int, layout: Layout, rules: Rules,
+         ) -> tuple[list[list[int]], list[int], list[int], tuple[int, int, int, int]]:
+    """(piles, reserve slots, cells, home) of deal `number`, -1 for an empty slot."""
+
+def solve_deals(numbers: Sequence[int], layout: Layout, rules: Rules, kind: str,
+                seconds: float, nodes: int, table_entries: int, memory: int,
+                stop: Callable[[], object] | None, slice: float = 0.0) -> list[Record]:
+    """A record a deal, in order: (status, moves, single-card moves, nodes, seconds,
+    table entries, table bytes, lower bound); with slice > 0 none started once that many
+    seconds have passed, the first always."""

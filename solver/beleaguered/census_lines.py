@@ -11,15 +11,17 @@ from __future__ import annotations
 import json
 import statistics
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from solver.beleaguered import Algorithm, Mode, deal, solve
 from solver.beleaguered.census import Census, DealInfo
 from solver.beleaguered.results import CENSUS, GAME
-from solver.beleaguered.variant import DEFAULT, Variant
+from solver.beleaguered.solve import Solution
+from solver.beleaguered.variant import DEFAULT, Variant, beleaguered_fortress
 from solver.budget import Budget, Status
 from solver.errors import InvalidInput
 from solver.intervals import wilson_interval
@@ -40,41 +42,62 @@ def census_deal(number: int, budget: Budget, variant: Variant | None = None,
     proven so, `lower_bound` the best lower bound either proved (the length when optimal;
     null when unwinnable), all in moves, and `single_card_moves` that line written out in
     single cards."""
-    if variant is None or variant.name == DEFAULT:
-        return _fortress_deal(number, budget, mode)
     position = deal(number, variant)
     shared = SharedBudget(budget)
     verdict = solve(position, mode, Algorithm.ASTAR, budget)
+    return _line(number, verdict, shared, partial(solve, position, Mode.OPTIMAL,
+                                                  Algorithm.ASTAR), variant)
+
+
+def census_part(numbers: list[int], seconds: float, budget: Budget,
+                variant: Variant | None = None, mode: Mode = Mode.ANY) -> list[dict[str, Any]]:
+    """The census lines of deals `numbers`, as `census_deal` gives them, of those the
+    kernel decides in about `seconds` (0: all of them; at least the first): their
+    verdicts a run at a time, then each win's optimal search, all in the kernel
+    (solver/beleaguered/ranges.py)."""
+    from solver.beleaguered import ranges  # the kernel's, which a census without it lacks
+
+    rules = beleaguered_fortress() if variant is None else variant
+    verdicts = ranges.solutions(numbers, rules, mode, budget, slice_seconds=seconds)
+    return [_line(number, verdict, SharedBudget.begun(budget, verdict.stats.seconds),
+                  partial(ranges.solution, number, rules, Mode.OPTIMAL), variant)
+            for number, verdict in zip(numbers, verdicts, strict=False)]
+
+
+def _line(number: int, verdict: Solution, shared: SharedBudget,
+          optimal: Callable[[Budget], Solution], variant: Variant | None) -> dict[str, Any]:
+    """A deal's census line from its verdict, which spent what it did of `shared`, and
+    its `optimal` search within a budget."""
     shared.spend(verdict.stats)
+    if variant is None or variant.name == DEFAULT:
+        return _fortress_line(number, verdict, shared, optimal)
     nodes, seconds = verdict.stats.nodes, verdict.stats.seconds
-    length, optimal = verdict.length, verdict.status is Status.SOLVED and verdict.optimal
+    length, optimal_found = verdict.length, verdict.status is Status.SOLVED and verdict.optimal
     bound, cards = verdict.lower_bound, verdict.single_card_moves
-    if verdict.status is Status.SOLVED and not optimal and (left := shared.left()) is not None:
-        best = solve(position, Mode.OPTIMAL, Algorithm.ASTAR, left)
+    if (verdict.status is Status.SOLVED and not optimal_found
+            and (left := shared.left()) is not None):
+        best = optimal(left)
         nodes, seconds = nodes + best.stats.nodes, seconds + best.stats.seconds
         if best.status is Status.SOLVED and best.length is not None and (
                 length is None or best.length <= length):
-            length, optimal, cards = best.length, best.optimal, best.single_card_moves
+            length, optimal_found, cards = best.length, best.optimal, best.single_card_moves
         bound = _larger(bound, best.lower_bound)
     if verdict.status is Status.UNSOLVABLE:
         bound = None
-    elif optimal:
+    elif optimal_found:
         bound = length
     elif bound is not None and length is not None:
         bound = min(bound, length)
     return {"deal": number, "status": verdict.status.value, "length": length,
-            "optimal": optimal, "lower_bound": bound, "single_card_moves": cards,
+            "optimal": optimal_found, "lower_bound": bound, "single_card_moves": cards,
             "nodes": nodes, "seconds": round(seconds, 6)}
 
 
-def _fortress_deal(number: int, budget: Budget, mode: Mode) -> dict[str, Any]:
-    position = deal(number)
-    shared = SharedBudget(budget)
-    verdict = solve(position, mode, Algorithm.ASTAR, budget)
-    shared.spend(verdict.stats)
+def _fortress_line(number: int, verdict: Solution, shared: SharedBudget,
+                   optimal: Callable[[Budget], Solution]) -> dict[str, Any]:
     nodes, seconds, length = verdict.stats.nodes, verdict.stats.seconds, None
     if verdict.status is Status.SOLVED and (left := shared.left()) is not None:
-        best = solve(position, Mode.OPTIMAL, Algorithm.ASTAR, left)
+        best = optimal(left)
         nodes, seconds = nodes + best.stats.nodes, seconds + best.stats.seconds
         if best.status is Status.SOLVED and best.optimal:
             length = best.length

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import islice
+from typing import Any
 
 from solver.beleaguered.position import Position
 from solver.beleaguered.variant import Numbering, Variant, beleaguered_fortress
@@ -79,6 +80,24 @@ def _pysol_twister_deck(number: int) -> list[Card]:
         cards[n], cards[j] = cards[j], cards[n]
     cards.reverse()
     return cards
+
+
+@lru_cache(maxsize=64)
+def layout(variant: Variant) -> dict[str, Any]:
+    """Where `deal` puts each card of the shuffled deck, for the kernel, which deals
+    ranges of numbers itself (_kernel.cpp `deal_board`, held to `deal` by the tests): per
+    card in dealing order (the aces left out when `aces_first`), the pile, then the
+    reserve slot (after the piles), then the free cell (after those); what it does by the
+    card's identity (the aces home first, a Citadel deal's cards home as they fit); and
+    the first deal number of PySolFC's Twister (0: none in this numbering)."""
+    piles = len(variant.piles)
+    to = [pile for row in range(max(variant.piles))
+          for pile, count in enumerate(variant.piles) if row < count]
+    to += [piles + slot for slot in range(variant.reserve)]
+    to += [piles + variant.reserve + cell for cell in variant.dealt_cells]
+    return {"to": to, "reserve": variant.reserve, "aces_first": variant.aces_first,
+            "citadel": variant.citadel_deal,
+            "twister_from": PYSOL_TWISTER_FROM if variant.numbering == Numbering.PYSOL else 0}
 
 
 @lru_cache(maxsize=256)

@@ -18,9 +18,10 @@ out in single cards (solver/beleaguered/sequences.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import partial
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
@@ -174,6 +175,11 @@ _SEARCHES = {  # the search of each mode and algorithm, by its name in both engi
 }
 
 
+def search_kind(mode: Mode, algorithm: Algorithm) -> str:
+    """The search a mode and algorithm take, by its name in both engines."""
+    return _SEARCHES[Mode(mode), Algorithm(algorithm)]
+
+
 def solve(
     position: Position,
     mode: Mode = Mode.OPTIMAL,
@@ -190,28 +196,42 @@ def solve(
     if mode is not Mode.OPTIMAL:
         return _search(position, mode, Algorithm(algorithm), budget, engine, metric)
     shared = SharedBudget(budget)
-    proving = _search(position, mode, Algorithm(algorithm), _share(budget, 0.75), engine,
-                      metric)
+    proving = _search(position, mode, Algorithm(algorithm), proving_budget(mode, budget),
+                      engine, metric)
+    return or_quick_line(proving, shared, partial(_search, position, Mode.ANY,
+                                                  Algorithm.ASTAR, engine=engine,
+                                                  metric=metric))
+
+
+def proving_budget(mode: Mode, budget: Budget) -> Budget:
+    """What a mode's first search may spend: an optimal one three quarters of the
+    budget's time and nodes (its table and its stop as they are), leaving the rest to a
+    quick search when it runs out; the others all of it."""
+    if mode is not Mode.OPTIMAL:
+        return budget
+    return replace(budget,
+                   seconds=None if budget.seconds is None else budget.seconds * 0.75,
+                   nodes=None if budget.nodes is None else max(1, int(budget.nodes * 0.75)))
+
+
+def or_quick_line(proving: Solution, shared: SharedBudget,
+                  quick: Callable[[Budget], Solution]) -> Solution:
+    """An optimal search's answer: itself when it settled the deal, else the line the
+    `quick` search finds in what it left of `shared`, `optimal: false`, with the larger
+    of the two lower bounds."""
     if proving.status is not Status.UNKNOWN:
         return proving
     shared.spend(proving.stats)
     left = shared.left()
     if left is None:
         return proving
-    quick = _search(position, Mode.ANY, Algorithm.ASTAR, left, engine, metric)
-    stats = one_after_another(proving.stats, quick.stats)
-    if quick.status is Status.UNKNOWN:
+    found = quick(left)
+    stats = one_after_another(proving.stats, found.stats)
+    if found.status is Status.UNKNOWN:
         return replace(proving, stats=stats)
-    return replace(quick, stats=stats, optimal=False,
-                   lower_bound=None if quick.lower_bound is None
-                   else max(quick.lower_bound, proving.lower_bound or 0))
-
-
-def _share(budget: Budget, part: float) -> Budget:
-    """`part` of the budget's time and nodes (its table and its stop as they are)."""
-    return replace(budget,
-                   seconds=None if budget.seconds is None else budget.seconds * part,
-                   nodes=None if budget.nodes is None else max(1, int(budget.nodes * part)))
+    return replace(found, stats=stats, optimal=False,
+                   lower_bound=None if found.lower_bound is None
+                   else max(found.lower_bound, proving.lower_bound or 0))
 
 
 def _search(position: Position, mode: Mode, algorithm: Algorithm, budget: Budget,

@@ -1,0 +1,95 @@
+"""Numbered deals solved in the compiled kernel a run of them at a time: the kernel deals
+each number itself (deals.layout says where its cards go) and hands back a record a
+deal, so that a batch or a census spends its time searching, not building positions in
+Python or replaying lines there (the kernel replays each line by the plain rules and
+counts it in single cards, _kernel.cpp `single_card_length`). A deal's record is the
+Solution `solve` answers for its position, its moves left out (`Solution.without_moves`):
+the same search in the same budget, so the same verdict, length and statistics."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from solver.beleaguered import _kernel
+from solver.beleaguered.deals import layout
+from solver.beleaguered.native import rules_of
+from solver.beleaguered.results import record
+from solver.beleaguered.solve import (
+    Algorithm,
+    Metric,
+    Mode,
+    Solution,
+    or_quick_line,
+    proving_budget,
+    search_kind,
+)
+from solver.beleaguered.variant import SequenceMoves, Variant
+from solver.budget import Budget, SearchStats, Status
+from solver.shared_budget import SharedBudget
+
+if TYPE_CHECKING:
+    from solver.beleaguered._kernel import Record  # the stub's: (status, moves, ...)
+
+_STATUS = (Status.SOLVED, Status.UNSOLVABLE, Status.UNKNOWN)
+
+
+def solutions(numbers: Sequence[int], variant: Variant, mode: Mode, budget: Budget,
+              algorithm: Algorithm = Algorithm.ASTAR, metric: Metric = Metric.MOVES,
+              slice_seconds: float = 0.0) -> list[Solution]:
+    """The answers `solve` gives deals `numbers` of `variant` (each within `budget`),
+    without their moves, in order: of all of them, or with `slice_seconds` of those the
+    kernel solved until that many seconds had passed, at least the first."""
+    mode, metric = Mode(mode), Metric(metric)
+    found = [_solution(record, mode, metric) for record in _records(
+        numbers, variant, mode, Algorithm(algorithm), proving_budget(mode, budget), metric,
+        slice_seconds)]
+    if mode is not Mode.OPTIMAL:
+        return found
+    return [or_quick_line(proving, SharedBudget.begun(budget, proving.stats.seconds),
+                          partial(_quick, number, variant, metric))
+            for number, proving in zip(numbers, found, strict=False)]
+
+
+def solution(number: int, variant: Variant, mode: Mode, budget: Budget) -> Solution:
+    """The answer `solve` gives deal `number` of `variant`, without its moves."""
+    [found] = solutions([number], variant, mode, budget)
+    return found
+
+
+def _quick(number: int, variant: Variant, metric: Metric, budget: Budget) -> Solution:
+    """An `any` search of one deal: the line an optimal one that ran out settles for."""
+    [record] = _records([number], variant, Mode.ANY, Algorithm.ASTAR, budget, metric, 0.0)
+    return _solution(record, Mode.ANY, metric)
+
+
+def _records(numbers: Sequence[int], variant: Variant, mode: Mode, algorithm: Algorithm,
+             budget: Budget, metric: Metric, slice_seconds: float) -> list[Record]:
+    sequences = metric is Metric.MOVES and variant.sequence_moves is not SequenceMoves.NONE
+    return _kernel.solve_deals(
+        list(numbers), layout(variant), rules_of(variant, sequences),
+        search_kind(mode, algorithm), budget.seconds or 0.0, budget.nodes or 0,
+        budget.table_entries or 0, budget.memory_bytes or 0, budget.stop, slice_seconds)
+
+
+def _solution(record: Record, mode: Mode, metric: Metric) -> Solution:
+    """A deal's record as `solve` answers it (solve._search), its moves left out."""
+    status, length, cards, nodes, seconds, entries, table_bytes, lower = record
+    stats = SearchStats(nodes, seconds, entries, table_bytes)
+    if _STATUS[status] is Status.UNSOLVABLE:
+        return Solution(Status.UNSOLVABLE, False, (), stats, metric=metric)
+    if _STATUS[status] is not Status.SOLVED:
+        return Solution(_STATUS[status], False, (), stats, lower, metric)
+    optimal = mode is Mode.OPTIMAL
+    return Solution(Status.SOLVED, optimal, (), stats, length if optimal else lower, metric,
+                    cards, line_length=length)
+
+
+def batch_lines(numbers: list[int], seconds: float, variant: Variant, mode: Mode,
+                algorithm: Algorithm, metric: Metric, budget: Budget) -> list[dict[str, Any]]:
+    """A batch's lines (results.record) of deals `numbers`, of those the kernel solves in
+    about `seconds` (0: all of them; at least the first)."""
+    found = solutions(numbers, variant, mode, budget, algorithm, metric, seconds)
+    return [record(number, solution)
+            for number, solution in zip(numbers, found, strict=False)]
