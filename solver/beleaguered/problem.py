@@ -72,7 +72,7 @@ CELL = -3  # where a step says the card goes: a free cell
 # The verdict flares' orders, as the kernel's FLARES: weights of the cards not home, the
 # blocked cards (runs with sequence moves), the cards above the next card each foundation
 # needs, the cards in cells, the piles not empty (of 13) and the moves made.
-FLARES = ((6, 2, 1, 3, 3, 1), (2, 2, 1, 2, 2, 1), (3, 2, 1, 3, 3, 0))
+FLARES = ((6, 2, 1, 3, 3, 1), (5, 3, 1, 4, 4, 0), (2, 2, 1, 2, 2, 1), (4, 2, 0, 2, 2, 0))
 FIRST_FLARE_NODES = 2000  # the kernel's: the nodes each flare has in the first round
 _MAX_PILES = 13
 
