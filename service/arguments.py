@@ -191,9 +191,10 @@ def appending(path: Path | None) -> Iterator[TextIO | None]:
         yield out
 
 
-def add_budget(parser: argparse.ArgumentParser, seconds: float, buys: str = "") -> None:
-    """--seconds, --nodes, --table-entries and --memory; `buys`: what a larger --seconds
-    buys, said in its help."""
+def add_budget(parser: argparse.ArgumentParser, seconds: float, buys: str = "",
+               memory_mib: int = DEFAULT_MEMORY_MIB) -> None:
+    """--seconds, --nodes, --table-entries and --memory, by default `seconds` and
+    `memory_mib`; `buys`: what a larger --seconds buys, said in its help."""
     parser.add_argument("--seconds", type=positive(float), default=seconds,
                         help="time budget in seconds" + (f": {buys}" if buys else ""))
     parser.add_argument("--nodes", type=positive(int, MOST_NODES),
@@ -201,7 +202,7 @@ def add_budget(parser: argparse.ArgumentParser, seconds: float, buys: str = "") 
                              "not given)")
     parser.add_argument("--table-entries", type=positive(int, MOST_NODES),
                         help="transposition table cap (no cap but --memory when not given)")
-    parser.add_argument("--memory", type=positive(int), default=DEFAULT_MEMORY_MIB,
+    parser.add_argument("--memory", type=positive(int), default=memory_mib,
                         metavar="MIB",
                         help="the MiB a search may add to the process's memory, its "
                              "tables at their largest (an optimal search that fills them "

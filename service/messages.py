@@ -9,7 +9,7 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from service.api import fortress_solver_pb2 as pb
-from solver.budget import Budget, SearchStats, Status
+from solver.budget import HINT_MEMORY_MIB, Budget, SearchStats, Status
 from solver.errors import InvalidInput, OutOfRange
 from solver.reading import path_of
 
@@ -64,12 +64,14 @@ def budget_from_proto(message: pb.Budget, limits: Budget) -> Budget:
 
 def asked_budget(message: pb.Budget, question: Question[Any, Any, Any]) -> pb.Budget:
     """The request's budget as `question` takes it: a quick question (Question.quick, a
-    patience hint) given no seconds has its own, where another has the server's limit."""
+    patience hint) given no seconds has its own, and HINT_MEMORY_MIB unless it asks for
+    memory, where another has the server's limits."""
     if message.seconds or not question.quick:
         return message
     filled = pb.Budget()
     filled.CopyFrom(message)
     filled.seconds = question.seconds
+    filled.memory_mib = message.memory_mib or HINT_MEMORY_MIB
     return filled
 
 

@@ -72,6 +72,9 @@ DEFAULT_BUDGET = Budget()
 # answers within a second, with the best line found by then and its bounds ("wins in at
 # most 87 (at least 84)"), optimal when proven in time. A larger budget buys the proof.
 HINT_SECONDS = 1.0
+# ... and the MiB its search may add to the process, so that a server's hints, each a
+# second, fit beside one another (a second's search holds some 100 MiB of tables).
+HINT_MEMORY_MIB = 256
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from service.arguments import (
     read_position,
     real,
 )
-from solver.budget import Budget
+from solver.budget import DEFAULT_MEMORY_MIB, HINT_MEMORY_MIB, Budget
 from solver.errors import InvalidInput
 from solver.games import Game, Question
 
@@ -160,7 +160,8 @@ class Commands:
                                     help="a new game from SEED, instead of a file")
             if self.in_variant is not None:
                 add_variant(asked)
-            add_budget(asked, seconds=question.seconds, buys=question.seconds_help)
+            add_budget(asked, seconds=question.seconds, buys=question.seconds_help,
+                       memory_mib=HINT_MEMORY_MIB if question.quick else DEFAULT_MEMORY_MIB)
             add_options(asked, question)
             if self.flags is not None:
                 self.flags(asked, question, remote)

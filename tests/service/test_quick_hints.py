@@ -19,7 +19,7 @@ from service.messages import asked_budget
 from solver.beleaguered import Position, apply, deal, legal_moves
 from solver.beleaguered.game import GRADE, HINT, SOLVE
 from solver.beleaguered.variant import find_variant
-from solver.budget import HINT_SECONDS
+from solver.budget import HINT_MEMORY_MIB, HINT_SECONDS
 from solver.ffkingdom.game import HINT as FFK_HINT
 from tests.support.cli import run
 from tests.support.servers import connect, moves_from_proto, position_source, running_server
@@ -114,11 +114,12 @@ def test_only_a_quick_question_given_no_seconds_has_its_own():
     own; a solve, or another game's hint: the server's limit (0 kept)."""
     for question in (HINT, GRADE):
         assert question.quick and question.seconds == HINT_SECONDS
-        assert asked_budget(pb.Budget(nodes=5), question) == pb.Budget(seconds=HINT_SECONDS,
-                                                                        nodes=5)
-        assert asked_budget(pb.Budget(seconds=30), question).seconds == 30
+        assert asked_budget(pb.Budget(nodes=5), question) == pb.Budget(
+            seconds=HINT_SECONDS, nodes=5, memory_mib=HINT_MEMORY_MIB)
+        assert asked_budget(pb.Budget(memory_mib=700), question).memory_mib == 700
+        assert asked_budget(pb.Budget(seconds=30), question) == pb.Budget(seconds=30)
     for question in (SOLVE, FFK_HINT):
-        assert asked_budget(pb.Budget(), question).seconds == 0
+        assert asked_budget(pb.Budget(), question) == pb.Budget()
 
 
 def test_hint_help_says_a_larger_seconds_buys_the_proof(capsys):
@@ -127,6 +128,7 @@ def test_hint_help_says_a_larger_seconds_buys_the_proof(capsys):
         said = " ".join(out.split())
         assert code == 0 and "--seconds SECONDS time budget in seconds" in said
         assert "a larger --seconds buys the proof (default: 1.0)" in said
+        assert f"leaves (default: {HINT_MEMORY_MIB})" in said
 
 
 @pytest.mark.timing
