@@ -36,12 +36,14 @@ def at_most(items: Sized, most: int, *path: int | str) -> None:
 
 def stats_to_proto(stats: SearchStats) -> pb.SearchStats:
     return pb.SearchStats(nodes=stats.nodes, seconds=stats.seconds,
-                          table_entries=stats.table_entries, table_bytes=stats.table_bytes)
+                          table_entries=stats.table_entries, table_bytes=stats.table_bytes,
+                          line_seconds=stats.line_seconds)
 
 
 def stats_from_proto(message: pb.SearchStats) -> SearchStats:
     return SearchStats(message.nodes, message.seconds, message.table_entries,
-                       message.table_bytes)
+                       message.table_bytes,
+                       message.line_seconds if message.HasField("line_seconds") else None)
 
 
 def budget_to_proto(budget: Budget) -> pb.Budget:

@@ -83,6 +83,7 @@ class SearchStats:
     seconds: float
     table_entries: int
     table_bytes: int = 0  # the search's tables at their largest, where it measures them
+    line_seconds: float | None = None  # seconds into the search when its line was found
 
 
 class BudgetExhausted(Exception):
@@ -130,8 +131,11 @@ class Meter:
             if self._room.full():
                 raise BudgetExhausted
 
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
     def stats(self, table_entries: int) -> SearchStats:
-        return SearchStats(self.nodes, time.perf_counter() - self.started, table_entries)
+        return SearchStats(self.nodes, self.elapsed(), table_entries)
 
 
 # What check_turns and check_worlds keep, as an options field's metadata gives it to the

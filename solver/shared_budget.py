@@ -55,7 +55,11 @@ class SharedBudget:
 
 def one_after_another(first: SearchStats, then: SearchStats) -> SearchStats:
     """What two searches run one after the other spent: their nodes and seconds
-    together, the larger of their tables."""
+    together, the larger of their tables; the first's line, if it found one, else the
+    second's, found that much later."""
+    line = first.line_seconds
+    if line is None and then.line_seconds is not None:
+        line = first.seconds + then.line_seconds
     return SearchStats(first.nodes + then.nodes, first.seconds + then.seconds,
                        max(first.table_entries, then.table_entries),
-                       max(first.table_bytes, then.table_bytes))
+                       max(first.table_bytes, then.table_bytes), line)

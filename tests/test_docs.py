@@ -107,7 +107,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
 
 def masked(text: str) -> str:
     """Output with its timings blanked, as they differ from run to run."""
-    text = re.sub(r'"seconds": [0-9.e-]+', '"seconds": T', text)
+    text = re.sub(r'"(line_)?seconds": [0-9.e-]+', r'"\1seconds": T', text)
     return re.sub(r"\d+(?:\.\d+)?(?= ?(?:s|ms|µs)\b)", "T", text)
 
 
@@ -195,4 +195,5 @@ def test_readme_is_a_first_page() -> None:
 def test_output_matching_masks_timings_and_elides() -> None:
     assert matches("solved in 0.12 s\n...\nend\n", "solved in 3.4 s\na\nb\nend\n")
     assert matches('{"seconds": 0.1}\n', '{"seconds": 2e-05}\n')
+    assert matches('{"line_seconds": 0.1}\n', '{"line_seconds": 2e-05}\n')
     assert not matches("wins in 3 turns\n", "wins in 4 turns\n")

@@ -492,16 +492,18 @@ class FarbduellStep(_message.Message):
     def __init__(self, player: _Optional[int] = ..., action: _Optional[str] = ..., card: _Optional[str] = ..., colour: _Optional[str] = ...) -> None: ...
 
 class SearchStats(_message.Message):
-    __slots__ = ("nodes", "seconds", "table_entries", "table_bytes")
+    __slots__ = ("nodes", "seconds", "table_entries", "table_bytes", "line_seconds")
     NODES_FIELD_NUMBER: _ClassVar[int]
     SECONDS_FIELD_NUMBER: _ClassVar[int]
     TABLE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
     TABLE_BYTES_FIELD_NUMBER: _ClassVar[int]
+    LINE_SECONDS_FIELD_NUMBER: _ClassVar[int]
     nodes: int
     seconds: float
     table_entries: int
     table_bytes: int
-    def __init__(self, nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., table_entries: _Optional[int] = ..., table_bytes: _Optional[int] = ...) -> None: ...
+    line_seconds: float
+    def __init__(self, nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., table_entries: _Optional[int] = ..., table_bytes: _Optional[int] = ..., line_seconds: _Optional[float] = ...) -> None: ...
 
 class SolveRequest(_message.Message):
     __slots__ = ("position", "budget", "beleaguered", "ffkingdom", "farbduell", "stronghold", "question_options", "mode", "algorithm", "turns", "chain", "question", "defender", "max_turns", "method")

@@ -442,8 +442,10 @@ def _print_solution(answer: dict[str, Any], start: Position, options: SolveOptio
     moves = [Move.from_json(move) for move in answer["moves"]]
     before = list(accumulate(moves, apply, initial=start))
     stats = answer["stats"]
+    found = "" if stats.get("line_seconds") is None else \
+        f", line found at {stats['line_seconds']:.2f} s"
     print(f"{_name(start, args)}: {_verdict(answer)} ({stats['nodes']} nodes, "
-          f"{stats['seconds']:.2f} s)")
+          f"{stats['seconds']:.2f} s{found})")
     if options.steps:
         print(picture(start))
     for number, move in enumerate(moves, 1):

@@ -771,6 +771,8 @@ struct Outcome {
     int lower = 0;  // a proven lower bound on the solution's cost (not counting the opening)
     bool memory_full = false;  // whether the memory budget ran out
     bool flare_spent = false;  // whether a verdict flare stopped at its share of nodes
+    int cost = 0;  // the moves' cost, when SOLVED (the anytime search's line may exceed `lower`)
+    double line_seconds = 0;  // seconds into the search when the line was found
 };
 
 // --- greedy best-first and A* (search/astar.py) --------------------------------------
@@ -1061,6 +1063,7 @@ Outcome best_first(const Board& start, const Rules& rules, bool optimal, bool th
                 for (uint32_t at = id; seen[at].parent != NO_PARENT; at = seen[at].parent)
                     out.moves.push_back(seen[at].move);
                 std::reverse(out.moves.begin(), out.moves.end());
+                out.line_seconds = meter.elapsed();
                 return finish(Status::SOLVED);
             }
             meter.tick();
@@ -1287,12 +1290,16 @@ uint64_t table_cap(const Budget& budget) {
 class IdaStar {
 public:
     // `before`: a search of the same position and budget this one continues (A* that ran
-    // out of memory): its time and nodes are spent, its lower bound proven.
+    // out of memory): its time and nodes are spent, its lower bound proven. `anytime`:
+    // before's line, if SOLVED, is the best so far (IDA* looks for shorter ones only), and
+    // a search the budget stops answers the best line found, SOLVED with its lower bound.
     IdaStar(const Board& start, const Rules& rules, const Budget& budget,
-            const Outcome& before = Outcome{})
+            const Outcome& before = Outcome{}, bool anytime = false)
         : start_(start), rules_(rules), budget_(budget),
           meter_(budget, before.seconds, before.nodes), table_(table_cap(budget)),
-          known_lower_(before.lower) {}
+          known_lower_(before.lower), anytime_(anytime) {
+        if (anytime && before.status == Status::SOLVED) incumbent_ = before;
+    }
 
     Outcome run() {
         Outcome out;
@@ -1302,8 +1309,13 @@ public:
         int h = heuristic(start_, rules_, order, true);
         bound_ = std::max(h, known_lower_);
         out.lower = bound_;
+        int upper = incumbent_.status == Status::SOLVED ? incumbent_.cost : INFINITE;
         try {
             for (;;) {
+                if (bound_ >= upper) {  // nothing shorter than the best line so far
+                    found(out, incumbent_, upper);
+                    break;
+                }
                 ++iteration_;
                 cut_.assign(cut_.size(), 0);
                 cuts_ = 0;
@@ -1312,19 +1324,32 @@ public:
                 if (best_cost_ >= 0) {
                     out.status = Status::SOLVED;
                     out.moves = best_;
-                    out.lower = best_cost_;
+                    out.cost = out.lower = best_cost_;
+                    out.line_seconds = best_seconds_;
                     break;
                 }
-                // a whole iteration's bound on every solution's cost
-                out.lower = std::max(out.lower, std::min<int>(f, INFINITE - 1));
+                // a whole iteration's bound on every solution's cost: none within its bound
+                out.lower = std::max(out.lower, std::min<int>(std::max(f, bound_ + 1), INFINITE - 1));
+                if (out.lower >= upper) {
+                    found(out, incumbent_, upper);
+                    break;
+                }
                 if (f >= INFINITE || cuts_ == 0 || (!table_.evicted && unexpanded_ == 0)) {
                     out.status = Status::UNSOLVABLE;  // every reachable position expanded
                     break;
                 }
-                bound_ = next_bound(meter_.nodes - expanded_before);
+                bound_ = std::min(next_bound(meter_.nodes - expanded_before), upper - 1);
             }
         } catch (const Exhausted&) {
             out.status = Status::UNKNOWN;
+            if (best_cost_ >= 0 && anytime_) {  // shorter than the line before, if any
+                out.status = Status::SOLVED;
+                out.moves = best_;
+                out.cost = best_cost_;
+                out.line_seconds = best_seconds_;
+            } else if (upper < INFINITE) {
+                found(out, incumbent_, out.lower);
+            }
         }
         out.nodes = meter_.nodes;
         out.table_entries = table_.size();
@@ -1334,6 +1359,15 @@ public:
     }
 
 private:
+    // `out` answers the line of `line` (SOLVED), with the lower bound `lower`.
+    static void found(Outcome& out, const Outcome& line, int lower) {
+        out.status = Status::SOLVED;
+        out.moves = line.moves;
+        out.cost = line.cost;
+        out.line_seconds = line.line_seconds;
+        out.lower = std::min(lower, line.cost);
+    }
+
     // A lower bound on the cost of a solution through `board` (g + learned), searching
     // depth first within the bound; a solution found lowers the bound below its cost.
     // Unsolvability is proven by closure: positions seen as children and never expanded
@@ -1344,6 +1378,7 @@ private:
             if (g <= bound_) {
                 best_ = path_;
                 best_cost_ = g;
+                best_seconds_ = meter_.elapsed();
                 bound_ = g - 1;
             }
             return g;
@@ -1468,8 +1503,314 @@ private:
     std::vector<std::vector<Child>> levels_;  // the children of each depth on the path
     std::vector<uint16_t> best_;
     int best_cost_ = -1;
+    double best_seconds_ = 0;
     uint64_t unexpanded_ = 0;
     int known_lower_;
+    bool anytime_;
+    Outcome incumbent_;  // the anytime search's best line before, when SOLVED
+};
+
+// --- anytime: a line soon, shorter ones, then the proof (search/anytime.py) ----------
+
+// The order's weights of the anytime search, as (num, den): positions by den * g + num * h;
+// the next at each shorter line, A* last (search/anytime.py's WEIGHTS).
+constexpr int WEIGHTS[][2] = {{2, 1}, {3, 2}, {4, 3}, {5, 4}, {6, 5}, {8, 7}, {1, 1}};
+// The first line's beams: widths FIRST_BEAM, twice that, ... up to LAST_BEAM, until one
+// finds a line (search/anytime.py's BEAMS).
+constexpr size_t FIRST_BEAM = 16;
+constexpr size_t LAST_BEAM = 128;
+
+// An optimal search that answers at any time. Beam searches find a first line; then one
+// best-first search orders positions by g + w * h, w falling at each shorter line (its
+// queue reordered, nothing searched again; the beams' line stands for the first weight's)
+// to 1, A*, which goes on until the least f queued reaches the best line's cost: that
+// line is optimal. A position whose g + h reaches the best line's cost is never queued,
+// and one reached more cheaply is queued again whatever the order, so a queue that runs
+// out proves the best line optimal (or, with none, the position unwinnable). A* that
+// fills the memory goes on as IDA* from the bound it proved, the best line its upper
+// limit; `ida`: IDA* proves in A*'s stead.
+class Anytime {
+public:
+    Anytime(const Board& start, const Rules& rules, const Budget& budget, bool ida)
+        : start_(start), rules_(rules), budget_(budget), meter_(budget), ida_(ida) {}
+
+    Outcome run() {
+        Outcome out;
+        uint8_t order[MAX_PILES];
+        canonical_order(start_, order);
+        out.lower = heuristic(start_, rules_, order, true);
+        if (start_.won()) {
+            out.status = Status::SOLVED;
+            out.lower = 0;
+            return finish(out);
+        }
+        try {
+            for (size_t width = FIRST_BEAM; width <= LAST_BEAM; width *= 2)
+                if (out.status == Status::SOLVED || !beam(out, width)) break;
+            if (search(out)) {
+                if (out.status == Status::SOLVED) out.lower = out.cost;
+                else out.status = Status::UNSOLVABLE;
+            } else if (memory_full_ || ida_) {
+                Outcome before = finish(out);
+                Outcome more = IdaStar(start_, rules_, budget_, before, true).run();
+                more.table_bytes = std::max(more.table_bytes, before.table_bytes);
+                more.table_entries = std::max(more.table_entries, before.table_entries);
+                return more;
+            }
+        } catch (const Exhausted&) {
+        }
+        return finish(out);
+    }
+
+private:
+    struct Pending {
+        Board board;
+        uint8_t order[MAX_PILES];
+        Key key;
+        uint64_t hash;
+        uint16_t move;
+        int g;
+    };
+
+    Outcome& finish(Outcome& out) {
+        out.nodes = meter_.nodes;
+        out.seconds = meter_.elapsed();
+        out.table_entries = entries_;
+        out.table_bytes = bytes_;
+        return out;
+    }
+
+    // A board's children in `children`, keyed, their slots fetched; returns how many.
+    int expand(NodeStore& seen, const Board& board, int g, std::vector<Pending>& children) {
+        Triple moves[MAX_CHILDREN];
+        int n = moves_of(board, rules_, moves);
+        uint8_t parent_order[MAX_PILES];
+        canonical_order(board, parent_order);
+        for (int m = 0; m < n; ++m) {
+            Pending& c = children[m];
+            c.board = board;
+            c.move = encode(to_move(board, moves[m]));
+            c.g = g + play(c.board, rules_, moves[m], nullptr);
+            if (same_bottoms(board, c.board)) std::memcpy(c.order, parent_order, MAX_PILES);
+            else canonical_order(c.board, c.order);
+            c.key = pack(c.board, c.order);
+            c.hash = hash_key(c.key);
+            seen.prefetch_slot(c.hash);
+        }
+        for (int m = 0; m < n; ++m) seen.prefetch_node(children[m].hash);
+        return n;
+    }
+
+    bool room_for(const NodeStore& seen, uint64_t queued, size_t n) const {
+        return !budget_.memory || seen.bytes_adding(n) + queued +
+                                          MAX_CHILDREN * sizeof(Pending) <= budget_.memory;
+    }
+
+    void held(const NodeStore& seen, uint64_t queued) {
+        entries_ = std::max<uint64_t>(entries_, seen.size());
+        bytes_ = std::max<uint64_t>(bytes_, seen.bytes() + queued + MAX_CHILDREN * sizeof(Pending));
+    }
+
+    // Whether `n` more positions would pass the budget's entries in a table: the end of
+    // the search, or with `ida_` of what comes before IDA* (whose table they cap).
+    bool full(const NodeStore& seen, int n) const {
+        if (!budget_.table_entries || seen.size() + n <= budget_.table_entries) return false;
+        if (!ida_) throw Exhausted{};
+        return true;
+    }
+
+    void root(NodeStore& seen, uint32_t& id) {
+        uint8_t order[MAX_PILES];
+        canonical_order(start_, order);
+        bool added;
+        Key key = pack(start_, order);
+        id = seen.find_or_add(key, hash_key(key), added);
+        seen[id].parent = NO_PARENT;
+        seen[id].g = 0;
+    }
+
+    // A beam search of `width` for a first line: layer by layer, the `width` positions of
+    // least g + 2h (then h) go on. Whether it may go on to a wider beam: false once it found
+    // a line, or its tables would pass the memory.
+    bool beam(Outcome& out, size_t width) {
+        struct Ranked {
+            int rank, h;
+            uint32_t id;
+        };
+        NodeStore seen;
+        std::vector<Pending> children(MAX_CHILDREN);
+        std::vector<Ranked> layer, next;
+        uint32_t start;
+        root(seen, start);
+        layer.push_back({0, 0, start});
+        auto queued = [&] { return (layer.capacity() + next.capacity()) * sizeof(Ranked); };
+        try {
+            while (!layer.empty()) {
+                next.clear();
+                for (const Ranked& at : layer) {
+                    Node node = seen[at.id];
+                    Board board = unpack(node.key, rules_.piles);
+                    meter_.tick();
+                    if (!room_for(seen, queued() + MAX_CHILDREN * sizeof(Ranked), MAX_CHILDREN)) {
+                        held(seen, queued());
+                        return false;
+                    }
+                    int n = expand(seen, board, node.g, children);
+                    if (full(seen, n)) {
+                        held(seen, queued());
+                        return false;
+                    }
+                    for (int m = 0; m < n; ++m) {
+                        Pending& c = children[m];
+                        if (c.board.won()) {
+                            line(out, seen, at.id, c.move, c.g);
+                            held(seen, queued());
+                            return false;
+                        }
+                        bool added;
+                        uint32_t id = seen.find_or_add(c.key, c.hash, added);
+                        Node& known = seen[id];
+                        if (!added && known.g <= c.g) continue;
+                        known.parent = at.id;
+                        known.move = c.move;
+                        known.g = static_cast<uint16_t>(c.g);
+                        int h = heuristic(c.board, rules_, c.order, true);
+                        next.push_back({c.g + 2 * h, h, id});
+                    }
+                }
+                if (next.size() > width) {
+                    std::nth_element(next.begin(), next.begin() + width, next.end(),
+                                     [](const Ranked& a, const Ranked& b) {
+                                         return a.rank != b.rank ? a.rank < b.rank : a.h < b.h;
+                                     });
+                    next.resize(width);
+                }
+                layer.swap(next);
+            }
+        } catch (const Exhausted&) {
+            held(seen, queued());
+            throw;
+        }
+        held(seen, queued());
+        return true;
+    }
+
+    // The best-first search through the weights. Whether it proved: the least f queued
+    // under A* reached the best line's cost, or the queue ran out. False when A*'s turn
+    // came with `ida_`, or its tables would pass the memory (memory_full_).
+    bool search(Outcome& out) {
+        NodeStore seen;
+        BucketQueue frontier;
+        std::vector<Pending> children(MAX_CHILDREN);
+        // the beams' line stands for the first weight's
+        int phase = out.status == Status::SOLVED ? 1 : 0;
+        int num = WEIGHTS[phase][0], den = WEIGHTS[phase][1];
+        int best = out.status == Status::SOLVED ? out.cost : INFINITE;
+        auto astar = [&] { return num == den; };
+        auto next_weight = [&] {  // the queue in the next weight's order
+            ++phase;
+            int num2 = WEIGHTS[phase][0], den2 = WEIGHTS[phase][1];
+            BucketQueue reordered;
+            while (!frontier.empty()) {
+                int priority, h;
+                uint32_t id = frontier.pop(priority, h);
+                int g = (priority - num * h) / den;
+                if (seen[id].g == g && g + h < best) reordered.push(den2 * g + num2 * h, h, id);
+            }
+            frontier = std::move(reordered);
+            num = num2;
+            den = den2;
+        };
+        uint32_t start;
+        if (!room_for(seen, frontier.bytes_adding(1), 1)) {
+            memory_full_ = true;
+            return false;
+        }
+        root(seen, start);
+        uint8_t order[MAX_PILES];
+        canonical_order(start_, order);
+        int h0 = heuristic(start_, rules_, order, true);
+        frontier.push(num * h0, h0, start);
+        try {
+            while (!frontier.empty()) {
+                if (astar() && ida_) {
+                    held(seen, frontier.bytes());
+                    return false;
+                }
+                int priority, h;
+                uint32_t id = frontier.pop(priority, h);
+                if (astar()) {
+                    if (priority >= best) break;  // every line through the queue is as long
+                    out.lower = std::max(out.lower, priority);
+                }
+                Node node = seen[id];
+                if (node.g < (priority - num * h) / den) continue;  // queued again since
+                if (node.g + h >= best) continue;  // no shorter line through it
+                Board board = unpack(node.key, rules_.piles);
+                meter_.tick();
+                if (!room_for(seen, frontier.bytes_adding(MAX_CHILDREN), MAX_CHILDREN)) {
+                    memory_full_ = true;
+                    held(seen, frontier.bytes());
+                    return false;
+                }
+                int n = expand(seen, board, node.g, children);
+                if (full(seen, n)) {
+                    memory_full_ = true;
+                    held(seen, frontier.bytes());
+                    return false;
+                }
+                bool shorter = false;
+                for (int m = 0; m < n; ++m) {
+                    Pending& c = children[m];
+                    if (c.board.won()) {
+                        if (c.g < best) {
+                            best = c.g;
+                            line(out, seen, id, c.move, c.g);
+                            shorter = true;
+                        }
+                        continue;
+                    }
+                    bool added;
+                    uint32_t child_id = seen.find_or_add(c.key, c.hash, added);
+                    Node& known = seen[child_id];
+                    if (!added && known.g <= c.g) continue;
+                    known.parent = id;
+                    known.move = c.move;
+                    known.g = static_cast<uint16_t>(c.g);
+                    int child_h = heuristic(c.board, rules_, c.order, true);
+                    if (c.g + child_h < best)
+                        frontier.push(den * c.g + num * child_h, child_h, child_id);
+                }
+                if (shorter && !astar()) next_weight();
+            }
+        } catch (const Exhausted&) {
+            held(seen, frontier.bytes());
+            throw;
+        }
+        held(seen, frontier.bytes());
+        return true;
+    }
+
+    // The line to `parent`'s child by `move`, of cost `cost`, as the best so far.
+    void line(Outcome& out, NodeStore& seen, uint32_t parent, uint16_t move, int cost) {
+        out.moves.clear();
+        out.moves.push_back(move);
+        for (uint32_t at = parent; seen[at].parent != NO_PARENT; at = seen[at].parent)
+            out.moves.push_back(seen[at].move);
+        std::reverse(out.moves.begin(), out.moves.end());
+        out.status = Status::SOLVED;
+        out.cost = cost;
+        out.line_seconds = meter_.elapsed();
+    }
+
+    Board start_;
+    const Rules& rules_;
+    const Budget& budget_;
+    Meter meter_;
+    bool ida_;
+    bool memory_full_ = false;
+    uint64_t entries_ = 0;  // the largest of the searches' tables
+    uint64_t bytes_ = 0;
 };
 
 // --- the searches, as `solve` runs them ----------------------------------------------
@@ -1485,8 +1826,10 @@ int opening(Board& start, const Rules& rules, std::vector<Played>* played) {
 }
 
 void check_kind(const std::string& kind) {
-    if (kind != "greedy" && kind != "astar" && kind != "idastar" && kind != "verdict")
-        throw py::value_error("kind is greedy, astar, idastar or verdict");
+    if (kind != "greedy" && kind != "astar" && kind != "idastar" && kind != "verdict" &&
+        kind != "anytime" && kind != "anytime_idastar")
+        throw py::value_error("kind is greedy, astar, idastar, verdict, anytime or "
+                              "anytime_idastar");
 }
 
 // The search of `kind` from `start` (settled): run without the GIL.
@@ -1494,6 +1837,8 @@ Outcome search(const Board& start, const Rules& rules, const std::string& kind,
                const Budget& budget) {
     if (kind == "idastar") return IdaStar(start, rules, budget).run();
     if (kind == "verdict") return flares(start, rules, budget);
+    if (kind == "anytime" || kind == "anytime_idastar")
+        return Anytime(start, rules, budget, kind == "anytime_idastar").run();
     Outcome out = best_first(start, rules, kind == "astar", kind == "astar", budget);
     if (kind == "astar" && out.memory_full) {  // A*'s tables are given back by now
         Outcome more = IdaStar(start, rules, budget, out).run();
@@ -1822,9 +2167,11 @@ uint64_t slot_mask(const std::vector<int>& slots, int most, int slot_of[CARDS]) 
 
 // Searches a position (reserve and cells given slot by slot, -1 for an empty slot) after
 // sending home what can go at once; returns (status, moves, nodes, table entries,
-// seconds, table bytes, lower bound), the moves as (card, source, target): source a pile
-// 0..P-1, P + a reserve slot, -2 a cell, -3 the foundation; target a pile, -1 home, -2 a
-// cell. The lower bound counts the opening's moves home; it is the length when optimal.
+// seconds, table bytes, lower bound, seconds into the search when the line was found),
+// the moves as (card, source, target): source a pile 0..P-1, P + a reserve slot, -2 a
+// cell, -3 the foundation; target a pile, -1 home, -2 a cell. The lower bound counts the
+// opening's moves home; it is the length when optimal (an anytime search's line longer
+// than it is not proven optimal).
 py::tuple solve(const Piles& piles, const std::vector<int>& reserve_slots,
                 const std::vector<int>& cell_slots, const Home& home, const py::dict& given,
                 const std::string& kind, double seconds, uint64_t nodes, uint64_t table_entries,
@@ -1856,7 +2203,8 @@ py::tuple solve(const Piles& piles, const std::vector<int>& reserve_slots,
         }
     }
     return py::make_tuple(static_cast<int>(out.status), moves, out.nodes, out.table_entries,
-                          out.seconds, out.table_bytes, settled + out.lower);
+                          out.seconds, out.table_bytes, settled + out.lower,
+                          out.line_seconds);
 }
 
 // A variant's layout as deals.layout gives it: {"to": [...], "reserve": R, "aces_first":
@@ -2014,8 +2362,9 @@ PYBIND11_MODULE(_kernel, m) {
           py::arg("rules"), py::arg("kind"), py::arg("seconds"), py::arg("nodes"),
           py::arg("table_entries"), py::arg("memory"), py::arg("stop"),
           "Solve a position: (status, moves, nodes, table entries, seconds, table bytes, lower "
-          "bound); status 0 solved, 1 unsolvable, 2 unknown; a budget of 0 means no limit; "
-          "memory in bytes. "
+          "bound, seconds to the line); status 0 solved, 1 unsolvable, 2 unknown; a budget of 0 "
+          "means no limit; memory in bytes; kind greedy, astar, idastar, anytime or "
+          "anytime_idastar (solved with a line longer than the lower bound: not proven optimal). "
           "rules by name: piles, cells, build, empty, worrying_back, sequence_moves.");
     m.def("successors", &successors, py::arg("piles"), py::arg("reserve"), py::arg("home"),
           py::arg("cells") = 0, py::arg("rules") = beleaguered_fortress(),

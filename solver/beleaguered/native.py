@@ -1,7 +1,7 @@
 """The compiled search kernel (`_kernel.cpp`), the engine `solve` takes when it is built.
 
 The kernel plays the same game as `problem.py` with the same pruning and the same
-bound, searched by the same three algorithms (it may break ties between equal
+bound, searched by the same algorithms (it may break ties between equal
 positions in another order, so `any` mode can find another line); it takes the
 position and its variant's rules as they are and hands back its moves, the opening
 moves home first. Free cells are interchangeable to it, so a move's cell is numbered
@@ -33,11 +33,14 @@ def rules_of(variant: Variant, sequences: bool = False) -> dict[str, int | str |
 
 def search(position: Position, kind: str, budget: Budget,
            sequences: bool = False) -> tuple[Status, tuple[Move, ...], SearchStats, int]:
-    """`kind` is "greedy" (best-first), "astar" or "idastar" (both optimal); with the
-    moves, a proven lower bound on the length of any winning line. `sequences`: a built
-    run moves from pile to pile as one move (the variant must allow it). The budget's
-    memory bounds the kernel's tables: "astar" whose tables fill it goes on as IDA*."""
-    status, moves, nodes, entries, seconds, table_bytes, lower = _kernel.solve(
+    """`kind` is "greedy" (best-first), "astar" or "idastar" (both optimal), or
+    "anytime" or "anytime_idastar" (optimal, answering the best line found when the budget
+    stops them: one longer than the lower bound is not proven optimal); with the moves, a
+    proven lower bound on the length of any winning line, and in the stats when the line
+    was found. `sequences`: a built run moves from pile to pile as one move (the variant
+    must allow it). The budget's memory bounds the kernel's tables: "astar" or "anytime"
+    whose tables fill it goes on as IDA*."""
+    status, moves, nodes, entries, seconds, table_bytes, lower, line_seconds = _kernel.solve(
         [[card.index for card in pile] for pile in position.tableau],
         [-1 if card is None else card.index for card in position.reserve],
         [-1 if card is None else card.index for card in position.cells],
@@ -45,7 +48,8 @@ def search(position: Position, kind: str, budget: Budget,
         budget.seconds or 0.0, budget.nodes or 0, budget.table_entries or 0,
         budget.memory_bytes or 0, budget.stop)
     return (_STATUS[status], _numbered(position, moves),
-            SearchStats(nodes, seconds, entries, table_bytes), lower)
+            SearchStats(nodes, seconds, entries, table_bytes,
+                        line_seconds if status == 0 else None), lower)
 
 
 def _numbered(position: Position, moves: list[tuple[int, int, int]]) -> tuple[Move, ...]:

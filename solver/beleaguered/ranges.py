@@ -9,25 +9,15 @@ the same search in the same budget, so the same verdict, length and statistics."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from solver.beleaguered import _kernel
 from solver.beleaguered.deals import layout
 from solver.beleaguered.native import rules_of
 from solver.beleaguered.results import record
-from solver.beleaguered.solve import (
-    Algorithm,
-    Metric,
-    Mode,
-    Solution,
-    or_quick_line,
-    proving_budget,
-    search_kind,
-)
+from solver.beleaguered.solve import Algorithm, Metric, Mode, Solution, search_kind
 from solver.beleaguered.variant import SequenceMoves, Variant
 from solver.budget import Budget, SearchStats, Status
-from solver.shared_budget import SharedBudget
 
 if TYPE_CHECKING:
     from solver.beleaguered._kernel import Record  # the stub's: (status, moves, ...)
@@ -42,26 +32,14 @@ def solutions(numbers: Sequence[int], variant: Variant, mode: Mode, budget: Budg
     without their moves, in order: of all of them, or with `slice_seconds` of those the
     kernel solved until that many seconds had passed, at least the first."""
     mode, metric = Mode(mode), Metric(metric)
-    found = [_solution(record, mode, metric) for record in _records(
-        numbers, variant, mode, Algorithm(algorithm), proving_budget(mode, budget), metric,
-        slice_seconds)]
-    if mode is not Mode.OPTIMAL:
-        return found
-    return [or_quick_line(proving, SharedBudget.begun(budget, proving.stats.seconds),
-                          partial(_quick, number, variant, metric))
-            for number, proving in zip(numbers, found, strict=False)]
+    return [_solution(record, mode, metric) for record in _records(
+        numbers, variant, mode, Algorithm(algorithm), budget, metric, slice_seconds)]
 
 
 def solution(number: int, variant: Variant, mode: Mode, budget: Budget) -> Solution:
     """The answer `solve` gives deal `number` of `variant`, without its moves."""
     [found] = solutions([number], variant, mode, budget)
     return found
-
-
-def _quick(number: int, variant: Variant, metric: Metric, budget: Budget) -> Solution:
-    """An `any` search of one deal: the line an optimal one that ran out settles for."""
-    [record] = _records([number], variant, Mode.ANY, Algorithm.ASTAR, budget, metric, 0.0)
-    return _solution(record, Mode.ANY, metric)
 
 
 def _records(numbers: Sequence[int], variant: Variant, mode: Mode, algorithm: Algorithm,
@@ -81,7 +59,7 @@ def _solution(record: Record, mode: Mode, metric: Metric) -> Solution:
         return Solution(Status.UNSOLVABLE, False, (), stats, metric=metric)
     if _STATUS[status] is not Status.SOLVED:
         return Solution(_STATUS[status], False, (), stats, lower, metric)
-    optimal = mode is Mode.OPTIMAL
+    optimal = mode is Mode.OPTIMAL and lower >= length  # else the anytime search's best
     return Solution(Status.SOLVED, optimal, (), stats, length if optimal else lower, metric,
                     cards, line_length=length)
 

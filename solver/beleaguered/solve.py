@@ -2,11 +2,12 @@
 (the first win found, or a proof there is none, as fast as the kernel can), and hints.
 
 Every solution is replayed through the plain rules before it is returned, so a bug in
-the fast search can never hand out a line that does not win. An optimal search that runs
-out of budget still answers: with the best line a quick search finds in what it left
-of the budget (about its last quarter), `optimal: false`, and the lower bound the
-optimal search proved. The budget's memory is a bound on the tables of each search, one
-at a time.
+the fast search can never hand out a line that does not win. An optimal search answers
+at any time (solver/search/anytime.py, and the kernel's alike): it finds a line about as
+fast as `any` mode, shorter ones as it goes, and then proves the last one shortest; a
+search its budget stops answers the best line found, `optimal: false`, with the lower
+bound it proved and, in its stats, how far into the search that line was found
+(`line_seconds`). The budget's memory bounds the search's tables.
 
 Where a variant has sequence moves, lengths have two measures: `moves`, a built run
 moved as one move counting one (what its players and other programs count), and
@@ -18,10 +19,9 @@ out in single cards (solver/beleaguered/sequences.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from functools import partial
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +32,6 @@ from solver.beleaguered.rules import Move, apply, replay
 from solver.beleaguered.sequences import single_card_length, written_out
 from solver.beleaguered.variant import SequenceMoves
 from solver.budget import DEFAULT_BUDGET, Budget, SearchStats, Status
-from solver.shared_budget import SharedBudget, one_after_another
 
 if TYPE_CHECKING:
     from solver.beleaguered.grading import Graded  # which grades with a Hint: no cycle
@@ -118,7 +117,9 @@ class Solution:
             "moves": [move.to_json() for move in self.moves],
             "stats": {"nodes": self.stats.nodes, "seconds": round(self.stats.seconds, 6),
                       "table_entries": self.stats.table_entries,
-                      "table_bytes": self.stats.table_bytes},
+                      "table_bytes": self.stats.table_bytes,
+                      "line_seconds": None if self.stats.line_seconds is None
+                      else round(self.stats.line_seconds, 6)},
             "metric": self.metric.value,
             "single_card_moves": self.single_card_moves,
             "single_cards": self.single_cards,
@@ -170,8 +171,8 @@ _SEARCHES = {  # the search of each mode and algorithm, by its name in both engi
     (Mode.ANY, Algorithm.IDASTAR): "greedy",
     (Mode.VERDICT, Algorithm.ASTAR): "verdict",
     (Mode.VERDICT, Algorithm.IDASTAR): "verdict",
-    (Mode.OPTIMAL, Algorithm.ASTAR): "astar",
-    (Mode.OPTIMAL, Algorithm.IDASTAR): "idastar",
+    (Mode.OPTIMAL, Algorithm.ASTAR): "anytime",
+    (Mode.OPTIMAL, Algorithm.IDASTAR): "anytime_idastar",
 }
 
 
@@ -189,56 +190,18 @@ def solve(
 ) -> Solution:
     """`any` and `verdict` ignore `algorithm`: `any` takes the greedy route to a short
     line, `verdict` greedy flares under several orders (solver/search/flares.py). An
-    optimal search has three quarters of the budget's time and nodes; if it runs out, the
-    greedy search has what it left, and its line is answered with `optimal: false`. The
-    process's engine searches (solver/beleaguered/engines.py)."""
+    optimal search proves with A* or IDA* (`algorithm`) once its weighted search has
+    found short lines; stopped by its budget it answers the best line found, with
+    `optimal: false`. The process's engine searches (solver/beleaguered/engines.py)."""
     mode, engine, metric = Mode(mode), engines.current(), Metric(metric)
-    if mode is not Mode.OPTIMAL:
-        return _search(position, mode, Algorithm(algorithm), budget, engine, metric)
-    shared = SharedBudget(budget)
-    proving = _search(position, mode, Algorithm(algorithm), proving_budget(mode, budget),
-                      engine, metric)
-    return or_quick_line(proving, shared, partial(_search, position, Mode.ANY,
-                                                  Algorithm.ASTAR, engine=engine,
-                                                  metric=metric))
-
-
-def proving_budget(mode: Mode, budget: Budget) -> Budget:
-    """What a mode's first search may spend: an optimal one three quarters of the
-    budget's time and nodes (its table and its stop as they are), leaving the rest to a
-    quick search when it runs out; the others all of it."""
-    if mode is not Mode.OPTIMAL:
-        return budget
-    return replace(budget,
-                   seconds=None if budget.seconds is None else budget.seconds * 0.75,
-                   nodes=None if budget.nodes is None else max(1, int(budget.nodes * 0.75)))
-
-
-def or_quick_line(proving: Solution, shared: SharedBudget,
-                  quick: Callable[[Budget], Solution]) -> Solution:
-    """An optimal search's answer: itself when it settled the deal, else the line the
-    `quick` search finds in what it left of `shared`, `optimal: false`, with the larger
-    of the two lower bounds."""
-    if proving.status is not Status.UNKNOWN:
-        return proving
-    shared.spend(proving.stats)
-    left = shared.left()
-    if left is None:
-        return proving
-    found = quick(left)
-    stats = one_after_another(proving.stats, found.stats)
-    if found.status is Status.UNKNOWN:
-        return replace(proving, stats=stats)
-    return replace(found, stats=stats, optimal=False,
-                   lower_bound=None if found.lower_bound is None
-                   else max(found.lower_bound, proving.lower_bound or 0))
+    return _search(position, mode, Algorithm(algorithm), budget, engine, metric)
 
 
 def _search(position: Position, mode: Mode, algorithm: Algorithm, budget: Budget,
             engine: Engine, metric: Metric) -> Solution:
     from solver.beleaguered import heuristic, native
     from solver.beleaguered.problem import FIRST_FLARE_NODES, FortressProblem
-    from solver.search import astar, greedy, idastar
+    from solver.search import anytime, greedy
     from solver.search.flares import flares
     from solver.search.gc_pause import paused_gc
 
@@ -254,10 +217,14 @@ def _search(position: Position, mode: Mode, algorithm: Algorithm, budget: Budget
                 if kind == "verdict":
                     result = flares(problem, problem.verdict_orders(), budget,
                                     FIRST_FLARE_NODES)
+                elif kind == "greedy":
+                    result = greedy(problem, budget)
                 else:
-                    result = {"greedy": greedy, "astar": astar, "idastar": idastar}[kind](
-                        problem, budget)
-                lower = len(problem.opening) + problem.heuristic(problem.start())
+                    result = anytime(problem, budget, "idastar" if kind == "anytime_idastar"
+                                     else "astar")
+                bound = result.bound
+                lower = len(problem.opening) + (
+                    problem.heuristic(problem.start()) if bound is None else bound)
             finally:
                 heuristic.forget()
         status, stats = result.status, result.stats
@@ -268,7 +235,7 @@ def _search(position: Position, mode: Mode, algorithm: Algorithm, budget: Budget
         return Solution(status, False, (), stats, lower, metric)
     if not replay(position, moves).is_won:
         raise AssertionError(f"search returned a line that does not win from {position}")
-    optimal = mode is Mode.OPTIMAL
+    optimal = mode is Mode.OPTIMAL and lower >= len(moves)
     return Solution(status, optimal, moves, stats, len(moves) if optimal else lower, metric,
                     single_card_length(position, moves) if sequences else len(moves))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Hashable
+from dataclasses import replace
 from itertools import count
 from typing import cast
 
@@ -42,7 +43,8 @@ def _best_first(problem: Problem[S, M], budget: Budget, optimal: bool) -> Search
                 continue  # a cheaper path to this position was queued later
             if problem.is_goal(state):
                 steps = _path(seen, key)
-                return SearchResult(Status.SOLVED, steps, g, optimal, meter.stats(len(seen)))
+                stats = replace(meter.stats(len(seen)), line_seconds=meter.elapsed())
+                return SearchResult(Status.SOLVED, steps, g, optimal, stats)
             meter.tick()
             for step, child, cost in problem.successors(state):
                 child_key = problem.key(child)

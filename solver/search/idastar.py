@@ -14,6 +14,10 @@ branch and bound: a solution found lowers the bound to one below its cost, so th
 best solution an iteration finds is optimal, as the iteration before proved that
 none exists within its bound.
 
+Given the best line of an anytime search (anytime.py), IDA* looks for shorter lines
+only, its bound never past one below that line's cost: an iteration that ends with
+every position beyond its bound at that cost or more proves the line shortest.
+
 Unsolvability is proven by closure: positions seen as children but never expanded
 are remembered, and when none is left, the expanded positions are every position
 reachable, and none is a goal. Once the table is full that proof is out of reach, and
@@ -25,6 +29,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Hashable
+from dataclasses import dataclass, replace
+from typing import Generic
 
 from solver.budget import Budget, BudgetExhausted, Meter, Status
 from solver.search.problem import M, Problem, S, SearchResult
@@ -40,15 +46,30 @@ _Child = tuple[int, M, S, Hashable, float | None]
 _Entry = tuple[float, int, int, tuple[_Child[M, S], ...]]
 
 
-def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
-    meter = Meter(budget)
+@dataclass(frozen=True)
+class Line(Generic[M]):
+    """A solution found: its steps, its cost, and when (seconds into its search)."""
+
+    steps: tuple[M, ...]
+    cost: int
+    seconds: float
+
+
+def idastar(problem: Problem[S, M], budget: Budget, meter: Meter | None = None,
+            lower: int = 0, line: Line[M] | None = None) -> SearchResult[M]:
+    """`meter`, `lower` and `line` are what an anytime search hands on (anytime.py): its
+    meter (its time and nodes spent), the lower bound it proved, and its best line, if
+    any. Handed on, a search the budget stops answers the best line it knows, not
+    proven optimal, with the lower bound it proved."""
+    anytime = meter is not None
+    meter = Meter(budget) if meter is None else meter
     table: BoundedTable[_Entry[M, S]] = BoundedTable(budget.table_entries,
                                                      budget.room(TABLE_SHARE))
     unexpanded: set[Hashable] = set()
     proving = True  # whether unsolvability can still be proven by closure
     path: list[M] = []
     on_path: set[Hashable] = set()
-    best: list[tuple[int, tuple[M, ...]]] = []  # the cheapest solution found so far
+    best: list[Line[M]] = []  # the cheapest solution found so far
     cut: Counter[float] = Counter()  # f of positions cut by the bound this iteration
     iteration = 0
     bound = 0
@@ -58,7 +79,7 @@ def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
         nonlocal bound, proving
         if problem.is_goal(state):
             if g <= bound:
-                best.append((g, tuple(path)))
+                best.append(Line(tuple(path), g, meter.elapsed()))
                 bound = g - 1
             return g
         meter.tick()
@@ -101,23 +122,41 @@ def idastar(problem: Problem[S, M], budget: Budget) -> SearchResult[M]:
             unexpanded.clear()
         return g + learned
 
+    def solved(found: Line[M], optimal: bool, proven: float) -> SearchResult[M]:
+        stats = replace(meter.stats(len(table)), line_seconds=found.seconds)
+        return SearchResult(Status.SOLVED, found.steps, found.cost, optimal, stats,
+                            found.cost if optimal else int(min(proven, found.cost)))
+
     start = problem.start()
     start_key = problem.key(start)
-    bound = problem.heuristic(start)
+    upper = math.inf if line is None else line.cost
+    bound = max(problem.heuristic(start), lower)
+    proven: float = bound  # no solution costs less
     try:
         while True:
+            if line is not None and bound >= upper:  # nothing shorter than the line
+                return solved(line, True, upper)
             iteration += 1
             cut.clear()
             expanded_before = meter.nodes
             f = probe(start, start_key, bound, 0)
             if best:
-                cost, steps = min(best, key=lambda b: b[0])
-                return SearchResult(Status.SOLVED, steps, cost, True, meter.stats(len(table)))
+                return solved(min(best, key=lambda b: b.cost), True, proven)
+            proven = max(proven, f, bound + 1)  # no solution within the bound
+            if line is not None and proven >= upper:
+                return solved(line, True, upper)
             if f == math.inf or (proving and not unexpanded):
                 return SearchResult(Status.UNSOLVABLE, (), None, False, meter.stats(len(table)))
             bound = _next_bound(bound, cut, meter.nodes - expanded_before)
+            if line is not None:
+                bound = min(bound, line.cost - 1)
     except BudgetExhausted:
-        return SearchResult(Status.UNKNOWN, (), None, False, meter.stats(len(table)))
+        if anytime and best:  # shorter than the line handed on, if any
+            return solved(min(best, key=lambda b: b.cost), False, proven)
+        if anytime and line is not None:
+            return solved(line, False, proven)
+        return SearchResult(Status.UNKNOWN, (), None, False, meter.stats(len(table)),
+                            int(proven))
 
 
 def _expand(problem: Problem[S, M], state: S,

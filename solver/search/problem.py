@@ -38,3 +38,4 @@ class SearchResult(Generic[M]):
     cost: int | None
     optimal: bool
     stats: SearchStats
+    bound: int | None = None  # where the search proves one: no solution costs less

@@ -270,7 +270,7 @@ def test_a_position_of_a_rules_files_variant_needs_its_rules(capsys, tmp_path, r
 
 
 def test_a_solution_not_proven_optimal_says_its_lower_bound(capsys):
-    budget = ("--deal", "2", "--nodes", "100")  # too few to prove 66, enough for a line
+    budget = ("--deal", "2", "--nodes", "200")  # too few to prove 66, enough for a line
     data = run_json(capsys, "solve", *budget, "--json")
     assert data["status"] == "solved" and data["optimal"] is False
     assert data["lower_bound"] is not None and data["lower_bound"] <= data["length"]

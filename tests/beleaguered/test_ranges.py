@@ -23,7 +23,7 @@ from solver.beleaguered.ranges import batch_lines, solutions
 from solver.beleaguered.results import record
 from solver.beleaguered.solve import Solution
 from solver.beleaguered.variant import Variant, find_variant, shipped_variants
-from solver.budget import Budget
+from solver.budget import Budget, Status
 
 SHIPPED = shipped_variants()
 NAMES = [variant.name for variant in SHIPPED]
@@ -131,9 +131,13 @@ def test_each_deal_has_the_budget_whole() -> None:
 
 
 def test_a_stop_ends_every_deals_search() -> None:
+    """Stopped at once, each optimal search proves nothing: it answers unknown, or the
+    line it found before its first look at the stop, not proven shortest."""
     found = solutions(range(1, 4), find_variant("freecell"), Mode.OPTIMAL,
                       Budget(seconds=None, stop=lambda: True))
-    assert [solution.status.value for solution in found] == ["unknown"] * 3
+    assert all(solution.status is Status.UNKNOWN
+               or (solution.status is Status.SOLVED and not solution.optimal)
+               for solution in found)
 
 
 def test_bad_input_is_refused_with_its_reason() -> None:
@@ -151,7 +155,7 @@ def test_bad_input_is_refused_with_its_reason() -> None:
     for numbers, given, reason in cases:
         with pytest.raises(ValueError, match=re.escape(reason)):
             _kernel.solve_deals(numbers, given, rules, *budget)
-    with pytest.raises(ValueError, match="kind is greedy, astar, idastar or verdict"):
+    with pytest.raises(ValueError, match="kind is greedy, astar, idastar, verdict, anytime or anytime_idastar"):
         _kernel.solve_deals([1], where, rules, "fastest", 1.0, 0, 0, 0, None)
     bastion = find_variant("bastion")
     doubled = {**layout(bastion), "to": [*layout(bastion)["to"][:-1], len(bastion.piles)]}

@@ -256,8 +256,7 @@ def test_a_hint_not_proven_optimal_says_so_with_its_lower_bound(stub):
                      timeout=30)
     assert hint.status == pb.STATUS_SOLVED and not hint.cached
     assert hint.HasField("optimal") and not hint.optimal
-    assert 0 < hint.at_least <= hint.moves_left
-    assert hint.moves_left == solve(position, Mode.ANY).length
+    assert 0 < hint.at_least <= solve(position).length <= hint.moves_left
 
 
 def test_the_hint_cache_tells_variants_with_the_same_cards_apart(stub):

@@ -423,3 +423,14 @@ def test_a_number_no_field_can_hold_is_refused_with_its_path():
             "discard": ["red-3"], "fuse": {"size": 2, "count": 1, "skip_next": 2**64}}
     with pytest.raises(InvalidInput, match=r"^position cannot be sent to a server: fuse"):
         farbduell.POSITIONS.message(data)
+
+
+def test_search_stats_say_when_the_line_was_found_and_nothing_without_one():
+    from service.messages import stats_from_proto, stats_to_proto
+    from solver.budget import SearchStats
+
+    found = SearchStats(10, 0.5, 3, 100, line_seconds=0.25)
+    assert stats_from_proto(stats_to_proto(found)) == found
+    none = SearchStats(10, 0.5, 3, 100)
+    assert not stats_to_proto(none).HasField("line_seconds")
+    assert stats_from_proto(stats_to_proto(none)) == none
