@@ -1001,6 +1001,16 @@ int verdict_score(const Board& b, const Rules& r, const Weights& w, int moves) {
            w.moves * moves;
 }
 
+// A child a best-first search is about to queue: its board, key and the move to it.
+struct Pending {
+    Board board;
+    uint8_t order[MAX_PILES];
+    Key key;
+    uint64_t hash;
+    uint16_t move;
+    int g;
+};
+
 // `flare`: a verdict flare's order, given `flare_nodes` nodes after what `before` spent of
 // the budget.
 Outcome best_first(const Board& start, const Rules& rules, bool optimal, bool thorough,
@@ -1012,14 +1022,6 @@ Outcome best_first(const Board& start, const Rules& rules, bool optimal, bool th
     Outcome out;
     uint8_t order[MAX_PILES];
     Triple moves[MAX_CHILDREN];
-    struct Pending {
-        Board board;
-        uint8_t order[MAX_PILES];
-        Key key;
-        uint64_t hash;
-        uint16_t move;
-        int g;
-    };
     std::vector<Pending> children(MAX_CHILDREN);
 
     auto finish = [&](Status status) {
@@ -1563,14 +1565,6 @@ public:
     }
 
 private:
-    struct Pending {
-        Board board;
-        uint8_t order[MAX_PILES];
-        Key key;
-        uint64_t hash;
-        uint16_t move;
-        int g;
-    };
 
     Outcome& finish(Outcome& out) {
         out.nodes = meter_.nodes;

@@ -29,9 +29,10 @@ import math
 from collections.abc import Hashable
 from dataclasses import replace
 from itertools import count
-from typing import Generic, Literal, cast
+from typing import Generic, Literal
 
 from solver.budget import Budget, BudgetExhausted, Meter, Status
+from solver.search.astar import _Parents, _path
 from solver.search.idastar import Line, idastar
 from solver.search.problem import M, Problem, S, SearchResult
 
@@ -42,8 +43,6 @@ BEAMS = (16, 32, 64, 128)
 # finer steps found no shorter lines, coarser ones longer lines.
 WEIGHTS = ((2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (8, 7), (1, 1))
 
-# key -> (g, parent key, step); the start has neither parent nor step
-_Parents = dict[Hashable, tuple[int, Hashable, M | None]]
 # (priority, h, tie, g, state, key): the tie takes equals last in, first out
 _Queued = tuple[int, int, int, int, S, Hashable]
 
@@ -196,12 +195,3 @@ class _Search(Generic[S, M]):
 
 class _Full(Exception):
     """The search's table holds the budget's entries: IDA* goes on from here."""
-
-
-def _path(seen: _Parents[M], key: Hashable) -> tuple[M, ...]:
-    steps: list[M] = []
-    _, parent, step = seen[key]
-    while parent is not None:
-        steps.append(cast(M, step))  # every position but the start has a step
-        _, parent, step = seen[parent]
-    return tuple(reversed(steps))
