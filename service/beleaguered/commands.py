@@ -386,14 +386,16 @@ def _census(args: argparse.Namespace) -> None:
                                "and resumes from that file)")
         check_deals(args.deals.start, args.deals.stop - 1, variant)
         from service.batch import runner
-        from solver.beleaguered.results import CENSUS, settings_of
+        from solver.beleaguered.results import census_mode, settings_of
 
         work = partial(census_lines.census_deal, budget=budget_of(args), variant=variant,
                        mode=Mode(args.mode))
         parts = (partial(census_lines.census_part, budget=budget_of(args), variant=variant,
                          mode=Mode(args.mode))
                  if engines.current() is Engine.NATIVE else None)  # a run at a time there
-        run_deals(args, settings_of(variant, CENSUS, budget_of(args)),
+        settings = settings_of(variant, census_mode(Mode(args.mode) is Mode.VERDICT),
+                               budget_of(args))
+        run_deals(args, settings,
                   runner(work, args.jobs, args.dask, parts))
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from solver.beleaguered import Algorithm, Mode, deal, solve
 from solver.beleaguered.census import Census, DealInfo
-from solver.beleaguered.results import CENSUS, GAME
+from solver.beleaguered.results import CENSUS_MODES, GAME
 from solver.beleaguered.solve import Solution
 from solver.beleaguered.variant import DEFAULT, Variant, beleaguered_fortress
 from solver.budget import Budget, Status
@@ -320,6 +320,6 @@ def _check_packable(path: Path, found: Settings | None, name: str) -> None:
     if found.rules is not None:
         raise InvalidInput(f"{path} holds {found} results: the package reads the censuses "
                            "of its own variants only")
-    if (found.game, found.variant, found.mode) != (GAME, name, CENSUS):
-        hint = f": give --variant {found.variant}" if found.mode == CENSUS else ""
+    if (found.game, found.variant) != (GAME, name) or found.mode not in CENSUS_MODES:
+        hint = f": give --variant {found.variant}" if found.mode in CENSUS_MODES else ""
         raise InvalidInput(f"{path} holds {found} results, not a {name} census{hint}")

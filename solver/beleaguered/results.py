@@ -16,6 +16,13 @@ from solver.results import Settings
 
 GAME = NAME
 CENSUS = "census"  # the mode of a census's lines: a verdict, then optimal for a win
+CENSUS_MODES = (CENSUS, f"{CENSUS}-verdict")  # decided in any mode (as before), in verdict
+
+
+def census_mode(verdict: bool) -> str:
+    """The mode a census's lines record: which search decided each deal, so that a run
+    resumed with the other is refused (their lines differ where no optimum is proven)."""
+    return CENSUS_MODES[verdict]
 
 
 def settings_of(variant: Variant | None, mode: str, budget: Budget,

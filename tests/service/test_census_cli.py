@@ -113,6 +113,16 @@ def test_a_census_decides_each_deal_in_either_mode_as_the_shipped_census_has_it(
         assert (line["status"], line["length"]) == (known.status.value, known.length)
 
 
+def test_a_census_file_says_which_mode_decided_it_and_refuses_the_other(tmp_path):
+    out = tmp_path / "census.jsonl"
+    assert run("census", "--deals", "1-5", "--out", str(out), "--mode", "verdict",
+               "--jobs", "1").returncode == 0
+    assert {line["mode"] for line in lines(out)} == {"census-verdict"}
+    other = run("census", "--deals", "1-10", "--out", str(out), "--mode", "any", "--jobs", "1")
+    assert other.returncode != 0 and "census-verdict results" in other.stderr
+    assert len(other.stderr.strip().splitlines()) == 1
+
+
 @needs_census
 def test_deal_info_answers_from_the_shipped_census():
     assert run("deal-info", "2").stdout == "deal 2: winnable in 66 moves (optimal)\n"
