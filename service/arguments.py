@@ -310,12 +310,18 @@ _HELD = {signal.SIGINT, signal.SIGTERM}
 def quiet_on_interrupt() -> None:
     """The initializer of a command's worker processes: Ctrl-C reaches the whole process
     group, and only the command itself should answer it (one line, not a traceback from
-    every worker). SIGTERM ends a worker at once, as it did before the command answered
-    it (sigterm_as_interrupt, inherited by a fork): the pool stops its workers with it.
-    Either signal held while the worker started (worker_pool) comes now."""
+    every worker). SIGTERM ends a worker (the pool stops its workers with it), as an
+    exit that lets go of the pool's locks: an idle worker waits for its next task
+    holding the lock of the pool's task queue, and a worker killed outright there
+    leaves the pool's terminate waiting for that lock for ever. Either signal held
+    while the worker started (worker_pool) comes now."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, _leave)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+
+
+def _leave(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
 
 
 def worker_pool(jobs: int) -> Pool:

@@ -15,7 +15,7 @@ from service.arguments import (
     integer,
     processes,
     progress_bar,
-    quiet_on_interrupt,
+    worker_pool,
 )
 from solver.errors import InvalidInput
 from solver.intervals import wilson_interval
@@ -72,9 +72,7 @@ def play_all(play: Callable[[G], Result], games: list[G], jobs: int,
              progress: bool = False) -> list[Result]:
     """Every game in a pool of `jobs` processes, results in the order of `games`; a bar
     on stderr when it is a terminal or `progress` (--progress) asks for one."""
-    from multiprocessing import Pool  # only self-play pays for it, not every command
-
-    with Pool(jobs, initializer=quiet_on_interrupt) as pool:
+    with worker_pool(jobs) as pool:
         return list(progress_bar(pool.imap(play, games), total=len(games), unit="game",
                                  forced=progress))
 

@@ -57,3 +57,28 @@ def test_sigterm_ends_the_command_as_ctrl_c_does(tmp_path, command, to_group):
                            text=True, timeout=300)
     assert rerun.returncode == 0, rerun.stderr
     assert sorted(whole_lines(out)) == list(range(1, max(done) + 3))
+
+
+STOP_AFTER_SIGTERM = """
+import os, signal, time
+import psutil
+from service.arguments import worker_pool
+
+pool = worker_pool(2)
+pool.apply_async(time.sleep, (60,))  # one worker busy, the other idle, waiting for a task
+time.sleep(1)
+for worker in psutil.Process().children():
+    os.kill(worker.pid, signal.SIGTERM)
+time.sleep(0.5)
+pool.terminate()
+print("stopped")
+"""
+
+
+def test_a_pool_whose_workers_had_sigterm_stops():
+    """A service manager's SIGTERM to the group reaches the workers before the command
+    stops its pool: an idle worker killed while it held the pool's task queue lock left
+    the pool's terminate waiting for that lock for ever."""
+    stopped = subprocess.run([sys.executable, "-c", STOP_AFTER_SIGTERM], capture_output=True,
+                             text=True, timeout=60)  # a guard against a hang, not a bound
+    assert (stopped.returncode, stopped.stdout) == (0, "stopped\n"), stopped.stderr
