@@ -44,6 +44,7 @@ from pathlib import Path
 
 from bench import fcsolve
 from bench.bench_family import INSTALL_HINT, num, render
+from solver.beleaguered.board_text import read_board
 from solver.beleaguered.deals import deal
 from solver.beleaguered.variant import find_variant
 from solver.budget import Status
@@ -120,8 +121,7 @@ def same_boards(deals: range, maker: str | None) -> str:
     for number in {deals.start, deals.stop - 1}:
         theirs = subprocess.run([maker, "-t", str(number)], capture_output=True, text=True,
                                 check=True).stdout
-        ours = fcsolve.board_text(deal(number, rules))
-        if fcsolve.parse_board(ours) != fcsolve.parse_board(theirs):
+        if read_board(theirs, rules) != deal(number, rules):
             sys.exit(f"bench-verdict: our FreeCell deal {number} is not {BOARD_MAKER}'s")
     return f"deals {deals.start} and {deals.stop - 1}: the same cards as {BOARD_MAKER}'s"
 

@@ -20,10 +20,10 @@ break another game's rules (`-l lg` fills an empty pile with any card in
 Seahaven Towers): such a line is kept as `Run.refused`, its reason, not raised, so that
 a long benchmark lists it among its findings.
 
-The board goes in as fc-solve's `-p -t` text (columns bottom to top, `T` for ten), so
-that what it is given is our deal, not one it makes itself; `pysol_layout` gives the
-same deal from the pysol-cards package (the dealer PySolFC and fc-solve's own board
-generator use), to check that both are the same cards.
+The board goes in as fc-solve's `-p -t` text (solver/beleaguered/board_text.py, which
+reads it back too), so that what it is given is our deal, not one it makes itself;
+`pysol_layout` gives the same deal from the pysol-cards package (the dealer PySolFC and
+fc-solve's own board generator use), read back to check that both are the same cards.
 """
 
 from __future__ import annotations
@@ -38,13 +38,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from solver.beleaguered.board_text import board_text, read_board
 from solver.beleaguered.position import Position
 from solver.beleaguered.rules import CELL, FOUNDATION, TABLEAU, Location, Move, replay
 from solver.beleaguered.sequences import single_cards
 from solver.beleaguered.variant import SequenceMoves
 from solver.budget import Status
-from solver.cards import Card, Rank
-from solver.errors import IllegalMove
+from solver.cards import Card
+from solver.errors import IllegalMove, InvalidInput
 
 EXECUTABLE = "fc-solve"
 # Our variant name -> fc-solve's preset (`--game`), which is also pysol-cards' game id.
@@ -55,28 +56,8 @@ GAMES = {"beleaguered-castle": "beleaguered_castle",
 FREECELL_GAMES = {"freecell": "freecell", "bakers-game": "bakers_game",
                   "eight-off": "eight_off", "seahaven-towers": "seahaven_towers",
                   "forecell": "forecell"}
-# fc-solve writes foundations in the order H C D S; ours are C D H S.
-FOUNDATION_SUITS = (("H", 2), ("C", 0), ("D", 1), ("S", 3))
 DEFAULT_PRESET = "default"  # its own search settings, no `-l`
 PYSOL_CARDS_LAST_LCG_DEAL = 31999  # pysol-cards deals 32000 on by the LCG, PySolFC does not
-
-
-def rank_text(rank: int) -> str:
-    return "0" if rank == 0 else str(Rank(rank))
-
-
-def board_text(position: Position) -> str:
-    """fc-solve's board text of `position`. It has no open reserve (cards playable but
-    not fillable), so a position with reserve cards is refused."""
-    if any(card is not None for card in position.reserve):
-        raise ValueError("fc-solve has no open reserve: only reserve-free positions convert")
-    lines = ["Foundations: " + " ".join(f"{suit}-{rank_text(position.foundations[k])}"
-                                        for suit, k in FOUNDATION_SUITS)]
-    if position.cells:
-        lines.append("Freecells: " + " ".join("-" if card is None else str(card)
-                                              for card in position.cells))
-    lines += [(": " + " ".join(str(card) for card in pile)).rstrip() for pile in position.tableau]
-    return "\n".join(lines) + "\n"
 
 
 def command(game: str, piles: int, cells: int, executable: str = EXECUTABLE,
@@ -218,30 +199,6 @@ def _card(position: Position, source: Location, count: int) -> Card:
     raise IllegalMove(f"fc-solve moves {count} card(s) from {source}, which has fewer")
 
 
-Layout = tuple[tuple[int, ...], tuple[tuple[str, ...], ...], tuple[str, ...]]
-
-
-def parse_board(text: str) -> Layout:
-    """A board text as (foundation ranks C D H S, columns, cells), for comparing two
-    boards: absent foundations are 0, an empty cell is '-' and empty cells after the
-    last card are dropped (pysol-cards writes none, or only up to the last card it
-    dealt), '10' reads as 'T'."""
-    ranks = {rank_text(r): r for r in range(14)}
-    foundations = [0, 0, 0, 0]
-    columns: list[tuple[str, ...]] = []
-    cells: tuple[str, ...] = ()
-    for line in text.splitlines():
-        if line.startswith(("Foundations:", "Founds:")):
-            for item in line.split(":", 1)[1].split():
-                suit, _, rank = item.partition("-")
-                foundations["CDHS".index(suit)] = ranks[rank]
-        elif line.startswith(("Freecells:", "FC:")):
-            cells = tuple(" ".join(line.split(":", 1)[1].split()).rstrip(" -").split())
-        elif line.strip():
-            columns.append(tuple(c.replace("10", "T") for c in line.lstrip(":").split()))
-    return (tuple(foundations), tuple(columns), cells)
-
-
 def pysol_layout(game: str, number: int) -> str | None:
     """Deal `number` of `game` as pysol-cards deals it, in board text; None when
     pysol-cards is not installed or deals that number otherwise than PySolFC."""
@@ -269,7 +226,12 @@ def same_cards(position: Position, game: str, number: int) -> bool | None:
     """Whether our deal and pysol-cards' deal `number` of `game` are the same board;
     None when that cannot be checked."""
     theirs = pysol_layout(game, number)
-    return None if theirs is None else parse_board(board_text(position)) == parse_board(theirs)
+    if theirs is None:
+        return None
+    try:
+        return read_board(theirs, position.variant) == position
+    except InvalidInput:  # not a deck, or not the variant's layout: not our cards
+        return False
 
 
 def version(executable: str = EXECUTABLE) -> str:

@@ -35,11 +35,13 @@ from service.frontends import (
     named_game,
     own_commands,
     read_any,
+    text_game,
     words_of,
 )
 from solver.budget import DEFAULT_MEMORY_MIB
 from solver.errors import InvalidInput, OtherGame
 from solver.games import Game, each_game, find_game, games
+from solver.json_text import is_json_text
 
 if TYPE_CHECKING:
     from service.clients import Network
@@ -120,7 +122,8 @@ class _Nowhere:
 
 
 def _add_show(show: argparse.ArgumentParser) -> None:
-    show.description = "Draw a position of any game: the game is its \"game\" key, or --game."
+    show.description = ("Draw a position of any game: the game is its \"game\" key, or "
+                        "--game; a file of board text, not JSON, is the game's that reads it.")
     show.epilog = f"examples:\n  {PROG} show --deal 5\n  {PROG} deal 5 --json | {PROG} show -"
     _add_any_position(show)
     show.set_defaults(run=_show)
@@ -348,7 +351,8 @@ SHARED: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
 def _add_any_position(parser: argparse.ArgumentParser) -> None:
     """FILE, - or --deal N, of any game; --game for a position without a "game" key."""
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("file", nargs="?", help="position JSON file, or - for standard input")
+    source.add_argument("file", nargs="?", help="position file (JSON, or board text a game "
+                        "reads), or - for standard input")
     source.add_argument("--deal", type=integer, metavar="N",
                         help="deal N of the game that numbers its deals")
     parser.add_argument("--game", metavar="GAME",
@@ -367,6 +371,8 @@ def _position_of(args: argparse.Namespace) -> tuple[Game[Any], Any]:
             raise InvalidInput(f"{dealer.name if dealer else 'no game'} numbers no deals")
         return dealer, dealer.deal(args.deal)
     raw, source = read_bytes(args.file), source_name(args.file)
+    if game is None and not is_json_text(raw):  # board text, which one game reads
+        game = text_game()
     if game is None and (args.variant is not None or args.rules is not None):
         game, data = named_game(raw, source)
         game = _in_variant(game, args)

@@ -237,6 +237,12 @@ def read_any(raw: bytes, source: str, game: Game[Any] | None = None) -> tuple[Ga
     return game, game.from_json(data)
 
 
+def text_game() -> Game[Any] | None:
+    """The game that reads a position file holding no JSON (the first game with
+    `from_text`), or None."""
+    return next((game for game in games() if game.from_text is not None), None)
+
+
 def named_game(raw: bytes, source: str) -> tuple[Game[Any], Any]:
     """The game a position's "game" key names, and its JSON, not yet read by the game."""
     data = _any_json(raw, source)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar, runtime
 
 from solver.budget import Budget, SearchStats, Status
 from solver.errors import InvalidInput
-from solver.json_text import json_of
+from solver.json_text import is_json_text, json_of, text_of
 from solver.memory import let_go, resident_bytes
 from solver.operator_files import read_text
 
@@ -109,6 +109,10 @@ class Game(Generic[P]):
     schema: Callable[[], dict[str, Any]]        # the JSON Schema of its positions
     questions: tuple[Question[P, Any, Any], ...] = ()
     loads: Callable[[str], Any] = field(default=json.loads)  # its files' JSON dialect
+    # a position from text other tools write, for a file that holds no JSON (InvalidInput
+    # naming the fault), and that text in a few words, for a file's help
+    from_text: Callable[[str], P] | None = None
+    text_name: str = ""
     draw: Callable[[P], str] | None = None      # the position for a person to read
     deal: Callable[[int], P] | None = None      # deal N, for a game that numbers its deals
     play: Callable[[P, str], P] | None = None   # the position after a move in its notation
@@ -127,7 +131,10 @@ class Game(Generic[P]):
         return self.summary.partition(":")[0]
 
     def read(self, raw: bytes, source: str = "input") -> P:
-        """A position from bytes (a file, standard input, a request)."""
+        """A position from bytes (a file, standard input, a request): its JSON, or the
+        other text the game reads (`from_text`) when they open as no JSON does."""
+        if self.from_text is not None and not is_json_text(raw):
+            return self.from_text(text_of(raw, source))
         return self.from_json(json_of(raw, source, self.loads))
 
     def picture(self, position: P) -> str:

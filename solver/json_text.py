@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -25,6 +26,16 @@ def text_of(raw: bytes, source: str = "input") -> str:
     except UnicodeDecodeError as error:
         raise InvalidInput(f"{source} is not UTF-8 text (byte {error.start} is "
                            f"0x{raw[error.start]:02x})") from None
+
+
+def is_json_text(raw: bytes) -> bool:
+    """Whether a position's bytes are for a JSON reader: they open as a JSON object, list
+    or string does (after a byte-order mark and white space), or hold no more than those.
+    Any other text is for a game that reads one of its own (`Game.from_text`)."""
+    return _JSON_OPENING.match(raw) is not None
+
+
+_JSON_OPENING = re.compile(rb'(?:\xef\xbb\xbf)?[ \t\r\n]*(?:[{\["]|\Z)')
 
 
 def json_of(raw: bytes, source: str = "input",

@@ -1,10 +1,11 @@
 """bench/fcsolve.py, the bridge to Freecell Solver that `make bench-family` and `make
-bench-freecell` compare against: our positions as its board text, its output read as a
-verdict and a line replayed by our rules (as printed and in single-card moves), and our
-deals the same cards as pysol-cards' (and FreeCell's as Microsoft's). The tests marked
-so run fc-solve itself: on a Beleaguered Castle position won in six moves, a FreeCell
-endgame whose first move carries two cards, an Eight Off deal under the wrong preset, and
-a Seahaven Towers deal whose line under -l lg our rules refuse.
+bench-freecell` compare against: its output read as a verdict and a line replayed by our
+rules (as printed and in single-card moves), and our deals the same cards as pysol-cards'
+boards read back (the board text itself, both ways, is
+tests/beleaguered/test_board_text.py's). The tests marked so run fc-solve itself: on a
+Beleaguered Castle position won in six moves, a FreeCell endgame whose first move carries
+two cards, an Eight Off deal under the wrong preset, and a Seahaven Towers deal whose
+line under -l lg our rules refuse.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import subprocess
 import pytest
 
 from bench import fcsolve
+from solver.beleaguered.board_text import board_text
 from solver.beleaguered.deals import deal
 from solver.beleaguered.position import Position
 from solver.beleaguered.rules import TABLEAU, replay
@@ -36,33 +38,6 @@ def endgame() -> Position:
                     variant=find_variant("beleaguered-castle"))
 
 
-def test_board_text_lists_foundations_in_its_suit_order_and_piles_bottom_to_top():
-    assert fcsolve.board_text(endgame()) == (
-        "Foundations: H-9 C-Q D-Q S-K\n"
-        ": KC\n: KD QH JH\n: KH TH\n:\n:\n:\n:\n:\n")
-
-
-def test_free_cells_get_their_line_with_dashes_for_empty_ones():
-    rules = find_variant("bastion")
-    piles = [cards("KC"), cards("KD"), cards("KH")] + [()] * (len(rules.piles) - 3)
-    position = Position(tuple(piles), (), (12, 12, 12, 12), cells=(Card.parse("KS"), None),
-                        variant=rules)
-    assert fcsolve.board_text(position).splitlines()[1] == "Freecells: KS -"
-
-
-def test_a_reserve_has_no_board_text():
-    with pytest.raises(ValueError, match="reserve"):
-        fcsolve.board_text(deal(1))
-
-
-def test_board_text_reads_back_as_the_same_layout():
-    position = deal(7, find_variant("citadel"))
-    foundations, columns, cells = fcsolve.parse_board(fcsolve.board_text(position))
-    assert foundations == position.foundations
-    assert columns == tuple(tuple(str(c) for c in pile) for pile in position.tableau)
-    assert cells == ()
-
-
 ALL_GAMES = {**fcsolve.GAMES, **fcsolve.FREECELL_GAMES}
 needs_fc_solve = pytest.mark.skipif(shutil.which(fcsolve.EXECUTABLE) is None,
                                     reason="fc-solve not installed")
@@ -75,31 +50,6 @@ def test_our_deals_are_pysol_cards_deals(name):
     for number in (1, 2, 617, 31999):
         assert fcsolve.same_cards(deal(number, rules), ALL_GAMES[name], number)
     assert fcsolve.same_cards(deal(32000, rules), ALL_GAMES[name], 32000) is None
-
-
-def test_cells_dealt_to_some_cells_keep_their_places_in_the_board_text():
-    """Eight Off deals to every other cell, Seahaven Towers to the middle two; fc-solve's
-    move numbers name cells by place, so the dashes must stay where the deal left them."""
-    assert fcsolve.board_text(deal(1, find_variant("eight-off"))).splitlines()[1] == (
-        "Freecells: 6S - 9C - 2H - 6H -")
-    seahaven = fcsolve.board_text(deal(1, find_variant("seahaven-towers"))).splitlines()
-    assert seahaven[1] == "Freecells: - 2H 6H -"
-    assert len(seahaven) == 12  # foundations, cells, ten piles
-
-
-def test_empty_cells_after_the_last_card_read_as_absent():
-    assert fcsolve.parse_board("Freecells: - - - -\n: KS\n") == ((0, 0, 0, 0), (("KS",),), ())
-    assert fcsolve.parse_board("Freecells: - 2H 6H -\n")[2] == ("-", "2H", "6H")
-
-
-@pytest.mark.skipif(shutil.which("make-microsoft-freecell-board") is None,
-                    reason="make-microsoft-freecell-board not installed")
-@pytest.mark.parametrize("number", [1, 617, 11982, 31999])
-def test_our_freecell_deals_are_microsofts(number):
-    theirs = subprocess.run(["make-microsoft-freecell-board", str(number)],
-                            capture_output=True, text=True, check=True).stdout
-    ours = fcsolve.board_text(deal(number, find_variant("freecell")))
-    assert fcsolve.parse_board(ours) == fcsolve.parse_board(theirs)
 
 
 def test_supermoves_count_the_single_card_moves_of_the_recursion():
@@ -190,7 +140,7 @@ def freecell_endgame() -> Position:
 
 
 def test_board_text_of_a_freecell_position_lists_its_cells():
-    assert fcsolve.board_text(freecell_endgame()).splitlines()[:2] == [
+    assert board_text(freecell_endgame()).splitlines()[:2] == [
         "Foundations: H-8 C-0 D-J S-J", "Freecells: 6C 5C KH 2C"]
 
 
@@ -220,7 +170,7 @@ def test_a_line_by_another_games_rules_is_refused():
     piles with any card, which our Eight Off refuses; its own preset is why `command`
     names the game."""
     position = deal(2, find_variant("eight-off"))
-    wrong = subprocess.run(fcsolve.command("freecell", 8, 8), input=fcsolve.board_text(position),
+    wrong = subprocess.run(fcsolve.command("freecell", 8, 8), input=board_text(position),
                            capture_output=True, text=True, check=True).stdout
     with pytest.raises(IllegalMove):
         fcsolve.parse_output(wrong, position)

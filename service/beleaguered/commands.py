@@ -170,9 +170,11 @@ def in_variant(game: Game[Position], name: str | None, rules: Path | None) -> Ga
     variant = chosen_variant(name, rules)
     if variant is None:
         return game
+    from solver.beleaguered.board_text import read_board
     from solver.beleaguered.reading import read
 
     return replace(game, from_json=partial(read, variant=variant),
+                   from_text=partial(read_board, variant=variant),
                    deal=partial(deal, variant=variant))
 
 

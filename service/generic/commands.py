@@ -150,8 +150,9 @@ class Commands:
                                          epilog="example:\n  "
                                                 + self.example(words, question, remote))
             source = asked.add_mutually_exclusive_group(required=True)
+            text = f", or {self.game.text_name}" if self.game.from_text is not None else ""
             source.add_argument("file", nargs="?",
-                                help="position JSON file, or - for standard input")
+                                help=f"position JSON file{text}, or - for standard input")
             if self.game.deal is not None:
                 source.add_argument("--deal", type=self.deal_number, metavar="N",
                                     help="deal N of the game, instead of a file")

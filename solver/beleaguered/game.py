@@ -130,6 +130,12 @@ def _from_json(data: Any) -> Position:
     return read(data)
 
 
+def _from_text(text: str) -> Position:
+    from solver.beleaguered.board_text import read_board
+
+    return read_board(text)
+
+
 def _schema() -> dict[str, Any]:
     from solver.beleaguered.schema import position_schema
 
@@ -156,6 +162,8 @@ GAME: Game[Position] = Game(
     summary="Patience: Beleaguered Fortress and its castle and FreeCell families, one "
             "deck, every card face up",
     from_json=_from_json,
+    from_text=_from_text,
+    text_name="Freecell Solver's board text",
     to_json=_to_json,
     schema=_schema,
     questions=(SOLVE, HINT, GRADE),
