@@ -64,8 +64,10 @@ def read_board(text: str, variant: Variant | None = None) -> Position:
     cells: tuple[Card | None, ...] | None = None
     held = 0
     for number, line in enumerate(text.splitlines(), 1):
-        where, words = f"line {number}", line.split()
-        head = words[0].casefold() if words else ""
+        words = line.split()
+        if not words and len(piles) == len(rules.piles):
+            continue  # a blank line after the last pile
+        where, head = f"line {number}", words[0].casefold() if words else ""
         if head.startswith(FOUNDATION_WORDS):
             if foundations is not None:
                 raise InvalidInput(f"{where}: a second foundations line")
@@ -80,7 +82,7 @@ def read_board(text: str, variant: Variant | None = None) -> Position:
                 words = _after(":", words)
             piles.append(tuple(_card(word, where) for word in words))
             held += len(piles[-1])
-        elif words:
+        else:
             raise InvalidInput([f"{where}: a pile past the {len(rules.piles)} of {rules.name} "
                                 "(a blank line is an empty pile)", *_said(note)])
         if held > len(FULL_DECK):
