@@ -56,7 +56,7 @@ OWN = {
         "generate": f"{_PATIENCE}: winnable deals of a band of optimal lengths",
         "deal-info": f"{_PATIENCE}: deal N's verdict, from the shipped census",
         "variants": f"{_PATIENCE}: the variants these commands play"},
-        pages=("beleaguered-fortress.md", "castle-family.md")),
+        pages=("beleaguered-fortress.md", "castle-family.md", "freecell-family.md")),
     "fortress-fight-kingdom": Own("service.ffkingdom", {
         "ffk": "Fortress Fight Kingdom: puzzles, hints, self-play"},
         pages=("fortress-fight-kingdom.md",), routes=True),
@@ -148,6 +148,14 @@ class Deals(Protocol):
     (the variant of a game that has several)."""
 
     def deal(self, request: pb.DealRequest) -> Any: ...
+
+
+@runtime_checkable
+class SafeMoves(Protocol):
+    """The moves a game's solver makes at once, offered by a handler whose game has them
+    (the patience family's safe moves home): sent with every position a player sees."""
+
+    def safe_moves(self, position: Any) -> tuple[str, ...]: ...
 
 
 class HandlerFactory(Protocol):

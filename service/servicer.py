@@ -39,7 +39,15 @@ from service.api import fortress_solver_pb2 as pb
 from service.api import fortress_solver_pb2_grpc as pb_grpc
 from service.calls import Calls
 from service.clients import AddressBusy, InFlight, Proxies
-from service.frontends import Deals, Handler, Settings, Streams, front_end, named_game
+from service.frontends import (
+    Deals,
+    Handler,
+    SafeMoves,
+    Settings,
+    Streams,
+    front_end,
+    named_game,
+)
 from service.generic.handler import described, described_hint, described_solve, questions
 from service.messages import MAX_BATCH, at_most
 from service.metrics import Metrics
@@ -322,13 +330,15 @@ class SolverServicer(pb_grpc.SolverServicer):
 def _view(game: Game[Any], handler: Handler, position: Any,
           replies: tuple[tuple[int, str], ...] = ()) -> pb.PlayResponse:
     """A position as a player sees it: its message, its JSON, its picture, what may be
-    played, the bots' replies and their seats, who is to move and who has won."""
+    played (and what its solver would play at once), the bots' replies and their seats,
+    who is to move and who has won."""
     view = pb.PlayResponse(
         game=game.name, position=handler.source(position),
         position_json=strict_dumps(game.to_json(position)),
         picture=game.picture(position), replies=[move for _, move in replies],
         reply_seats=[seat for seat, _ in replies],
-        legal_moves=game.moves(position) if game.moves is not None else ())
+        legal_moves=game.moves(position) if game.moves is not None else (),
+        safe_moves=_safe_moves(handler, position))
     if game.to_move is not None:
         view.to_move = game.to_move(position)
     won = game.winner(position) if game.winner is not None else None
@@ -336,6 +346,11 @@ def _view(game: Game[Any], handler: Handler, position: Any,
         view.winner = won
         view.win_reason = (game.win_reason and game.win_reason(position)) or ""
     return view
+
+
+def _safe_moves(handler: Handler, position: Any) -> tuple[str, ...]:
+    """The moves home the solver makes at once, where the game has them (none once won)."""
+    return handler.safe_moves(position) if isinstance(handler, SafeMoves) else ()
 
 
 _CODES: list[tuple[type[Exception], grpc.StatusCode]] = [

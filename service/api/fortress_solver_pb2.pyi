@@ -958,7 +958,7 @@ class PlayRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., moves: _Optional[_Iterable[str]] = ..., replies: _Optional[bool] = ...) -> None: ...
 
 class PlayResponse(_message.Message):
-    __slots__ = ("game", "position", "position_json", "picture", "legal_moves", "replies", "to_move", "winner", "reply_seats", "win_reason")
+    __slots__ = ("game", "position", "position_json", "picture", "legal_moves", "replies", "to_move", "winner", "reply_seats", "win_reason", "safe_moves")
     GAME_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     POSITION_JSON_FIELD_NUMBER: _ClassVar[int]
@@ -969,6 +969,7 @@ class PlayResponse(_message.Message):
     WINNER_FIELD_NUMBER: _ClassVar[int]
     REPLY_SEATS_FIELD_NUMBER: _ClassVar[int]
     WIN_REASON_FIELD_NUMBER: _ClassVar[int]
+    SAFE_MOVES_FIELD_NUMBER: _ClassVar[int]
     game: str
     position: PositionSource
     position_json: str
@@ -979,7 +980,8 @@ class PlayResponse(_message.Message):
     winner: int
     reply_seats: _containers.RepeatedScalarFieldContainer[int]
     win_reason: str
-    def __init__(self, game: _Optional[str] = ..., position: _Optional[_Union[PositionSource, _Mapping]] = ..., position_json: _Optional[str] = ..., picture: _Optional[str] = ..., legal_moves: _Optional[_Iterable[str]] = ..., replies: _Optional[_Iterable[str]] = ..., to_move: _Optional[int] = ..., winner: _Optional[int] = ..., reply_seats: _Optional[_Iterable[int]] = ..., win_reason: _Optional[str] = ...) -> None: ...
+    safe_moves: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game: _Optional[str] = ..., position: _Optional[_Union[PositionSource, _Mapping]] = ..., position_json: _Optional[str] = ..., picture: _Optional[str] = ..., legal_moves: _Optional[_Iterable[str]] = ..., replies: _Optional[_Iterable[str]] = ..., to_move: _Optional[int] = ..., winner: _Optional[int] = ..., reply_seats: _Optional[_Iterable[int]] = ..., win_reason: _Optional[str] = ..., safe_moves: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetServerInfoRequest(_message.Message):
     __slots__ = ()

@@ -38,6 +38,7 @@ from solver.beleaguered.game import (
 )
 from solver.beleaguered.generation import Band, Ending, Generation, Outcome, fresh_deals, ladder
 from solver.beleaguered.grading import Grading, hint_part
+from solver.beleaguered.problem import safe_moves
 from solver.beleaguered.solve import Metric, hint_from, hints_along
 from solver.beleaguered.variant import load_variant_file, variants
 from solver.budget import HINT_SECONDS, Budget, Status
@@ -101,6 +102,11 @@ class Handler(Typed):
         if source.WhichOneof("source") == "beleaguered_deal":
             return deal(source.beleaguered_deal)
         return position_from_proto(source.beleaguered)
+
+    def safe_moves(self, position: Position) -> tuple[str, ...]:
+        """The moves home the solver makes at once (its own rule, problem.safe_moves),
+        for a player's auto-play."""
+        return tuple(str(move) for move in safe_moves(position))
 
     def deal(self, request: pb.DealRequest) -> Position:
         """Deal `seed` of the request's variant."""

@@ -12,6 +12,12 @@
  * positions: as many piles as they have, the free cells where they have them, the reserve
  * only where they have one, a "K" on an empty pile only a king may fill; where a variant
  * moves built runs, a card below its pile's top moves with the run on it, as one move.
+ * Auto-play (a switch, remembered) plays the moves home the server's answer lists as safe
+ * (PlayResponse.safe_moves, the solver's own rule) after a deal and after each move made
+ * by hand; Ctrl+Z / Ctrl+Y (Cmd on a Mac) undo and redo a move with the automatic ones
+ * after it. The address holds the game, variant, deal and moves ("the address" below), so
+ * that a link or a reload brings the position back; the deals won are kept in the
+ * browser (localStorage) and listed per variant.
  * Fortress Fight
  * Kingdom and Farbduell: a game against the greedy bot from a seed (or a pasted position),
  * the person is seat 0 (or the seat to move) and sees only what that seat sees; each
@@ -48,6 +54,10 @@
 const RPC = "/fortress.solver.v1.Solver/";
 const CARD_TABLE = "/games/fortress-fight-kingdom/cards.json";
 const TOKEN_KEY = "fortress-solver-token";
+// Kept in the browser (localStorage): auto-play's switch ("off" when off), and the deals
+// won, {variant: [deal numbers as text]}.
+const AUTOPLAY_KEY = "fortress-solver-autoplay";
+const WON_KEY = "fortress-solver-won";
 // A Solve's budget, and a hint's when asked to search longer. A patience hint and the
 // grading of a card's targets are asked with none: the server's default second, the best
 // line found by then answered with its bounds; a larger budget buys the proof.
@@ -136,7 +146,11 @@ const state = {
   seeds: {},          // the last deal or seed typed, per game
   variants: new Map(),  // Beleaguered Fortress's family: name -> VariantInfo (its rules)
   view: null,         // the last PlayResponse; null before the game has loaded
-  history: [],        // the views before it, for Previous
+  history: [],        // the moves made, each {view: the view before it, move: its text,
+                      // auto: played by auto-play}; of automatic moves sent together only
+                      // the first keeps its view (an undo goes back past them all)
+  redo: [],           // the moves undone, for Ctrl+Y: {entries, view after them}
+  dealt: null,        // Beleaguered Fortress: {variant, deal} of a numbered deal on show
   solution: null,     // {moves: [move text], start: history length when solved}
   strongholdClear: null,  // Stronghold: the last Solve's answer
   answer: null,       // the generic view: {question, response} of the last question asked
@@ -155,6 +169,7 @@ const state = {
   call: null,         // which one
   ended: null,        // settles when it has ended
   generation: 0,      // bumped by every load, so an answer for an old game is dropped
+  asked: null,        // what the address asks for as the page starts, until it has loaded
 };
 
 const $ = (id) => document.getElementById(id);
@@ -264,7 +279,8 @@ function showError(message) {
 // ------------------------------------------------------------------ loading
 
 // The server's games (GetServerInfo) as the selector's options, in its order; then the
-// game that was on show, if the server still has it, else its first game.
+// game the address names as the page starts, else the game that was on show, if the
+// server still has it, else its first game.
 function loadGames() {
   run(async (current) => {
     const info = await rpc("GetServerInfo", {});
@@ -279,7 +295,10 @@ function loadGames() {
   }, true).then((ok) => {
     if (!ok) return;
     const names = [...state.games.keys()];
+    const asked = state.asked;
+    state.asked = null;
     if (names.length === 0) showError("this server has no games");
+    else if (asked) startGame(askedGame(asked, names) ?? names[0], asked);
     else startGame(names.includes(state.game) ? state.game : names[0]);
   });
 }
@@ -287,11 +306,10 @@ function loadGames() {
 // A new game on show (state.game is already its game): `view` is its first PlayResponse,
 // or null until one has come, and the page then draws no board.
 function reset(view) {
-  state.generation += 1;
-  state.call = null;
-  state.busy = false;
   state.view = view;
   state.history = [];
+  state.redo = [];
+  state.dealt = null;
   state.solution = null;
   state.strongholdClear = null;
   state.answer = null;
@@ -348,6 +366,7 @@ function selectGame(game) {
   $("game").value = optionOf(game);
   const info = boardOf();
   $("variant-field").hidden = !info.variants;
+  $("autoplay-field").hidden = !info.variants;
   $("table-field").hidden = !info.tables;
   $("players-field").hidden = !info.tables;
   $("deal-form").hidden = !info.input;
@@ -359,20 +378,27 @@ function selectGame(game) {
   renderRules();
 }
 
-// The rules of the game on show, one click away: the family's page for its other
-// variants.
+// The rules of the game on show, one click away: for Beleaguered Fortress's other
+// variants their family's page at their own section (its heading's anchor is the
+// variant's name), the FreeCell family's for those whose built runs move as one move.
 function renderRules() {
   const page = boardOf().rules;
   const variant = state.view && boardOf().variants ? variantOf(state.view) : DEFAULT_VARIANT;
   $("rules").hidden = !page;
   if (page) {
-    const name = variant === DEFAULT_VARIANT ? page : "castle-family.md";
-    $("rules").href = `rules.html?page=${name}`;
+    const family = state.variants.get(variant)?.sequenceMoves === "by-free-cells"
+      ? "freecell-family.md" : "castle-family.md";
+    const name = variant === DEFAULT_VARIANT ? page : family;
+    const section = variant === DEFAULT_VARIANT ? "" : `#${variant}`;
+    $("rules").href = `rules.html?page=${name}${section}`;
     $("rules").title = `the rules: docs/${name}`;
   }
 }
 
-function loadDeal() {
+// Deal N of the game (and variant) chosen, then auto-play's moves where it is on; or
+// `replay`'s: the moves the address holds, and what it named that this server does not
+// have.
+function loadDeal(replay = null) {
   const seed = $("deal").value.trim();
   state.seeds[state.game] = seed;
   if (!/^\d+$/.test(seed)) {
@@ -391,12 +417,22 @@ function loadDeal() {
     const view = await rpc("Deal", request);
     if (!current()) return;
     reset(view);
-    render();
     const dealt = boardOf().variants ? variantOf(view) : variant;
+    state.dealt = {variant: boardOf().variants ? dealt : null, deal: BigInt(seed).toString()};
+    render();
     if (dealt !== variant) {
       throw new Error(`asked for a deal of ${variant}, the server dealt one of ${dealt}: ` +
                       "it does not deal that variant");
     }
+    let refused = replay?.problem ?? null;
+    if (replay?.moves && !refused) {
+      refused = await replayMoves(replay.moves, current);
+    } else if (!replay?.moves && boardOf().variants && autoplayOn()) {
+      await autoPlay(current);
+    }
+    if (!current()) return;
+    render();
+    if (refused) throw new Error(refused);
   }, true);
 }
 
@@ -442,9 +478,13 @@ function holdsGame(text, game) {
 
 // Another game: its board stays empty until the server has answered for it. A game with
 // an example loads the position pasted for it, else the example; any other deals (a game
-// that deals none says so, and its position can be pasted: the paste box starts it).
-function startGame(game) {
+// that deals none says so, and its position can be pasted: the paste box starts it): the
+// deal the address asks for (`asked`), with its moves, as the page starts.
+function startGame(game, asked = null) {
   selectGame(game);
+  state.generation += 1;  // what was under way for the game before is dropped
+  state.call = null;
+  state.busy = false;
   reset(null);
   boardOf().prepare?.();
   const text = $("position-text").value;
@@ -456,9 +496,117 @@ function startGame(game) {
     if (boardOf().paste && !holdsGame(text, game)) {
       $("position-text").value = JSON.stringify({game}, null, 1);
     }
-    loadDeal();
+    loadDeal(asked && fromAddress(asked));
   }
   render();
+}
+
+// ------------------------------------------------------------------ the address
+
+// The address holds the position on show: ?game=patience&variant=freecell&deal=617&
+// moves=7H2.QSc0.AH*.JH5 (a pasted position: its game, and variant, alone). Each move
+// is its card, then where it goes: a pile's number, "c" and a free cell's number, "f" the
+// foundations, or "*" for a move home made by auto-play; the card's place before the move
+// is where the board has it. Letters, digits, "*" and "." only: nothing to escape.
+const TOKEN = /^([A2-9TJQK][CDHS])(\*|f|c\d{1,2}|\d{1,2})$/;
+
+// What the address asks for, read as the page starts; null for an address without it.
+function readAddress() {
+  const params = new URLSearchParams(location.search);
+  const [game, variant, deal, moves] = ["game", "variant", "deal", "moves"].map((key) =>
+    params.get(key));
+  return game === null && variant === null && deal === null ? null
+    : {game, variant, deal, moves};
+}
+
+// The game the address names (a variant alone names Beleaguered Fortress's family); null
+// when the server has none such, which `fromAddress` then says.
+function askedGame(asked, names) {
+  const name = asked.game ?? (asked.variant === null ? null
+    : names.find((game) => BOARDS[game]?.variants));
+  const found = names.find((game) => game === name || optionOf(game) === name);
+  if (name !== null && !found) {
+    asked.problem = `the address's game "${name}" is not one this server serves`;
+  }
+  return found ?? null;
+}
+
+// The address's deal and variant put in the form, for loadDeal; its moves to replay (null
+// when it has none: a deal as dealt), and what it names that this server does not have.
+function fromAddress(asked) {
+  if (asked.deal !== null) $("deal").value = asked.deal;
+  let problem = asked.problem ?? null;
+  const variants = [...$("variant").options].map((option) => option.value);
+  if (boardOf().variants && asked.variant !== null) {
+    if (variants.includes(asked.variant)) $("variant").value = asked.variant;
+    else problem ??= `the address's variant "${asked.variant}" is not one this server deals`;
+  }
+  return {moves: asked.moves ? asked.moves.split(".") : null, problem};
+}
+
+// The address's moves played one by one from the deal: the first that does not read or
+// that the server refuses stops them, the position before it kept; its one line, or null.
+async function replayMoves(tokens, current) {
+  for (const [i, token] of tokens.entries()) {
+    const which = `the address's move ${i + 1} of ${tokens.length}, "${token}"`;
+    const move = moveOfToken(token, JSON.parse(state.view.positionJson));
+    if (move === null) {
+      return `${which}, is not a move: write a card and where it goes, as 7H2 (a pile), ` +
+        "QSc0 (a free cell), AHf (the foundations) or AH* (home by auto-play)";
+    }
+    let view;
+    try {
+      view = await rpc("Play", {position: state.view.position, moves: [move.text]});
+    } catch (error) {
+      return `${which}, is refused: ${error.message}`;
+    }
+    if (!current()) return null;
+    state.history.push({view: state.view, move: move.text, auto: move.auto});
+    state.view = view;
+  }
+  return null;
+}
+
+// A move made (a history entry) as the address writes it.
+function tokenOf(entry) {
+  const [card, , target] = entry.move.split(/\s+/);
+  if (entry.auto) return `${card}*`;
+  if (target === "foundation") return `${card}f`;
+  return card + (target.startsWith("cell:") ? `c${target.slice(5)}` : target.slice(8));
+}
+
+// An address's move as the server reads it, {text, auto}; null when it is none.
+function moveOfToken(token, position) {
+  const parts = TOKEN.exec(token);
+  if (!parts) return null;
+  const [, card, to] = parts;
+  const target = to === "*" || to === "f" ? "foundation"
+    : to.startsWith("c") ? `cell:${to.slice(1)}` : `tableau:${to}`;
+  return {text: `${card} ${placeOf(card, position)} ${target}`, auto: to === "*"};
+}
+
+// Where a card is in a position's JSON: its pile, reserve slot or free cell, else home.
+function placeOf(card, position) {
+  const pile = position.tableau.findIndex((cards) => cards.includes(card));
+  if (pile >= 0) return `tableau:${pile}`;
+  const slot = (position.reserve || []).indexOf(card);
+  if (slot >= 0) return `reserve:${slot}`;
+  const cell = (position.cells || []).indexOf(card);
+  return cell >= 0 ? `cell:${cell}` : "foundation";
+}
+
+// The address of the position on show, written in place (no new history entry).
+function writeAddress() {
+  if (!state.view || !state.game) return;
+  const params = new URLSearchParams({game: state.game});
+  const family = boardOf().variants;
+  if (family) params.set("variant", variantOf(state.view));
+  if (state.dealt) params.set("deal", state.dealt.deal);
+  if (family && state.dealt && state.history.length) {
+    params.set("moves", state.history.map(tokenOf).join("."));
+  }
+  const search = `?${params}`;
+  if (location.search !== search) window.history.replaceState(null, "", search);
 }
 
 // ------------------------------------------------------------------ moves
@@ -467,19 +615,77 @@ function isOver(view) {
   return view !== null && view.winner !== undefined;
 }
 
-async function playMove(move, current) {
+// A move, then (`follow`: one made by hand, where auto-play is on) the moves home the
+// server's answer lists as safe.
+async function playMove(move, current, follow = false) {
   const view = await rpc("Play", {position: state.view.position, moves: [move]});
   if (!current()) return;
-  const solution = state.solution;
-  if (solution && solution.moves[state.history.length - solution.start] !== move) {
-    state.solution = null;  // off the line: it no longer applies
-  }
-  state.history.push(state.view);
+  const from = state.history.length;
+  state.history.push({view: state.view, move, auto: false});
   state.view = view;
+  try {
+    if (follow && boardOf().variants && autoplayOn()) await autoPlay(current);
+  } finally {
+    if (current()) moved(from);
+  }
+}
+
+// Auto-play: the moves home the server listed with the position on show (safe_moves: what
+// its solver plays at once, docs/castle-family.md 4.4), sent together.
+async function autoPlay(current) {
+  const moves = state.view.safeMoves || [];
+  if (moves.length === 0) return;
+  const view = await rpc("Play", {position: state.view.position, moves});
+  if (!current()) return;
+  moves.forEach((move, i) => state.history.push({view: i === 0 ? state.view : null, move,
+                                                  auto: true}));
+  state.view = view;
+}
+
+function autoplayOn() {
+  return localStorage.getItem(AUTOPLAY_KEY) !== "off";
+}
+
+// The switch, remembered; turned on, it plays the safe moves of the position on show.
+function switchAutoplay() {
+  const on = $("autoplay").checked;
+  localStorage.setItem(AUTOPLAY_KEY, on ? "on" : "off");
+  if (!on || !state.view || !boardOf().variants) return;
+  runMove(async (current) => {
+    const from = state.history.length;
+    await autoPlay(current);
+    if (current() && state.history.length > from) moved(from);
+  });
+}
+
+// Moves were made from history entry `from` on: nothing is left to redo, the solution
+// stays on show only while they are its own, a deal they won is kept, and the board is
+// drawn.
+function moved(from) {
+  state.redo = [];
+  followSolution(from);
+  recordWin();
   state.selected = null;
   state.hint = null;
   state.answer = null;
   render();
+}
+
+// Whether the moves made from history entry `from` on are the solution's next ones: each
+// made by hand its move there, the automatic ones its moves there in any order (cards
+// going home in another order reach the same position); if not, it no longer applies.
+function followSolution(from) {
+  const solution = state.solution;
+  if (!solution) return;
+  const entries = state.history.slice(from);
+  const at = from - solution.start;
+  const line = at < 0 ? [] : solution.moves.slice(at, at + entries.length);
+  const sorted = (moves) => JSON.stringify([...moves].sort());
+  const follows = line.length === entries.length
+    && entries.every((entry, i) => entry.auto || entry.move === line[i])
+    && sorted(entries.filter((entry) => entry.auto).map((entry) => entry.move))
+       === sorted(line.filter((_, i) => entries[i].auto));
+  if (!follows) state.solution = null;
 }
 
 async function playAction(action, current) {
@@ -490,7 +696,7 @@ async function playAction(action, current) {
   (view.replies || []).forEach((reply, i) => {
     state.log.push({who: "bot", seat: view.replySeats?.[i], action: reply});
   });
-  state.history.push(state.view);
+  state.history.push({view: state.view, move: action, auto: false});
   state.view = view;
   state.hint = null;
   render();
@@ -508,11 +714,35 @@ function next() {
   return move === null ? Promise.resolve(false) : run((current) => playMove(move, current));
 }
 
+// Undo (Previous, the left arrow, Ctrl+Z): the last move made by hand goes back, with the
+// automatic moves after it.
 function previous() {
   if (state.busy || state.history.length === 0) return;
   stopPlaying();
-  state.view = state.history.pop();
+  const entries = [];
+  do {
+    entries.unshift(state.history.pop());
+  } while (entries[0].auto && state.history.length > 0);
+  state.redo.push({entries, view: state.view});
+  state.view = entries[0].view;
   if (state.solution && state.history.length < state.solution.start) state.solution = null;
+  shown();
+}
+
+// Redo (Ctrl+Y): the moves the last undo took back, made again.
+function redo() {
+  if (state.busy || state.redo.length === 0) return;
+  stopPlaying();
+  const {entries, view} = state.redo.pop();
+  const from = state.history.length;
+  state.history.push(...entries);
+  state.view = view;
+  followSolution(from);
+  shown();
+}
+
+// Another position on show, from the moves made before: what was asked of the last goes.
+function shown() {
   state.selected = null;
   state.hint = null;
   state.answer = null;
@@ -590,7 +820,7 @@ function select(card) {
 function playSelected(target) {
   const selected = state.selected;
   const move = `${selected.card} ${selected.place} ${target}`;
-  runMove((current) => playMove(move, current)).then((ok) => {
+  runMove((current) => playMove(move, current, true)).then((ok) => {
     if (!ok && state.selected === selected) {  // refused: the reason stays on show
       state.selected = null;
       render();
@@ -735,6 +965,8 @@ function render() {
   board.className = `board board-${state.game}${info === GENERIC ? " board-generic" : ""}`;
   if (state.view) info.draw(board);
   showVariant();
+  renderWon();
+  writeAddress();
   renderRules();
   renderHint();
   renderSolution();
@@ -749,11 +981,53 @@ function statusText() {
   return boardOf().status(view);
 }
 
+// How many moves were made, and how many of them by auto-play.
 function beleagueredStatus(view) {
   const made = plural(state.history.length, "move");
-  if (isOver(view)) return `won in ${made}`;
-  if ((view.legalMoves || []).length === 0) return `stuck: ${made} made, no legal move left`;
-  return `playing: ${made} made`;
+  const automatic = state.history.filter((entry) => entry.auto).length;
+  const auto = automatic ? ` (${automatic} automatic)` : "";
+  if (isOver(view)) return `won in ${made}${auto}`;
+  if ((view.legalMoves || []).length === 0) {
+    return `stuck: ${made} made${auto}, no legal move left`;
+  }
+  return `playing: ${made} made${auto}`;
+}
+
+// The deals won in this browser, per variant: {variant: [deal numbers as text]}.
+function wonDeals() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(WON_KEY) || "{}");
+    return kept && typeof kept === "object" && !Array.isArray(kept) ? kept : {};
+  } catch {
+    return {};  // not ours to read: written anew by the next win
+  }
+}
+
+// A numbered deal of the family won by a move made here (not opened won from an address):
+// kept once, its variant's deals in order.
+function recordWin() {
+  const dealt = state.dealt;
+  if (!dealt || !boardOf().variants || !isOver(state.view)) return;
+  const won = wonDeals();
+  const deals = Array.isArray(won[dealt.variant]) ? won[dealt.variant] : [];
+  if (deals.includes(dealt.deal)) return;
+  won[dealt.variant] = [...deals, dealt.deal].sort((a, b) =>
+    a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+  localStorage.setItem(WON_KEY, JSON.stringify(won));
+}
+
+// The deals of the variant on show won in this browser: "won: deals 5, 617 (2)".
+function renderWon() {
+  const line = $("won");
+  const variant = boardOf().variants && state.view ? variantOf(state.view) : null;
+  const deals = variant === null ? [] : wonDeals()[variant] || [];
+  line.hidden = deals.length === 0;
+  if (line.hidden) return;
+  const listed = deals.length > 12 ? [...deals.slice(0, 10), "…", deals.at(-1)] : deals;
+  line.textContent = `won: ${deals.length === 1 ? "deal" : "deals"} ${listed.join(", ")} ` +
+    `(${deals.length})`;
+  line.title = `the deals of ${$("variant").selectedOptions[0]?.text ?? variant} won in ` +
+    "this browser";
 }
 
 function ffkStatus(view) {
@@ -822,7 +1096,7 @@ function renderBeleagueredHint(answer, more) {
   if (bounded) more.append(longerHint("Not proven shortest in the budget", "for the proof"));
   else if (answer.status === "STATUS_UNKNOWN") more.append(longerHint("No line in the budget",
                                                                       "for one"));
-  $("hint-move").textContent = move ? `${move.card} ${move.source} → ${move.target}`
+  $("hint-move").textContent = move ? hintedMove(move)
     : isOver(state.view) ? "none: the game is won"
       : answer.status === "STATUS_UNSOLVABLE" ? "none: no move wins from here"
         : "unknown: the budget ran out first";
@@ -831,6 +1105,16 @@ function renderBeleagueredHint(answer, more) {
     : answer.winnable === false ? "not winnable" : "unknown";
   $("winnable").className = `fact ${answer.winnable === true ? "good"
     : answer.winnable === false ? "bad" : ""}`;
+}
+
+// A hinted move; a run's with its cards and how many they are (the move's `cards`, 1 for
+// a single card): "JH tableau:3 → tableau:5 (3 cards: JH TC 9H)".
+function hintedMove(move) {
+  const text = `${move.card} ${move.source} → ${move.target}`;
+  const cards = move.cards ?? 1;
+  if (cards < 2) return text;
+  const pile = JSON.parse(state.view.positionJson).tableau[Number(move.source.slice(8))] || [];
+  return `${text} (${cards} cards: ${pile.slice(-cards).join(" ")})`;
 }
 
 // A hint not proven (a quick one has the server's default second): the button that asks
@@ -1576,7 +1860,20 @@ function renderAnswer() {
 
 // ------------------------------------------------------------------ wiring
 
+// Ctrl+Z / Ctrl+Y (Cmd on a Mac; Shift+Ctrl+Z too) undo and redo a move, anywhere but
+// in a text field; the arrows walk the solution; Enter or Space on a card clicks it.
 function onKey(event) {
+  const typing = event.target.closest(
+    "textarea, [contenteditable], input:not([type=checkbox]):not([type=radio])");
+  if ((event.ctrlKey || event.metaKey) && !event.altKey && !typing && boardOf().steps) {
+    const key = event.key.toLowerCase();
+    if (key === "z" || key === "y") {
+      event.preventDefault();
+      if (key === "z" && !event.shiftKey) previous();
+      else redo();
+      return;
+    }
+  }
   if (event.target.closest("input, textarea, select, button, summary")) return;
   if ((event.key === "Enter" || event.key === " ") && event.target.closest("[data-card], .slot")) {
     event.preventDefault();  // a focused card or empty slot as if clicked
@@ -1598,9 +1895,10 @@ function init() {
     state.seeds[state.game] = $("deal").value;
     startGame([...state.games.keys()].find((name) => optionOf(name) === event.target.value));
   });
-  $("variant").addEventListener("change", loadDeal);
-  $("table").addEventListener("change", loadDeal);
-  $("players").addEventListener("change", loadDeal);
+  $("variant").addEventListener("change", () => loadDeal());
+  $("table").addEventListener("change", () => loadDeal());
+  $("players").addEventListener("change", () => loadDeal());
+  $("autoplay").addEventListener("change", switchAutoplay);
   $("deal-form").addEventListener("submit", (event) => {
     event.preventDefault();
     loadDeal();
@@ -1626,6 +1924,8 @@ function init() {
   $("board").addEventListener("drop", onCardDrop);
   document.addEventListener("keydown", onKey);
   $("token-form").hidden = !sessionStorage.getItem(TOKEN_KEY);
+  $("autoplay").checked = autoplayOn();
+  state.asked = readAddress();
   loadGames();
 }
 

@@ -5,6 +5,7 @@ skip, and the run's summary says so in one line."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +14,13 @@ import pytest
 from tests.browser.server import SKIP_REASON, launch_chromium, running_server
 
 VIEWPORT = {"width": 1280, "height": 900}
+# The tabs of the tests that make every move themselves have auto-play off, as a person
+# switches it off (tests/browser/test_playground_play.py plays with it on, as a browser
+# new to the page has it).
+# (A page with no origin of its own, a new tab's about:blank, has no storage to set.)
+AUTOPLAY_OFF = """try {
+  localStorage.setItem("fortress-solver-autoplay", "off");
+} catch {}"""
 
 
 @dataclass
@@ -50,10 +58,12 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-@pytest.fixture
-def tab(browser, server_url) -> Iterator[Tab]:
-    """A fresh page on the playground, deal 2 loaded."""
+@contextmanager
+def _tab(browser: Any, server_url: str, autoplay: bool) -> Iterator[Tab]:
+    """A page in a browser context of its own (its storage empty), its errors noted."""
     context = browser.new_context(viewport=VIEWPORT)
+    if not autoplay:
+        context.add_init_script(AUTOPLAY_OFF)
     page = context.new_page()
     page.set_default_timeout(15_000)
     opened = Tab(page, server_url)
@@ -65,10 +75,25 @@ def tab(browser, server_url) -> Iterator[Tab]:
     page.on("console", on_console)
     page.on("pageerror", lambda error: opened.page_errors.append(str(error)))
     try:
-        opened.open()
         yield opened
     finally:
         context.close()
+
+
+@pytest.fixture
+def tab(browser, server_url) -> Iterator[Tab]:
+    """A fresh page on the playground, deal 2 loaded, auto-play off."""
+    with _tab(browser, server_url, autoplay=False) as opened:
+        opened.open()
+        yield opened
+
+
+@pytest.fixture
+def player(browser, server_url) -> Iterator[Tab]:
+    """A fresh page as a browser new to the playground has it (auto-play on), not yet
+    opened: the test opens the address it needs."""
+    with _tab(browser, server_url, autoplay=True) as opened:
+        yield opened
 
 
 def pytest_terminal_summary(terminalreporter) -> None:

@@ -6,7 +6,7 @@ its own:
 (--url: a server already running, with --http-port, instead of one of its own)
 
 - beleaguered-mid-solution.png: deal 2 after Solve and 30 Next clicks, with a hint shown
-  and a card selected, its targets coloured by the server's grading;
+  and the hinted card selected, its targets coloured by the server's grading;
 - duel-hint.png: a Fortress Fight Kingdom game (seed 3) after one hinted action and the
   bot's reply, with the next hint and its runners-up;
 - ffk-1280.png, ffk-390.png: a Fortress Fight Kingdom game (seed 3) with its hint, the
@@ -23,13 +23,13 @@ import sys
 from contextlib import nullcontext
 from pathlib import Path
 
+from tests.browser.conftest import AUTOPLAY_OFF
 from tests.browser.server import ROOT, SKIP_REASON, launch_chromium, running_server
 
 OUT = ROOT / "docs" / "screenshots"
 WIDE = {"width": 1280, "height": 860}
 NARROW = {"width": 390, "height": 844}
 FFK_SEED = "3"
-SELECTED_CARD = "TH"  # after 30 moves: wins in 36 to the foundations (the hint), 37 on a pile
 
 
 def beleaguered(page, url: str) -> Path:
@@ -42,8 +42,8 @@ def beleaguered(page, url: str) -> Path:
     page.get_by_test_id("status").filter(has_text="playing: 30 moves made").wait_for()
     page.get_by_test_id("hint").click()
     page.get_by_test_id("moves-left").filter(has_text="36").wait_for()
-    page.locator(f'[data-card="{SELECTED_CARD}"]').click()
-    page.locator('[data-testid="target-grade"][data-outcome="wins"]').nth(1).wait_for()
+    page.locator("[data-card].hinted").click()
+    page.locator('[data-testid="target-grade"][data-outcome="wins"]').first.wait_for()
     return shoot(page, "beleaguered-mid-solution.png")
 
 
@@ -146,6 +146,7 @@ def main() -> int:
         try:
             for shot, viewport in SHOTS:
                 page = browser.new_page(viewport=viewport, device_scale_factor=1)
+                page.add_init_script(AUTOPLAY_OFF)  # deal 2 as dealt, then Solve's line
                 page.set_default_timeout(20_000)
                 print(shot(page, url).relative_to(ROOT))
                 page.close()

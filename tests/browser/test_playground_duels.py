@@ -257,8 +257,8 @@ def test_a_family_variant_links_the_familys_rules(tab):
     page = tab.page
     page.get_by_test_id("variant").select_option("bastion")
     expect(status(page)).to_have_text("playing: 0 moves made")
-    expect(page.get_by_test_id("rules")).to_have_attribute("href",
-                                                           "rules.html?page=castle-family.md")
+    expect(page.get_by_test_id("rules")).to_have_attribute(
+        "href", "rules.html?page=castle-family.md#bastion")  # at its own section
 
 
 # ============================================================================ pasting

@@ -33,24 +33,19 @@ if SKIP_REASON:
 
 from playwright.sync_api import expect  # noqa: E402
 
-from tests.browser.page import assert_clean, card, click_card, deal_variant, status  # noqa: E402
+from tests.browser.page import (  # noqa: E402
+    BOARD,
+    assert_clean,
+    card,
+    click_card,
+    deal_variant,
+    paste,
+    status,
+)
 
 FREECELL_DEAL = 2  # solved in 73 moves, three of them sequence moves
 KINGS_DEAL = 2
 KINGS_ONLY = "only a king may fill this pile"
-
-# The board as the page draws it, in the position JSON's shape: each pile's cards from
-# the bottom, each cell's card (null when empty), each foundation's height.
-BOARD = """() => ({
-  tableau: [...document.querySelectorAll('.tableau .pile')].map(
-    (pile) => [...pile.querySelectorAll('[data-card]')].map((card) => card.dataset.card)),
-  cells: [...document.querySelectorAll('.cells .cell')].map(
-    (cell) => cell.querySelector('[data-card]')?.dataset.card ?? null),
-  foundations: Object.fromEntries([...document.querySelectorAll('.home')].map((home) => {
-    const top = home.querySelector('[data-card]');
-    return [home.dataset.suit, top ? 'A23456789TJQK'.indexOf(top.dataset.card[0]) + 1 : 0];
-  })),
-})"""
 
 
 def is_sequence_move(position: Position, move: Move) -> bool:
@@ -87,14 +82,6 @@ def runs() -> tuple[Position, Move]:
 
     position = along_the_line("freecell", FREECELL_DEAL, lambda p: bool(long_runs(p)))
     return position, long_runs(position)[0]
-
-
-def paste(page, position: Position) -> None:
-    page.locator("#paste summary").click()
-    page.get_by_test_id("position").fill(json.dumps(position.to_json()))
-    page.get_by_test_id("load-position").click()
-    expect(page.get_by_test_id("variant")).to_have_value(position.variant.name)
-    expect(status(page)).to_have_text("playing: 0 moves made")
 
 
 def applied(position: Position, move: Move) -> dict:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.conftest import VIEWPORT
+from tests.browser.conftest import AUTOPLAY_OFF, VIEWPORT
 from tests.browser.server import SKIP_REASON, running_server
 
 if SKIP_REASON:
@@ -32,6 +32,7 @@ def token_server(tmp_path_factory) -> Iterator[str]:
 
 def test_the_page_asks_for_the_token_and_plays_with_it(browser, token_server):
     context = browser.new_context(viewport=VIEWPORT)
+    context.add_init_script(AUTOPLAY_OFF)  # deal 2 as dealt
     page = context.new_page()
     page.set_default_timeout(15_000)
     page_errors: list[str] = []
