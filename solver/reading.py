@@ -33,7 +33,7 @@ MAX_UNKNOWN_KEYS = 8
 M = TypeVar("M", bound=BaseModel)
 
 __all__ = ["MAX_BYTES", "MAX_UNKNOWN_KEYS", "MaxKeys", "OtherGame", "Schema", "check", "faults",
-           "json_of", "path_of", "schema", "text_of"]
+           "json_of", "path_of", "schema", "shown", "text_of"]
 
 
 class Schema(BaseModel):
@@ -149,13 +149,13 @@ def _fault(error: Any) -> str:
     else:
         message = str(error["msg"])[0].lower() + str(error["msg"])[1:]
     if kind not in ("missing", "extra_forbidden", "too_long", "too_short"):
-        message += f", not {_shown(error.get('input'))}"
+        message += f", not {shown(error.get('input'))}"
     if path:
         return f"{path}: {message}"
     return "a position must be a JSON object" if kind == "model_type" else f"a position {message}"
 
 
-def _shown(value: Any) -> str:
+def shown(value: Any) -> str:
     """A value as JSON writes it, cut short: faults quote what they refuse."""
     try:
         text = _printable(json.dumps(value, ensure_ascii=False))
