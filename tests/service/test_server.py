@@ -337,8 +337,8 @@ def test_pysolfcs_game_numbers_are_dealt_up_to_the_largest_int64(stub):
     error = rpc_error(stub.Deal, pb.DealRequest(game="beleaguered-fortress", seed=2**31),
                       timeout=10)
     assert error.code() == grpc.StatusCode.OUT_OF_RANGE
-    assert error.details() == ("deal number 2147483648 is out of range 1..2147483647 "
-                               "(the freecell numbering)")
+    assert error.details() == ("deal 2147483648 is out of range: Beleaguered Fortress deals "
+                               "are numbered 1 to 2147483647 (2^31 - 1)")
 
 
 def test_batch_with_bad_position_names_it(stub):
