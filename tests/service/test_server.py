@@ -502,7 +502,8 @@ def test_generate_deals_past_the_census_ends_after_max_batch_tries(capped_stub):
     assert generated == []
     assert error.code() == grpc.StatusCode.OUT_OF_RANGE
     assert error.details() == ("deals 1000001-1000005 tried (the most one call may try, "
-                               "--max-batch 5): 0 of 3 deals found within 200-300 moves")
+                               "this server's max_batch 5): 0 of 3 deals found within 200-300 "
+                               "moves")
 
 
 def test_generate_deals_counts_no_deal_the_census_rules_out_as_a_try(capped_stub):
@@ -513,7 +514,8 @@ def test_generate_deals_counts_no_deal_the_census_rules_out_as_a_try(capped_stub
     generated, error = read_to_the_end(capped_stub.GenerateDeals(request, timeout=30))
     assert generated == []
     assert error.details() == ("deals 999991-1000005 tried (the most one call may try, "
-                               "--max-batch 5): 0 of 3 deals found within 200-300 moves")
+                               "this server's max_batch 5): 0 of 3 deals found within 200-300 "
+                               "moves")
 
 
 def test_generate_deals_spent_at_its_last_try_says_spent(capped_stub):
