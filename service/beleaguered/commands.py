@@ -85,24 +85,23 @@ if TYPE_CHECKING:
 # sooner without them.
 
 
-_LEAST = -(2**63)  # int64's, as LARGEST_DEAL is its most
-_WIRE = Number(int, LARGEST_DEAL, _LEAST, name="deal number")
-
-
-def deal_number(text: str) -> int:
+class DealNumber(Number[int]):
     """--deal's type, and a range's ends: any integer a request carries (int64); whether
     the variant deals it is checked with the variant once it is known (deals.py), so
     that a refusal says that variant's range ("FreeCell deals are numbered 1 to ...")."""
-    value = read_number(text, int)
-    if value is not None and value > LARGEST_DEAL:
-        raise argparse.ArgumentTypeError(f"deal number {value} is out of range: no variant "
-                                         "numbers its deals past 2^63 - 1")
-    if value is not None and value < _LEAST:
-        raise argparse.ArgumentTypeError(f"deal number {value} is out of range: deals are "
-                                         "numbered from 1")
-    return _WIRE(text)
+
+    def __call__(self, text: str) -> int:
+        value = read_number(text, int)
+        if value is not None and value > self.most:
+            raise argparse.ArgumentTypeError(f"deal number {value} is out of range: no "
+                                             f"variant numbers its deals past {self.bound}")
+        if value is not None and self.least is not None and value < self.least:
+            raise argparse.ArgumentTypeError(f"deal number {value} is out of range: deals "
+                                             "are numbered from 1")
+        return super().__call__(text)
 
 
+deal_number = DealNumber(int, LARGEST_DEAL, -(2**63), name="deal number")
 deal_range = ranged(deal_number)
 
 
