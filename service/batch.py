@@ -184,9 +184,9 @@ def run_batch(
 ) -> Summary:
     """Solve the deals not yet in `out_path` (and with `retry_unknown` those it has as
     `unknown`, with `retry_unproven` those won without a proven optimal length, within
-    another budget), write a line each, with the run's `settings` when it goes to
-    `out_path`, and summarise the deals by their last lines; a bar on stderr when it is a
-    terminal or `progress` (--progress) asks for one."""
+    another budget), write a line each, with the run's `settings` (on standard output
+    its metric alone), and summarise the deals by their last lines; a bar on stderr when
+    it is a terminal or `progress` (--progress) asks for one."""
     for asked, flag in ((retry_unknown, "--retry-unknown"), (retry_unproven, "--retry-unproven")):
         if asked and out_path is None:
             raise InvalidInput(f"{flag} needs --out FILE.jsonl: the file whose deals to redo")
@@ -194,7 +194,7 @@ def run_batch(
     records = done_deals(out_path, settings, retry_unknown or retry_unproven)
     todo = [number for number in wanted
             if _to_run(records.get(number), settings, retry_unknown, retry_unproven)]
-    recording = {} if out_path is None else settings.fields()
+    recording = settings.carried(out_path is not None)
     started = time.perf_counter()
     with progress_bar(total=len(todo), unit="deal", forced=progress) as bar:
         for found in solve_many(todo):

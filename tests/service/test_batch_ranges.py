@@ -75,7 +75,8 @@ def test_a_run_of_deals_gives_the_lines_a_deal_at_a_time_gives(tmp_path: Path) -
     one_by_one = [deal_line(number, lambda n: deal(n, variant), SOLVE,
                             SolveOptions(mode=Mode.ANY, moves=False), Budget(seconds=30), record)
                   for number in range(31990, 32011)]
-    assert _lines(ranged) == _lines("\n".join(map(json.dumps, one_by_one)))
+    assert _lines(ranged) == _lines("\n".join(json.dumps(line | {"metric": "moves"})
+                                              for line in one_by_one))
 
 
 def test_retrying_the_unknown_deals_of_a_file_fills_its_gaps(tmp_path: Path) -> None:
@@ -131,5 +132,6 @@ def test_the_python_engine_gives_its_own_lines(tmp_path: Path, mode: str) -> Non
     assert sorted(lines) == list(range(1, 7))
     with using(Engine.PYTHON):
         expected = {n: {**record(n, solve(deal(n), mode, budget=Budget(seconds=30))
-                                 .without_moves()), "seconds": 0} for n in range(1, 7)}
+                                 .without_moves()), "seconds": 0, "metric": "moves"}
+                    for n in range(1, 7)}
     assert lines == expected

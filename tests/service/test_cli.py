@@ -35,7 +35,8 @@ CARD = re.compile(r"[A2-9TJQK][CDHS]")
 SOURCE = re.compile(r"tableau:[0-7]|reserve:(?:[0-9]|1[01])")
 TARGET = re.compile(r"tableau:[0-7]|foundation")
 NUMBERED = re.compile(r"^\s*(\d+)\. (\S+) (\S+) -> (\S+)$")
-BATCH_KEYS = {"deal", "status", "optimal", "length", "single_card_moves", "nodes", "seconds"}
+BATCH_KEYS = {"deal", "status", "optimal", "length", "single_card_moves", "nodes", "seconds",
+              "metric"}
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -493,7 +494,7 @@ def test_batch_writes_and_resumes(capsys, tmp_path):
     records = batch_records(first_text)
     assert len(first_text.splitlines()) == 20
     for record in records:  # each line of the file says what it is a result of
-        assert set(record) == BATCH_KEYS | {"game", "variant", "mode", "metric", "budget"}
+        assert set(record) == BATCH_KEYS | {"game", "variant", "mode", "budget"}
         assert (record["game"], record["variant"], record["mode"]) == (
             "patience", "beleaguered-fortress", "any")
         assert record["budget"] == {"seconds": 30, "nodes": None, "table_entries": None,
