@@ -254,7 +254,8 @@ class CensusSummary:
         decided = self.winnable + self.unwinnable
         low, high = self.interval()
         share = self.winnable / decided if decided else 0.0
-        rows = [f"deals {self.first}-{self.last}: {self.deals} deals, {self.winnable} winnable, "
+        span = f"deals {self.first}-{self.last}: " if self.deals else ""
+        rows = [f"{span}{self.deals} deals, {self.winnable} winnable, "
                 f"{self.unwinnable} unwinnable, {self.unknown} unknown; "
                 f"{self.unmeasured} winnable without a proven optimal length",
                 f"winnable share {share:.2%} (95 % interval {low:.2%}-{high:.2%})",
@@ -266,12 +267,14 @@ class CensusSummary:
         if self.single_cards is not None:
             rows.append(f"the best lines of the {self.single_cards[0]} winnable deals, written "
                         f"out: {self.single_cards[1]:,} single-card moves in all")
-        rows.append("optimal lengths:")
-        widest = max(self.lengths.values(), default=1)
-        for length, count in self.lengths.items():
-            rows.append(f"  {length:4} {count:8}  {'#' * max(1, round(50 * count / widest))}")
-        rows.append("longest optimal solutions: " + ", ".join(
-            f"deal {d} ({n} moves)" for d, n in self.longest))
+        if self.lengths:  # none proven: nothing to draw, no deal to name
+            rows.append("optimal lengths:")
+            widest = max(self.lengths.values())
+            for length, count in self.lengths.items():
+                rows.append(f"  {length:4} {count:8}  "
+                            f"{'#' * max(1, round(50 * count / widest))}")
+            rows.append("longest optimal solutions: " + ", ".join(
+                f"deal {d} ({n} moves)" for d, n in self.longest))
         if self.hardest:
             rows.append("most searched: " + ", ".join(
                 f"deal {d} ({n:,} nodes)" for d, n in self.hardest))
