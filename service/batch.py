@@ -27,7 +27,9 @@ Records = Iterator[dict[str, Any]]
 Work = Callable[[int], dict[str, Any]]  # a deal number's line: picklable, to go to workers
 # The lines of some deals, in order, of those done in about so many seconds (0: all of
 # them; the first always): picklable, to go to workers. A game that solves a run of
-# deals faster than one deal at a time gives one (Runs.parts); else `each_deal` is one.
+# deals faster than one deal at a time gives one (Runs.parts: the kernel's gives up a
+# deal still searching when the seconds are over, so that a deal decided is written
+# within them); else `each_deal` is one.
 Part = Callable[[list[int], float], list[dict[str, Any]]]
 SLICE = 0.25  # seconds a worker solves before it sends back its lines: what a Ctrl-C loses
 PART = 1000  # deals handed to a worker at most at once
