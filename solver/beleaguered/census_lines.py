@@ -9,10 +9,12 @@ census of the variant packed."""
 from __future__ import annotations
 
 import json
+import math
 import statistics
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -52,16 +54,48 @@ def census_deal(number: int, budget: Budget, variant: Variant | None = None,
 def census_part(numbers: list[int], seconds: float, budget: Budget,
                 variant: Variant | None = None, mode: Mode = Mode.ANY) -> list[dict[str, Any]]:
     """The census lines of deals `numbers`, as `census_deal` gives them, of those the
-    kernel decides in about `seconds` (0: all of them; at least the first): their
+    kernel decides within about `seconds` (0: all of them; at least the first): their
     verdicts a run at a time, then each win's optimal search, all in the kernel
-    (solver/beleaguered/ranges.py)."""
+    (solver/beleaguered/ranges.py). An optimal search still running when the seconds are
+    over (but the first deal's) is given up, its deal and those after it left for
+    another part, so that a deal's line is written soon after it is decided."""
     from solver.beleaguered import ranges  # the kernel's, which a census without it lacks
 
     rules = beleaguered_fortress() if variant is None else variant
+    ends = time.perf_counter() + seconds
     verdicts = ranges.solutions(numbers, rules, mode, budget, slice_seconds=seconds)
-    return [_line(number, verdict, SharedBudget.begun(budget, verdict.stats.seconds),
-                  partial(ranges.solution, number, rules, Mode.OPTIMAL), variant)
-            for number, verdict in zip(numbers, verdicts, strict=False)]
+    lines: list[dict[str, Any]] = []
+    for number, verdict in zip(numbers, verdicts, strict=False):
+        optimal = partial(ranges.solution, number, rules, Mode.OPTIMAL)
+        late = _Slice(ends if lines and seconds > 0 else math.inf, optimal)
+        line = _line(number, verdict, SharedBudget.begun(budget, verdict.stats.seconds),
+                     late.search, variant)
+        if late.over():
+            break
+        lines.append(line)
+    return lines
+
+
+@dataclass
+class _Slice:
+    """A deal's optimal search within a part's seconds, which end at `ends` (perf_counter):
+    past them it is stopped, and its line not to be kept."""
+
+    ends: float
+    optimal: Callable[[Budget], Solution]
+    searched: bool = False
+
+    def search(self, budget: Budget) -> Solution:
+        self.searched = True
+        if self.ends == math.inf:
+            return self.optimal(budget)
+        own = budget.stop
+        return self.optimal(replace(budget, stop=lambda: time.perf_counter() >= self.ends
+                                    or bool(own is not None and own())))
+
+    def over(self) -> bool:
+        """Whether the search ran into the end of the seconds (or may have)."""
+        return self.searched and time.perf_counter() >= self.ends
 
 
 def _line(number: int, verdict: Solution, shared: SharedBudget,

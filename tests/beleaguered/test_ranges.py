@@ -138,6 +138,21 @@ def test_a_slice_gives_up_a_deal_still_searching_but_never_the_first() -> None:
     assert four.stats.nodes >= 100_000
 
 
+def test_a_census_slice_gives_up_an_optimal_search_still_running_but_the_first() -> None:
+    """The census of FreeCell deals 3 and 4: deal 4's win is found at once, its optimal
+    search takes seconds; past the slice that search is given up, and the run comes back
+    with deal 3's line alone, as the census of deal 3 by itself; first in a run, deal 4's
+    line is whole."""
+    variant = find_variant("freecell")
+    [three] = census_lines.census_part([3, 4], 0.25, Budget(seconds=600), variant)
+    alone = census_lines.census_deal(3, Budget(seconds=600), variant)
+    assert {**three, "seconds": 0} == {**alone, "seconds": 0}
+    budget = Budget(seconds=None, nodes=100_000)
+    [four] = census_lines.census_part([4, 3], 1e-9, budget, variant)
+    assert {**four, "seconds": 0} == {**census_lines.census_deal(4, budget, variant),
+                                      "seconds": 0}
+
+
 def test_each_deal_has_the_budget_whole() -> None:
     """A node budget bounds each deal's search, not the run's."""
     found = solutions(range(1, 11), find_variant("freecell"), Mode.ANY,
