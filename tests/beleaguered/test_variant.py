@@ -119,8 +119,8 @@ RULES_TABLE = "| field | type | default | meaning |"  # the header of the docs' 
 
 
 def test_the_docs_rules_table_lists_every_field() -> None:
-    """castle-family.md's table of a rules file's fields has a row for each field of the
-    schema, in its order, and no other (freecell-family.md links to it)."""
+    """docs/castle-family.md's table of a rules file's fields has a row for each field
+    of the schema, in its order, and no other (docs/freecell-family.md links to it)."""
     text = (ROOT / "docs" / "castle-family.md").read_text(encoding="utf-8")
     table = text[text.index(RULES_TABLE):].split("\n\n")[0].splitlines()[2:]
     rows = [re.match(r"^\| `(\w+)` \|", row) for row in table]

@@ -58,8 +58,8 @@ def test_each_line_of_the_file_records_its_settings(tmp_path):
 
 
 def documented_fields() -> tuple[list[str], list[str]]:
-    """What beleaguered-fortress.md says a batch line holds, and what a line of --out's
-    file holds besides (a user's rules file's digest aside)."""
+    """What docs/beleaguered-fortress.md says a batch line holds, and what a line of
+    --out's file holds besides (a user's rules file's digest aside)."""
     text = " ".join((ROOT / "docs" / "beleaguered-fortress.md").read_text().split())
     held = text[text.index("A batch line holds "):]
     fields = re.findall(r"`(\w+)`", held[:held.index(":")])
