@@ -122,7 +122,7 @@ class Number(Generic[N]):
                 f"{name}{text!r} is not a finite number (at most {self.bound})")
         if self.least is not None and not self.least <= value <= self.most:
             raise argparse.ArgumentTypeError(
-                f"{name}{value} is out of range {self.least}..{self.bound}")
+                f"{name}{value} is out of range {_written(self.least)}..{self.bound}")
         if self.least is None and value <= 0:
             raise argparse.ArgumentTypeError(f"{name}{text!r} must be positive")
         if value > self.most:
@@ -132,7 +132,20 @@ class Number(Generic[N]):
     @property
     def bound(self) -> str:
         """The most, as a refusal says it."""
-        return self.said or (f"{self.most:g}" if self.kind is float else str(self.most))
+        return self.said or _written(self.most)
+
+
+def _written(number: float) -> str:
+    """A bound as a refusal says it: a float briefly, an integer's 64 bits as powers of
+    two ("2^63 - 1", not 9223372036854775807)."""
+    if isinstance(number, float):
+        return f"{number:g}"
+    for bits in (63, 64):
+        if number == 2**bits - 1:
+            return f"2^{bits} - 1"
+        if number == -(2**bits):
+            return f"-2^{bits}"
+    return str(number)
 
 
 def positive(kind: type[N], most: N | None = None) -> Number[N]:

@@ -27,7 +27,9 @@ Records = Iterator[dict[str, Any]]
 Work = Callable[[int], dict[str, Any]]  # a deal number's line: picklable, to go to workers
 # The lines of some deals, in order, of those done in about so many seconds (0: all of
 # them; the first always): picklable, to go to workers. A game that solves a run of
-# deals faster than one deal at a time gives one (Runs.parts); else `each_deal` is one.
+# deals faster than one deal at a time gives one (Runs.parts: the kernel's gives up a
+# deal still searching when the seconds are over, so that a deal decided is written
+# within them); else `each_deal` is one.
 Part = Callable[[list[int], float], list[dict[str, Any]]]
 SLICE = 0.25  # seconds a worker solves before it sends back its lines: what a Ctrl-C loses
 PART = 1000  # deals handed to a worker at most at once
@@ -184,9 +186,9 @@ def run_batch(
 ) -> Summary:
     """Solve the deals not yet in `out_path` (and with `retry_unknown` those it has as
     `unknown`, with `retry_unproven` those won without a proven optimal length, within
-    another budget), write a line each, with the run's `settings` when it goes to
-    `out_path`, and summarise the deals by their last lines; a bar on stderr when it is a
-    terminal or `progress` (--progress) asks for one."""
+    another budget), write a line each, with the run's `settings` (on standard output
+    its metric alone), and summarise the deals by their last lines; a bar on stderr when
+    it is a terminal or `progress` (--progress) asks for one."""
     for asked, flag in ((retry_unknown, "--retry-unknown"), (retry_unproven, "--retry-unproven")):
         if asked and out_path is None:
             raise InvalidInput(f"{flag} needs --out FILE.jsonl: the file whose deals to redo")
@@ -194,7 +196,7 @@ def run_batch(
     records = done_deals(out_path, settings, retry_unknown or retry_unproven)
     todo = [number for number in wanted
             if _to_run(records.get(number), settings, retry_unknown, retry_unproven)]
-    recording = {} if out_path is None else settings.fields()
+    recording = settings.carried(out_path is not None)
     started = time.perf_counter()
     with progress_bar(total=len(todo), unit="deal", forced=progress) as bar:
         for found in solve_many(todo):

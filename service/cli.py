@@ -524,7 +524,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: {_other_game(err, _words(parser, argv), args)}", file=sys.stderr)
         return 2
     except InvalidInput as err:
-        print(f"{PROG}: {err}", file=sys.stderr)
+        print(f"{PROG}: {err}{err.command_line}", file=sys.stderr)
         return 2
     except (ServiceError, Shortfall) as err:
         print(f"{PROG}: {err}", file=sys.stderr)

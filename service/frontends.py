@@ -256,8 +256,9 @@ def named_game(raw: bytes, source: str) -> tuple[Game[Any], Any]:
     data = _any_json(raw, source)
     named = data.get("game") if isinstance(data, dict) else None
     if not isinstance(named, str):
-        raise InvalidInput(f'{source} names no game: give it a "game" key or --game '
-                           f"({', '.join(game.name for game in games())})")
+        raise InvalidInput(f'{source} names no game: give it a "game" key '
+                           f"({', '.join(game.name for game in games())})",
+                           command_line=", or give --game")
     return find_game(named), data
 
 

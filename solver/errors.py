@@ -9,10 +9,14 @@ if TYPE_CHECKING:
 
 
 class InvalidInput(ValueError):
-    """Input that cannot be a position or move; `problems` lists each fault in words."""
+    """Input that cannot be a position or move; `problems` lists each fault in words.
+    `command_line`: what the command line says after them, naming the flag that mends
+    it ("(or give --rules FILE)"); a server's caller has no flags, so the service's
+    message is the problems alone."""
 
-    def __init__(self, problems: list[str] | str) -> None:
+    def __init__(self, problems: list[str] | str, command_line: str = "") -> None:
         self.problems = [problems] if isinstance(problems, str) else list(problems)
+        self.command_line = command_line
         super().__init__("; ".join(self.problems))
 
 

@@ -9,6 +9,7 @@ its field (`players[0].wall: ...`); no other exception escapes a reader.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -33,7 +34,7 @@ MAX_UNKNOWN_KEYS = 8
 M = TypeVar("M", bound=BaseModel)
 
 __all__ = ["MAX_BYTES", "MAX_UNKNOWN_KEYS", "MaxKeys", "OtherGame", "Schema", "check", "faults",
-           "json_of", "path_of", "schema", "text_of"]
+           "json_of", "path_of", "schema", "shown", "text_of"]
 
 
 class Schema(BaseModel):
@@ -81,14 +82,16 @@ def _too_long(kind: str, length: int, most: int) -> PydanticKnownError:
                                            "actual_length": length})
 
 
-def check(model: type[M], data: Any) -> M:
+def check(model: type[M], data: Any, most: Mapping[str, int] | None = None) -> M:
     """`data` read by the wire schema `model`, or InvalidInput naming every fault (or
-    OtherGame, for a position whose "game" names another game)."""
+    OtherGame, for a position whose "game" names another game). `most`: the bound a
+    fault of a list too long says, by its path, where the position's own is below the
+    schema's (a variant's piles, where the schema bounds any variant's)."""
     _refuse_other_game(model, data)
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        raise InvalidInput(faults(error)) from None
+        raise InvalidInput(faults(error, most)) from None
     except RecursionError:
         raise InvalidInput("the position nests too deeply") from None
 
@@ -110,9 +113,10 @@ def _refuse_other_game(model: type[BaseModel], data: Any) -> None:
         raise OtherGame(game, asked)
 
 
-def faults(error: ValidationError) -> list[str]:
-    """Each fault pydantic found, in the words of a JSON position, with its path."""
-    return [_fault(e) for e in error.errors(include_url=False)]
+def faults(error: ValidationError, most: Mapping[str, int] | None = None) -> list[str]:
+    """Each fault pydantic found, in the words of a JSON position, with its path; a list
+    too long says the bound `most` gives its path, if any (see `check`)."""
+    return [_fault(e, most or {}) for e in error.errors(include_url=False)]
 
 
 def schema(model: type[BaseModel], game: str) -> dict[str, Any]:
@@ -132,13 +136,14 @@ _PLAIN = {  # pydantic's wording for a type fault, in the words of a JSON positi
 }
 
 
-def _fault(error: Any) -> str:
+def _fault(error: Any, most: Mapping[str, int]) -> str:
     path = path_of(error["loc"])
     kind, context = error["type"], error.get("ctx") or {}
     if kind in _PLAIN:
         message = _PLAIN[kind]
     elif kind == "too_long":
-        message = f"has {context['actual_length']} items, at most {context['max_length']}"
+        allowed = most.get(path, context["max_length"])
+        message = f"has {context['actual_length']} items, at most {allowed}"
     elif kind == "too_short":
         message = f"has {context['actual_length']} items, at least {context['min_length']}"
     elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
@@ -149,13 +154,13 @@ def _fault(error: Any) -> str:
     else:
         message = str(error["msg"])[0].lower() + str(error["msg"])[1:]
     if kind not in ("missing", "extra_forbidden", "too_long", "too_short"):
-        message += f", not {_shown(error.get('input'))}"
+        message += f", not {shown(error.get('input'))}"
     if path:
         return f"{path}: {message}"
     return "a position must be a JSON object" if kind == "model_type" else f"a position {message}"
 
 
-def _shown(value: Any) -> str:
+def shown(value: Any) -> str:
     """A value as JSON writes it, cut short: faults quote what they refuse."""
     try:
         text = _printable(json.dumps(value, ensure_ascii=False))

@@ -43,6 +43,11 @@ class Settings:
         return {"game": self.game, "variant": self.variant, **own, "mode": self.mode,
                 "metric": self.metric, "budget": budget}
 
+    def carried(self, recorded: bool) -> dict[str, Any]:
+        """The settings a line carries beside its result: in a file (`recorded`) all of
+        them, on standard output what its lengths count (the metric) alone."""
+        return self.fields() if recorded else {"metric": self.metric}
+
     @classmethod
     def of_line(cls, line: dict[str, Any]) -> Settings | None:
         """The settings a line records; None for one that records none (written by an

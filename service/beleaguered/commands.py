@@ -53,7 +53,7 @@ from solver.beleaguered import (
     deal,
     engines,
 )
-from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEAL, check_deals
+from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEAL, NUMBERED, check_deals
 from solver.beleaguered.drawing import picture
 from solver.beleaguered.game import GAME, HINT, SOLVE, HintOptions, SolveOptions
 from solver.beleaguered.generation import FIRST_RUNG, RUNG_FACTOR, Band, Outcome, Tried
@@ -62,6 +62,7 @@ from solver.beleaguered.sequences import single_cards
 from solver.beleaguered.solve import Metric
 from solver.beleaguered.variant import (
     DEFAULT,
+    Numbering,
     Variant,
     find_variant,
     load_variant_file,
@@ -71,6 +72,7 @@ from solver.beleaguered.variant import (
 from solver.budget import Budget
 from solver.errors import InvalidInput
 from solver.games import Game, Question
+from solver.numerals import read_number
 from solver.results import Settings
 
 if TYPE_CHECKING:
@@ -83,7 +85,23 @@ if TYPE_CHECKING:
 # sooner without them.
 
 
-deal_number = Number(int, LARGEST_DEAL, 1, name="deal number")
+class DealNumber(Number[int]):
+    """--deal's type, and a range's ends: any integer a request carries (int64); whether
+    the variant deals it is checked with the variant once it is known (deals.py), so
+    that a refusal says that variant's range ("FreeCell deals are numbered 1 to ...")."""
+
+    def __call__(self, text: str) -> int:
+        value = read_number(text, int)
+        if value is not None and value > self.most:
+            raise argparse.ArgumentTypeError(f"deal number {value} is out of range: no "
+                                             f"variant numbers its deals past {self.bound}")
+        if value is not None and self.least is not None and value < self.least:
+            raise argparse.ArgumentTypeError(f"deal number {value} is out of range: deals "
+                                             "are numbered from 1")
+        return super().__call__(text)
+
+
+deal_number = DealNumber(int, LARGEST_DEAL, -(2**63), name="deal number")
 deal_range = ranged(deal_number)
 
 
@@ -100,8 +118,9 @@ def add_commands(commands: Any) -> None:
         epilog="examples:\n  fortress-solver deal 1\n  fortress-solver deal 1 --json\n"
                "  fortress-solver deal 1 --variant bastion")
     show.add_argument("number", type=deal_number,
-                      help=f"the deal number, 1 to {MAX_DEAL} (the variants dealt by "
-                           f"PySolFC's game numbers: 1 to {LARGEST_DEAL})")
+                      help=f"the deal number, {NUMBERED[Numbering.FREECELL]}; of the "
+                           "variants dealt by PySolFC's game numbers, "
+                           f"{NUMBERED[Numbering.PYSOL]}")
     show.add_argument("--json", action="store_true", help="print the position as JSON")
     add_variant(show)
     show.set_defaults(run=_deal)

@@ -253,7 +253,8 @@ class Handler(Typed):
             if next(numbers, None) is None:
                 raise OutOfRange(plan.status(f"deals {first}-{last} spent"))
             raise OutOfRange(plan.status(f"deals {first}-{plan.last_fresh} tried (the most "
-                                         f"one call may try, --max-batch {calls.max_batch})"))
+                                         "one call may try, this server's max_batch "
+                                         f"{calls.max_batch})"))
         # else the count was found, or the client left
 
 

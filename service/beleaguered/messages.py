@@ -17,17 +17,10 @@ from service.generic.typed import Reply, View
 from service.messages import STATUS_BACK, at_most, budget_to_proto, stats_from_proto
 from solver.beleaguered import Algorithm, Hint, Mode, Move, Position
 from solver.beleaguered.game import HINT, SOLVE
-from solver.beleaguered.reading import read
+from solver.beleaguered.reading import places, read
 from solver.beleaguered.schema import MAX_CARDS, NAME
 from solver.beleaguered.solve import Metric
-from solver.beleaguered.variant import (
-    DEFAULT,
-    MAX_CELLS,
-    MAX_PILES,
-    MAX_RESERVE,
-    Variant,
-    find_variant,
-)
+from solver.beleaguered.variant import DEFAULT, Variant, find_variant
 from solver.budget import Budget, SearchStats, Status
 from solver.errors import InvalidInput
 
@@ -52,11 +45,12 @@ def position_from_proto(message: pb.BeleagueredPosition,
     if variant is not None and message.variant and message.variant != variant.name:
         raise InvalidInput(f"variant: this is a {message.variant[:40]} position, not one of "
                            f"{variant.name}, the request's variant")
-    at_most(message.tableau, MAX_PILES, "tableau")
+    most = places(message.variant or None, variant)
+    at_most(message.tableau, most["tableau"], "tableau")
     for k, pile in enumerate(message.tableau):
         at_most(pile.cards, MAX_CARDS, "tableau", k)
-    at_most(message.reserve, MAX_RESERVE, "reserve")
-    at_most(message.cells, MAX_CELLS, "cells")
+    at_most(message.reserve, most["reserve"], "reserve")
+    at_most(message.cells, most["cells"], "cells")
     data: dict[str, Any] = {"tableau": [list(pile.cards) for pile in message.tableau],
                             "reserve": [slot.card or None for slot in message.reserve],
                             "cells": [slot.card or None for slot in message.cells]}

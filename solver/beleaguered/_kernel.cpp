@@ -703,6 +703,10 @@ struct Exhausted {
     bool flare = false;  // a verdict flare's own share of nodes, not the budget
 };
 
+// Thrown when a run of deals gives up the deal it is searching (solve_deals' slice): no
+// verdict, not even "unknown", since the deal is searched again from the start later.
+struct Abandoned {};
+
 using Clock = std::chrono::steady_clock;
 
 struct Budget {
@@ -711,6 +715,7 @@ struct Budget {
     uint64_t table_entries;  // 0: no limit
     uint64_t memory;  // bytes the search's tables may hold at their peak; 0: no limit
     py::object stop;  // a callable, or None
+    Clock::time_point abandon = Clock::time_point::max();  // then Abandoned is thrown
 };
 
 class Meter {
@@ -733,6 +738,7 @@ public:
     void check() {
         auto now = Clock::now();
         if (budget_.seconds > 0 && elapsed(now) > budget_.seconds) throw Exhausted{};
+        if (now >= budget_.abandon) throw Abandoned{};
         bool ask_stop = !budget_.stop.is_none() && now - last_stop_check_ > STOP_EVERY;
         if (!ask_stop && now - last_signal_check_ < SIGNALS_EVERY) return;
         py::gil_scoped_acquire gil;
@@ -2249,8 +2255,10 @@ py::tuple deal(uint64_t number, const py::dict& given_layout, const py::dict& gi
 // plain rules and written out in single cards (a line that breaks them is a logic_error).
 // One record a deal, in order: (status, moves, single-card moves, nodes, seconds, table
 // entries, table bytes, lower bound), the moves 0 unless solved. With `slice` > 0 it
-// starts no deal once that many seconds have passed since its first, so that its caller
-// hears back often: the deals after the last record are left for another call.
+// comes back once that many seconds have passed since it began, or once its first deal
+// is decided if that takes longer: it starts no deal then, and gives up a deal (other
+// than the first) still searching, so that its caller hears of each deal decided within
+// about `slice` seconds. The deals after the last record are left for another call.
 py::list solve_deals(const std::vector<uint64_t>& numbers, const py::dict& given_layout,
                      const py::dict& given, const std::string& kind, double seconds,
                      uint64_t nodes, uint64_t table_entries, uint64_t memory, py::object stop,
@@ -2272,11 +2280,14 @@ py::list solve_deals(const std::vector<uint64_t>& numbers, const py::dict& given
     {
         py::gil_scoped_release release;
         auto started = Clock::now(), signals_checked = started;
+        auto ends = started + std::chrono::duration_cast<Clock::duration>(
+                                  std::chrono::duration<double>(slice));
         for (uint64_t number : numbers) {
             auto now = Clock::now();
-            if (slice > 0 && !records.empty() &&
-                std::chrono::duration<double>(now - started).count() >= slice)
-                break;
+            if (slice > 0 && !records.empty()) {
+                if (now >= ends) break;
+                budget.abandon = ends;  // the first deal is never given up
+            }
             if (now - signals_checked >= std::chrono::milliseconds(10)) {  // Ctrl-C, between
                 signals_checked = now;                                      // short searches
                 py::gil_scoped_acquire gil;
@@ -2287,7 +2298,12 @@ py::list solve_deals(const std::vector<uint64_t>& numbers, const py::dict& given
             Board start = dealt;
             std::vector<Played> played;
             int home = opening(start, rules, &played);
-            Record record{search(start, rules, kind, budget), 0, 0};
+            Record record{{}, 0, 0};
+            try {
+                record.out = search(start, rules, kind, budget);
+            } catch (const Abandoned&) {
+                break;
+            }
             record.out.lower += home;
             if (record.out.status == Status::SOLVED) {
                 Board board = start;
@@ -2374,6 +2390,7 @@ PYBIND11_MODULE(_kernel, m) {
           py::arg("memory"), py::arg("stop"), py::arg("slice") = 0.0,
           "Deal and solve each number as solve does, the budget each deal's: one record a "
           "deal, (status, moves, single-card moves, nodes, seconds, table entries, table "
-          "bytes, lower bound); with slice > 0, no deal is started once that many seconds "
-          "have passed, so the records may stop short of the numbers.");
+          "bytes, lower bound); with slice > 0, it comes back once that many seconds have "
+          "passed (or its first deal is decided), no deal started then and any other than "
+          "the first given up, so the records may stop short of the numbers.");
 }

@@ -35,5 +35,6 @@ def solve_deals(numbers: Sequence[int], layout: Layout, rules: Rules, kind: str,
                 seconds: float, nodes: int, table_entries: int, memory: int,
                 stop: Callable[[], object] | None, slice: float = 0.0) -> list[Record]:
     """A record a deal, in order: (status, moves, single-card moves, nodes, seconds,
-    table entries, table bytes, lower bound); with slice > 0 none started once that many
-    seconds have passed, the first always."""
+    table entries, table bytes, lower bound); with slice > 0 of those decided within
+    that many seconds, the first always: none is started then, and one still searching
+    (but the first) is given up."""

@@ -9,10 +9,12 @@ census of the variant packed."""
 from __future__ import annotations
 
 import json
+import math
 import statistics
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -52,16 +54,48 @@ def census_deal(number: int, budget: Budget, variant: Variant | None = None,
 def census_part(numbers: list[int], seconds: float, budget: Budget,
                 variant: Variant | None = None, mode: Mode = Mode.ANY) -> list[dict[str, Any]]:
     """The census lines of deals `numbers`, as `census_deal` gives them, of those the
-    kernel decides in about `seconds` (0: all of them; at least the first): their
+    kernel decides within about `seconds` (0: all of them; at least the first): their
     verdicts a run at a time, then each win's optimal search, all in the kernel
-    (solver/beleaguered/ranges.py)."""
+    (solver/beleaguered/ranges.py). An optimal search still running when the seconds are
+    over (but the first deal's) is given up, its deal and those after it left for
+    another part, so that a deal's line is written soon after it is decided."""
     from solver.beleaguered import ranges  # the kernel's, which a census without it lacks
 
     rules = beleaguered_fortress() if variant is None else variant
+    ends = time.perf_counter() + seconds
     verdicts = ranges.solutions(numbers, rules, mode, budget, slice_seconds=seconds)
-    return [_line(number, verdict, SharedBudget.begun(budget, verdict.stats.seconds),
-                  partial(ranges.solution, number, rules, Mode.OPTIMAL), variant)
-            for number, verdict in zip(numbers, verdicts, strict=False)]
+    lines: list[dict[str, Any]] = []
+    for number, verdict in zip(numbers, verdicts, strict=False):
+        optimal = partial(ranges.solution, number, rules, Mode.OPTIMAL)
+        late = _Slice(ends if lines and seconds > 0 else math.inf, optimal)
+        line = _line(number, verdict, SharedBudget.begun(budget, verdict.stats.seconds),
+                     late.search, variant)
+        if late.over():
+            break
+        lines.append(line)
+    return lines
+
+
+@dataclass
+class _Slice:
+    """A deal's optimal search within a part's seconds, which end at `ends` (perf_counter):
+    past them it is stopped, and its line not to be kept."""
+
+    ends: float
+    optimal: Callable[[Budget], Solution]
+    searched: bool = False
+
+    def search(self, budget: Budget) -> Solution:
+        self.searched = True
+        if self.ends == math.inf:
+            return self.optimal(budget)
+        own = budget.stop
+        return self.optimal(replace(budget, stop=lambda: time.perf_counter() >= self.ends
+                                    or bool(own is not None and own())))
+
+    def over(self) -> bool:
+        """Whether the search ran into the end of the seconds (or may have)."""
+        return self.searched and time.perf_counter() >= self.ends
 
 
 def _line(number: int, verdict: Solution, shared: SharedBudget,
@@ -254,7 +288,8 @@ class CensusSummary:
         decided = self.winnable + self.unwinnable
         low, high = self.interval()
         share = self.winnable / decided if decided else 0.0
-        rows = [f"deals {self.first}-{self.last}: {self.deals} deals, {self.winnable} winnable, "
+        span = f"deals {self.first}-{self.last}: " if self.deals else ""
+        rows = [f"{span}{self.deals} deals, {self.winnable} winnable, "
                 f"{self.unwinnable} unwinnable, {self.unknown} unknown; "
                 f"{self.unmeasured} winnable without a proven optimal length",
                 f"winnable share {share:.2%} (95 % interval {low:.2%}-{high:.2%})",
@@ -266,12 +301,14 @@ class CensusSummary:
         if self.single_cards is not None:
             rows.append(f"the best lines of the {self.single_cards[0]} winnable deals, written "
                         f"out: {self.single_cards[1]:,} single-card moves in all")
-        rows.append("optimal lengths:")
-        widest = max(self.lengths.values(), default=1)
-        for length, count in self.lengths.items():
-            rows.append(f"  {length:4} {count:8}  {'#' * max(1, round(50 * count / widest))}")
-        rows.append("longest optimal solutions: " + ", ".join(
-            f"deal {d} ({n} moves)" for d, n in self.longest))
+        if self.lengths:  # none proven: nothing to draw, no deal to name
+            rows.append("optimal lengths:")
+            widest = max(self.lengths.values())
+            for length, count in self.lengths.items():
+                rows.append(f"  {length:4} {count:8}  "
+                            f"{'#' * max(1, round(50 * count / widest))}")
+            rows.append("longest optimal solutions: " + ", ".join(
+                f"deal {d} ({n} moves)" for d, n in self.longest))
         if self.hardest:
             rows.append("most searched: " + ", ".join(
                 f"deal {d} ({n:,} nodes)" for d, n in self.hardest))

@@ -27,6 +27,8 @@ from solver.errors import OutOfRange
 MAX_DEAL = 2**31 - 1  # Beleaguered Fortress's own numbering
 MAX_DEALS = {Numbering.FREECELL: MAX_DEAL, Numbering.PYSOL: 2**63 - 1}
 LARGEST_DEAL = max(MAX_DEALS.values())  # of any numbering: what a deal number may be
+# each numbering's deal numbers, as a refusal says them to a person
+NUMBERED = {Numbering.FREECELL: "1 to 2147483647 (2^31 - 1)", Numbering.PYSOL: "1 to 2^63 - 1"}
 PYSOL_TWISTER_FROM = 32000  # PySolFC's first game number shuffled by the Mersenne Twister
 
 # PySolFC's unshuffled deck: its suits in its order C S H D, each Ace to King.
@@ -38,10 +40,9 @@ def shuffled_deck(number: int, numbering: Numbering = Numbering.FREECELL) -> lis
     """The 52 cards in dealing order for deal `number`: by default the FreeCell LCG
     shuffle; with `Numbering.PYSOL`, the order PySolFC deals its game `number` from the
     talon, before any variant moves its aces."""
-    largest = MAX_DEALS[numbering]
-    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= largest:
-        raise OutOfRange(f"deal number {number!r} is out of range 1..{largest} "
-                         f"(the {numbering} numbering)")
+    if not _dealt(number, numbering):
+        raise OutOfRange(f"deal number {number!r} is out of range: the {numbering} "
+                         f"numbering's deals are {NUMBERED[numbering]}")
     if numbering == Numbering.PYSOL and number >= PYSOL_TWISTER_FROM:
         return _pysol_twister_deck(number)
     # PySolFC's LCG deals (below 32000) are this very order: it shuffles the same
@@ -58,14 +59,27 @@ def shuffled_deck(number: int, numbering: Numbering = Numbering.FREECELL) -> lis
     return dealt
 
 
+def _dealt(number: int, numbering: Numbering) -> bool:
+    """Whether `number` is a deal number of `numbering`."""
+    return (isinstance(number, int) and not isinstance(number, bool)
+            and 1 <= number <= MAX_DEALS[numbering])
+
+
+def numbered(variant: Variant) -> str:
+    """The deal numbers of a variant, as a refusal says them: "FreeCell deals are
+    numbered 1 to 2147483647 (2^31 - 1)"."""
+    return f"{variant.title} deals are numbered {NUMBERED[variant.numbering]}"
+
+
 def check_deals(first: int, last: int, variant: Variant | None = None) -> None:
     """OutOfRange unless first..last are deal numbers of `variant` (None: Beleaguered
     Fortress), in order."""
     rules = beleaguered_fortress() if variant is None else variant
-    largest = MAX_DEALS[rules.numbering]
-    if not 1 <= first <= last <= largest:
-        raise OutOfRange(f"deal range {first}-{last} is not within 1..{largest} in order "
-                         f"(the {rules.numbering} numbering of {rules.name})")
+    if first > last:
+        raise OutOfRange(f"deal range {first}-{last} runs backwards")
+    for number in (first, last):
+        if not _dealt(number, rules.numbering):
+            raise OutOfRange(f"deal range {first}-{last} is out of range: {numbered(rules)}")
 
 
 def _pysol_twister_deck(number: int) -> list[Card]:
@@ -113,6 +127,8 @@ def deal(number: int, variant: Variant | None = None) -> Position:
     reserve slots; then the free cells of `dealt_cells`, in that order.
     """
     rules = beleaguered_fortress() if variant is None else variant
+    if not _dealt(number, rules.numbering):
+        raise OutOfRange(f"deal {number!r} is out of range: {numbered(rules)}")
     cards = shuffled_deck(number, rules.numbering)
     tops = [0, 0, 0, 0]  # C D H S, as Card.index & 3
     if rules.aces_first:

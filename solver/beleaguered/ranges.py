@@ -30,7 +30,8 @@ def solutions(numbers: Sequence[int], variant: Variant, mode: Mode, budget: Budg
               slice_seconds: float = 0.0) -> list[Solution]:
     """The answers `solve` gives deals `numbers` of `variant` (each within `budget`),
     without their moves, in order: of all of them, or with `slice_seconds` of those the
-    kernel solved until that many seconds had passed, at least the first."""
+    kernel decided within that many seconds, at least the first: a deal still searching
+    then (but the first) is given up, so that each deal decided is heard of soon."""
     mode, metric = Mode(mode), Metric(metric)
     return [_solution(record, mode, metric) for record in _records(
         numbers, variant, mode, Algorithm(algorithm), budget, metric, slice_seconds)]
@@ -66,8 +67,8 @@ def _solution(record: Record, mode: Mode, metric: Metric) -> Solution:
 
 def batch_lines(numbers: list[int], seconds: float, variant: Variant, mode: Mode,
                 algorithm: Algorithm, metric: Metric, budget: Budget) -> list[dict[str, Any]]:
-    """A batch's lines (results.record) of deals `numbers`, of those the kernel solves in
-    about `seconds` (0: all of them; at least the first)."""
+    """A batch's lines (results.record) of deals `numbers`, of those the kernel decides
+    within `seconds` (0: all of them; at least the first)."""
     found = solutions(numbers, variant, mode, budget, algorithm, metric, seconds)
     return [record(number, solution)
             for number, solution in zip(numbers, found, strict=False)]

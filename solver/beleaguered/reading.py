@@ -17,7 +17,7 @@ from typing import Any
 
 from solver.beleaguered.position import Position, deck_faults
 from solver.beleaguered.schema import MAX_CARDS, PositionSchema
-from solver.beleaguered.variant import Variant, find_variant
+from solver.beleaguered.variant import MAX_CELLS, MAX_PILES, MAX_RESERVE, Variant, find_variant
 from solver.cards import FULL_DECK, Card, Suit
 from solver.errors import InvalidInput
 from solver.reading import check
@@ -31,13 +31,13 @@ def read(data: Any, variant: Variant | None = None) -> Position:
     """The position of a JSON value, or InvalidInput naming every fault. Its `variant`
     key names its rules (absent: `variant`, or else beleaguered-fortress); a position
     that names another variant than `variant` is refused."""
-    wire = check(PositionSchema, data)
+    most = places(data.get("variant") if isinstance(data, dict) else None, variant)
+    wire = check(PositionSchema, data, most)
     rules = _variant(wire.variant, variant)
-    for field, given, most in (("tableau", len(wire.tableau), len(rules.piles)),
-                               ("reserve", len(wire.reserve), rules.reserve),
-                               ("cells", len(wire.cells), rules.cells)):
-        if given > most:  # worded as the schema's faults: its bound, for this variant
-            raise InvalidInput(f"{field}: has {given} items, at most {most}")
+    for field, given in (("tableau", len(wire.tableau)), ("reserve", len(wire.reserve)),
+                         ("cells", len(wire.cells))):
+        if given > most[field]:  # worded as the schema's faults: its bound, for this variant
+            raise InvalidInput(f"{field}: has {given} items, at most {most[field]}")
     held = (sum(map(len, wire.tableau)) + sum(text is not None for text in wire.reserve)
             + sum(text is not None for text in wire.cells))
     if held > MAX_CARDS:
@@ -58,6 +58,22 @@ def read(data: Any, variant: Variant | None = None) -> Position:
     if problems:  # add what the readable cards get wrong, so every fault shows at once
         raise InvalidInput(problems + deck_faults(tableau, reserve, foundations, cells, rules))
     return Position(tableau, reserve, foundations, cells, rules)
+
+
+def places(named: Any, variant: Variant | None) -> dict[str, int]:
+    """The most piles, reserve slots and cells a position may hold, by its field: those
+    of its variant (the one it names, else `variant`, else the default). The schema
+    bounds them by what any variant has; a fault says the variant's count all the same
+    (FreeCell's 9 cells, as its 5, "at most 4"). A position that names no variant known,
+    or another than `variant`, has the schema's bounds: that fault is named besides."""
+    wire = {"tableau": MAX_PILES, "reserve": MAX_RESERVE, "cells": MAX_CELLS}
+    if named is not None and not isinstance(named, str):
+        return wire
+    try:
+        rules = _variant(named, variant)
+    except InvalidInput:
+        return wire
+    return {"tableau": len(rules.piles), "reserve": rules.reserve, "cells": rules.cells}
 
 
 def _variant(named: str | None, expected: Variant | None) -> Variant:

@@ -6,6 +6,7 @@ a file, so that dealing a shipped variant does without it.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field, ValidationError, model_validator
@@ -20,7 +21,7 @@ from solver.beleaguered.variant import (
     SequenceMoves,
 )
 from solver.errors import InvalidInput
-from solver.reading import Schema, faults
+from solver.reading import Schema, faults, shown
 
 Name = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$",
                             description="lower-case words joined by '-'")]
@@ -94,16 +95,32 @@ def checked(data: dict[str, Any], source: str) -> dict[str, Any]:
     for key in ("piles", "cells_dealt_to"):  # TOML has arrays, the schema tuples
         if isinstance(data.get(key), list):
             data[key] = tuple(data[key])
-    enums = {"build": Build, "empty": Fill, "numbering": Numbering,
-             "sequence_moves": SequenceMoves}
-    for key, enum in enums.items():
+    for key, enum in _CHOICES.items():
         if isinstance(data.get(key), str) and data[key] in set(enum):
             data[key] = enum(data[key])
     try:
         return RulesFile.model_validate(data).model_dump()
     except ValidationError as error:
-        named = [str(e["ctx"]["error"]) if e["type"] == "value_error"  # a check of ours
-                 else fault.replace("is not a field of this position", "is not a rules field")
-                 for e, fault in zip(error.errors(include_url=False), faults(error),
-                                   strict=True)]
+        named = [_fault(e, fault) for e, fault in zip(error.errors(include_url=False),
+                                                      faults(error), strict=True)]
         raise InvalidInput(f"{source}: {'; '.join(named)}") from None
+
+
+# the fields of a choice, each of its enum's values (read from TOML's strings before the
+# schema, which takes the enum's members alone)
+_CHOICES: dict[str, type[StrEnum]] = {"build": Build, "empty": Fill, "numbering": Numbering,
+                                      "sequence_moves": SequenceMoves}
+
+
+def _fault(error: Any, fault: str) -> str:
+    """One fault of a rules file: a choice's names the values it takes, a check of ours
+    is in its own words, any other in the schema's (a field is a rules field)."""
+    field = error["loc"][0] if len(error["loc"]) == 1 else None
+    if field in _CHOICES and error["type"] == "is_instance_of":
+        value = error["input"]
+        said = repr(value) if isinstance(value, str) else shown(value)
+        said = said if len(said) <= 40 else said[:37] + "..."
+        return f"{field}: {said} is not one of {', '.join(_CHOICES[field])}"
+    if error["type"] == "value_error":
+        return str(error["ctx"]["error"])
+    return fault.replace("is not a field of this position", "is not a rules field")

@@ -188,7 +188,7 @@ def find_variant(name: str | None) -> Variant:
     known = {**_shipped(), **_added}
     if not isinstance(name, str) or name not in known:
         raise InvalidInput(f"unknown variant {str(name)[:40]!r}: known are "
-                           f"{', '.join(known)} (or give --rules FILE)")
+                           f"{', '.join(known)}", command_line=" (or give --rules FILE)")
     return known[name]
 
 

@@ -357,6 +357,18 @@ def test_the_summary_sums_the_single_card_moves_of_the_best_lines(tmp_path):
         in str(found)
 
 
+@pytest.mark.parametrize("kept", [lambda line: line["status"] != "solved",
+                                  lambda line: False], ids=["none-winnable", "empty"])
+def test_the_summary_prints_no_empty_line(tmp_path, kept):
+    """A census without a winnable deal (or without a deal) leaves out the lengths and
+    the longest lines it has none of: no heading with nothing under it, no list empty."""
+    lines = [line for line in VARIANT_LINES if kept(line)]
+    found = census_lines.summary(_write(tmp_path / "citadel.jsonl", lines, variant="citadel"))
+    for row in str(found).splitlines():
+        assert row.strip() and not row.rstrip().endswith(":"), str(found)
+    assert "deals 0-0" not in str(found)
+
+
 def test_the_summary_of_beleaguered_fortress_census_is_as_before(tmp_path):
     found = census_lines.summary(_write(tmp_path / "census.jsonl", FORTRESS_LINES))
     assert (found.winnable, found.unmeasured, found.median_gap) == (2, 1, None)

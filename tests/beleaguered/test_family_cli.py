@@ -371,11 +371,14 @@ def test_pysolfcs_game_numbers_past_31_bits_are_dealt_and_the_freecell_ones_refu
         dealt = run_json(capsys, "deal", str(number), "--variant", "streets-and-alleys", "--json")
         assert dealt == deal(number, find_variant("streets-and-alleys")).to_json()
     assert_one_line_error(*run(capsys, "deal", str(2**31)),
-                          "deal number 2147483648 is out of range 1..2147483647")
+                          "deal 2147483648 is out of range: Beleaguered Fortress deals are "
+                          "numbered 1 to 2147483647 (2^31 - 1)")
     assert_one_line_error(*run(capsys, "deal", str(2**63), "--variant", "fortress"),
-                          "deal number 9223372036854775808 is out of range 1..9223372036854775807")
+                          "deal number 9223372036854775808 is out of range: no variant "
+                          "numbers its deals past 2^63 - 1")
     assert_one_line_error(*run(capsys, "batch", "--deals", f"{2**31 - 1}-{2**31}"),
-                          "deal range 2147483647-2147483648 is not within 1..2147483647")
+                          "deal range 2147483647-2147483648 is out of range: Beleaguered "
+                          "Fortress deals are numbered 1 to 2147483647 (2^31 - 1)")
 
 
 def test_schema_rules_prints_the_rules_files_schema_and_the_published_one_is_fresh(capsys):

@@ -9,6 +9,8 @@ pysollib/games/beleagueredcastle.py, and against deals printed by running PySolF
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from pysol_cards.cards import Card as PysolCard
 from pysol_cards.cards import createCards, ms_rearrange
@@ -17,7 +19,13 @@ from pysol_cards.random import LCRandom31, MTRandom
 from pysol_cards.random_base import RandomBase
 
 from solver.beleaguered.deals import MAX_DEAL, MAX_DEALS, check_deals, deal, shuffled_deck
-from solver.beleaguered.variant import Numbering, find_variant, parse_variant_file
+from solver.beleaguered.variant import (
+    Numbering,
+    Variant,
+    find_variant,
+    parse_variant_file,
+    shipped_variants,
+)
 from solver.cards import FULL_DECK, Card
 from solver.errors import OutOfRange
 
@@ -169,10 +177,30 @@ def test_pysolfcs_numbers_run_to_int64_and_the_freecell_shuffles_to_31_bits():
     castle = find_variant("beleaguered-castle")
     check_deals(1, 2**63 - 1, castle)
     for number, variant in [(2**63, castle), (2**31, None)]:
-        with pytest.raises(OutOfRange, match=f"deal number {number} is out of range"):
+        with pytest.raises(OutOfRange, match=f"deal {number} is out of range"):
             deal(number, variant)
-        with pytest.raises(OutOfRange, match=f"deal range 1-{number} is not within"):
+        with pytest.raises(OutOfRange, match=f"deal range 1-{number} is out of range"):
             check_deals(1, number, variant)
+
+
+@pytest.mark.parametrize("variant", shipped_variants(), ids=str)
+def test_a_deal_out_of_range_is_refused_naming_its_variants_range(variant: Variant) -> None:
+    """Deal 0, and the one past the variant's last, are refused in words that say the
+    variant's own range: 2^31 - 1 deals where the FreeCell shuffle numbers them (31 bits
+    of seed), 2^63 - 1 where PySolFC's game numbers do (int64 on the wire)."""
+    last = MAX_DEALS[variant.numbering]
+    words = {Numbering.FREECELL: "1 to 2147483647 (2^31 - 1)",
+             Numbering.PYSOL: "1 to 2^63 - 1"}[variant.numbering]
+    said = f"{variant.title} deals are numbered {words}"
+    assert deal(last, variant).variant == variant
+    for number in (0, -1, last + 1):
+        with pytest.raises(OutOfRange) as refused:
+            deal(number, variant)
+        assert str(refused.value) == f"deal {number} is out of range: {said}"
+    with pytest.raises(OutOfRange, match=f"deal range 0-5 is out of range: {re.escape(said)}$"):
+        check_deals(0, 5, variant)
+    with pytest.raises(OutOfRange, match="deal range 5-3 runs backwards"):
+        check_deals(5, 3, variant)
 
 
 # Beleaguered Fortress and the rules-driven layout -----------------------------------

@@ -122,6 +122,37 @@ def test_a_slice_stops_the_run_after_the_deal_that_passes_it() -> None:
     assert len(solutions([5, 6, 7], variant, Mode.ANY, budget)) == 3
 
 
+def test_a_slice_gives_up_a_deal_still_searching_but_never_the_first() -> None:
+    """FreeCell deal 4's optimal search takes seconds, deal 3's hundredths: after deal 3,
+    deal 4 is given up when the slice is over, so the run comes back with deal 3 alone
+    (deal 4 to be searched again, from the start); first in a run, it is searched to the
+    end of its own budget."""
+    variant = find_variant("freecell")
+    [three] = solutions([3, 4, 5], variant, Mode.OPTIMAL, Budget(seconds=600),
+                        slice_seconds=0.25)
+    assert three.optimal
+    assert _verdict(three) == _verdict(solutions([3], variant, Mode.OPTIMAL, Budget())[0])
+    budget = Budget(seconds=None, nodes=100_000)  # a second's search, not the proof
+    [four] = solutions([4, 3], variant, Mode.OPTIMAL, budget, slice_seconds=1e-9)
+    assert _verdict(four) == _verdict(solutions([4], variant, Mode.OPTIMAL, budget)[0])
+    assert four.stats.nodes >= 100_000
+
+
+def test_a_census_slice_gives_up_an_optimal_search_still_running_but_the_first() -> None:
+    """The census of FreeCell deals 3 and 4: deal 4's win is found at once, its optimal
+    search takes seconds; past the slice that search is given up, and the run comes back
+    with deal 3's line alone, as the census of deal 3 by itself; first in a run, deal 4's
+    line is whole."""
+    variant = find_variant("freecell")
+    [three] = census_lines.census_part([3, 4], 0.25, Budget(seconds=600), variant)
+    alone = census_lines.census_deal(3, Budget(seconds=600), variant)
+    assert {**three, "seconds": 0} == {**alone, "seconds": 0}
+    budget = Budget(seconds=None, nodes=100_000)
+    [four] = census_lines.census_part([4, 3], 1e-9, budget, variant)
+    assert {**four, "seconds": 0} == {**census_lines.census_deal(4, budget, variant),
+                                      "seconds": 0}
+
+
 def test_each_deal_has_the_budget_whole() -> None:
     """A node budget bounds each deal's search, not the run's."""
     found = solutions(range(1, 11), find_variant("freecell"), Mode.ANY,

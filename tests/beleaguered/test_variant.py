@@ -3,6 +3,8 @@ its fault, and a user's own variant is known by name once read."""
 
 from __future__ import annotations
 
+import re
+from enum import StrEnum
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,9 @@ from solver.beleaguered.reading import read
 from solver.beleaguered.variant import (
     DEFAULT,
     Build,
+    Fill,
+    Numbering,
+    SequenceMoves,
     find_variant,
     load_variant_file,
     parse_variant_file,
@@ -23,6 +28,8 @@ from solver.beleaguered.variant import (
 from solver.errors import InvalidInput
 from solver.games import find_game, games
 from tests.support.castle_one_cell import CASTLE_ONE_CELL
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_shipped_variants_validate_and_come_first() -> None:
@@ -55,6 +62,21 @@ def test_a_bad_rules_file_is_one_line_naming_its_fault(text: str, fault: str) ->
         parse_variant_file(text, "mine.toml")
     message = str(refused.value)
     assert fault in message and message.startswith("mine.toml") and "\n" not in message
+
+
+@pytest.mark.parametrize(("field", "enum"), [("build", Build), ("empty", Fill),
+                                             ("sequence_moves", SequenceMoves),
+                                             ("numbering", Numbering)])
+@pytest.mark.parametrize("value", ['"sometimes"', "3"])
+def test_a_bad_choice_names_the_allowed_values(field: str, enum: type[StrEnum],
+                                              value: str) -> None:
+    """Every enum field's fault names what it takes, in one line."""
+    kept = [line for line in CASTLE_ONE_CELL.splitlines() if not line.startswith(field)]
+    with pytest.raises(InvalidInput) as refused:
+        parse_variant_file("\n".join([*kept, f"{field} = {value}"]), "mine.toml")
+    shown = "'sometimes'" if value.startswith('"') else value
+    assert str(refused.value) == (f"mine.toml: {field}: {shown} is not one of "
+                                  f"{', '.join(enum)}")
 
 
 def test_an_unknown_variant_is_one_line_naming_those_known() -> None:
@@ -91,6 +113,21 @@ def test_a_shipped_name_cannot_be_taken_by_other_rules(tmp_path: Path) -> None:
 def test_the_rules_schema_names_every_field() -> None:
     assert {"name", "piles", "reserve", "cells", "build", "empty", "worrying_back",
             "aces_first", "citadel_deal", "numbering"} <= set(rules_schema()["properties"])
+
+
+RULES_TABLE = "| field | type | default | meaning |"  # the header of the docs' table of them
+
+
+def test_the_docs_rules_table_lists_every_field() -> None:
+    """docs/castle-family.md's table of a rules file's fields has a row for each field
+    of the schema, in its order, and no other (docs/freecell-family.md links to it)."""
+    text = (ROOT / "docs" / "castle-family.md").read_text(encoding="utf-8")
+    table = text[text.index(RULES_TABLE):].split("\n\n")[0].splitlines()[2:]
+    rows = [re.match(r"^\| `(\w+)` \|", row) for row in table]
+    assert all(rows), table
+    assert [row[1] for row in rows if row] == list(rules_schema()["properties"])
+    assert "castle-family.md#2-the-rules-file" in (ROOT / "docs" / "freecell-family.md"
+                                                   ).read_text(encoding="utf-8")
 
 
 def test_no_game_answers_to_a_variants_name_but_the_one_it_plays_by_default():

@@ -75,7 +75,8 @@ def test_a_run_of_deals_gives_the_lines_a_deal_at_a_time_gives(tmp_path: Path) -
     one_by_one = [deal_line(number, lambda n: deal(n, variant), SOLVE,
                             SolveOptions(mode=Mode.ANY, moves=False), Budget(seconds=30), record)
                   for number in range(31990, 32011)]
-    assert _lines(ranged) == _lines("\n".join(map(json.dumps, one_by_one)))
+    assert _lines(ranged) == _lines("\n".join(json.dumps(line | {"metric": "moves"})
+                                              for line in one_by_one))
 
 
 def test_retrying_the_unknown_deals_of_a_file_fills_its_gaps(tmp_path: Path) -> None:
@@ -122,6 +123,29 @@ def test_ctrl_c_leaves_whole_lines_and_the_rerun_completes_them(tmp_path: Path) 
         == again  # the file's lines add the run's settings
 
 
+def test_an_optimal_batch_writes_each_deal_as_it_is_decided(tmp_path: Path) -> None:
+    """FreeCell deal 3 is proven optimal in a few hundredths of a second and deal 4 takes
+    far longer: handed to the worker together, deal 3's line is on disk while deal 4 is
+    still searching, not held back with it, and a Ctrl-C then keeps it."""
+    out = tmp_path / "results.jsonl"
+    argv = [*CLI, "batch", "--variant", "freecell", "--mode", "optimal", "--deals", "3-10",
+            "--jobs", "1", "--seconds", "600", "--out", str(out)]  # parts of 2 deals
+    run = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 120  # a guard against a hang, not a bound
+    while not (out.exists() and out.read_bytes().endswith(b"\n")) \
+            and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    written = [json.loads(line)["deal"] for line in out.read_bytes().splitlines()]
+    os.killpg(run.pid, signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    assert written == [3]  # deal 4 undecided yet
+    assert (run.returncode, err) == (130, "fortress-solver: interrupted\n")
+    kept = [json.loads(line) for line in out.read_bytes().splitlines()]
+    assert kept[0]["deal"] == 3 and kept[0]["optimal"] and out.read_bytes().endswith(b"\n")
+
+
 @pytest.mark.parametrize("mode", ["any", "optimal"])
 def test_the_python_engine_gives_its_own_lines(tmp_path: Path, mode: str) -> None:
     """FORTRESS_SOLVER_ENGINE=python: the Python search of each deal, as before."""
@@ -131,5 +155,6 @@ def test_the_python_engine_gives_its_own_lines(tmp_path: Path, mode: str) -> Non
     assert sorted(lines) == list(range(1, 7))
     with using(Engine.PYTHON):
         expected = {n: {**record(n, solve(deal(n), mode, budget=Budget(seconds=30))
-                                 .without_moves()), "seconds": 0} for n in range(1, 7)}
+                                 .without_moves()), "seconds": 0, "metric": "moves"}
+                    for n in range(1, 7)}
     assert lines == expected

@@ -35,7 +35,8 @@ CARD = re.compile(r"[A2-9TJQK][CDHS]")
 SOURCE = re.compile(r"tableau:[0-7]|reserve:(?:[0-9]|1[01])")
 TARGET = re.compile(r"tableau:[0-7]|foundation")
 NUMBERED = re.compile(r"^\s*(\d+)\. (\S+) (\S+) -> (\S+)$")
-BATCH_KEYS = {"deal", "status", "optimal", "length", "single_card_moves", "nodes", "seconds"}
+BATCH_KEYS = {"deal", "status", "optimal", "length", "single_card_moves", "nodes", "seconds",
+              "metric"}
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -410,10 +411,16 @@ def test_missing_file(capsys, tmp_path, command):
 
 
 BAD_ARGUMENTS = [
-    (["solve", "--deal", "0"], ["--deal", "0", "out of range"]),
+    (["solve", "--deal", "0"], ["deal 0 is out of range: Beleaguered Fortress deals are "
+                                "numbered 1 to 2147483647 (2^31 - 1)"]),
     (["solve", "--deal", "abc"], ["--deal", "'abc'", "not an integer"]),
-    (["hint", "--deal", "-3"], ["--deal"]),
-    (["deal", "0"], ["0", "out of range"]),
+    (["hint", "--deal", "-3"], ["deal -3 is out of range"]),
+    (["deal", "0"], ["deal 0 is out of range"]),
+    (["deal", "0", "--variant", "fortress"], ["Fortress deals are numbered 1 to 2^63 - 1"]),
+    (["solve", "--deal", str(2**63)], ["--deal", "no variant numbers its deals past 2^63 - 1"]),
+    (["solve", "--deal", str(-2**63 - 1)], ["--deal", "deals are numbered from 1"]),
+    (["show", "--deal", str(2**63)], ["--deal", "out of range -2^63..2^63 - 1"]),
+    (["solve", "--deal", "2", "--nodes", str(2**64)], ["--nodes", "more than 2^64 - 1"]),
     (["deal", "abc"], ["'abc'"]),
     (["solve", "--deal", "2", "--mode", "fast"], ["--mode", "'fast'"]),
     (["batch", "--deals", "1-3", "--mode", "fast"], ["--mode", "'fast'"]),
@@ -487,7 +494,7 @@ def test_batch_writes_and_resumes(capsys, tmp_path):
     records = batch_records(first_text)
     assert len(first_text.splitlines()) == 20
     for record in records:  # each line of the file says what it is a result of
-        assert set(record) == BATCH_KEYS | {"game", "variant", "mode", "metric", "budget"}
+        assert set(record) == BATCH_KEYS | {"game", "variant", "mode", "budget"}
         assert (record["game"], record["variant"], record["mode"]) == (
             "patience", "beleaguered-fortress", "any")
         assert record["budget"] == {"seconds": 30, "nodes": None, "table_entries": None,

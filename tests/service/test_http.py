@@ -116,6 +116,34 @@ def test_a_position_as_the_command_lines_json_is_read_as_its_games_message(serve
     assert status == 400 and "names no game" in body["message"]
 
 
+SERVICE_WORDS = [  # a request the service refuses, and what its message says
+    ("Deal", {"game": "patience", "seed": 1, "variant": "nope"},
+     "unknown variant 'nope': known are beleaguered-fortress, fortress"),
+    ("Hint", {"position": {"json": json.dumps({"game": "patience", "variant": "nope",
+                                                "tableau": []})}},
+     "unknown variant 'nope': known are beleaguered-fortress, fortress"),
+    ("Hint", {"position": {"json": "{\"tableau\": []}"}},
+     'position.json names no game: give it a "game" key (patience, '),
+]
+
+
+@pytest.mark.parametrize(("method", "request_body", "said"), SERVICE_WORDS)
+def test_the_services_errors_name_no_flag_of_the_command_line(server, tmp_path, method,
+                                                              request_body, said):
+    """An HTTP client has no --rules or --game to give: the service's refusal says what
+    the request can change, and the command line's the flag besides."""
+    status, body = post(server, method, request_body)
+    assert status == 400 and body["message"].startswith(said), body
+    assert "--" not in body["message"]
+    path = tmp_path / "position.json"
+    path.write_text(request_body["position"]["json"] if "position" in request_body else
+                    json.dumps({"game": "patience", "variant": "nope", "tableau": []}))
+    done = subprocess.run([sys.executable, "-m", "service.cli", "show", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    flag = "(or give --rules FILE)" if "variant" in said else ", or give --game"
+    assert done.returncode == 2 and flag in done.stderr, done.stderr
+
+
 def test_play_applies_moves_as_apply_does_and_refuses_an_illegal_one(server):
     moves = ["AS reserve:8 foundation"]
     status, body = post(server, "Play", {"position": {"beleaguered_deal": 2}, "moves": moves})

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import grpc
@@ -19,6 +20,13 @@ from service.ffkingdom import messages as ffkingdom
 from service.messages import batch_items
 from service.stronghold import messages as stronghold
 from solver.beleaguered import Position
+from solver.beleaguered.variant import (
+    MAX_CELLS,
+    MAX_PILES,
+    MAX_RESERVE,
+    Variant,
+    shipped_variants,
+)
 from solver.cards import Card
 from solver.errors import InvalidInput, OutOfRange
 from solver.farbduell.position import Position as FarbduellPosition
@@ -55,6 +63,30 @@ def test_a_beleaguered_position_too_big_is_refused_before_a_card_is_read(monkeyp
     assert _fault(beleaguered.position_from_proto, message) == fault
     assert _fault(Position.from_json, data) == fault
     assert parsed == []
+
+
+@pytest.mark.parametrize("variant", shipped_variants(), ids=str)
+@pytest.mark.parametrize("field", ["tableau", "reserve", "cells"])
+def test_a_place_too_many_says_the_variants_own_count(variant: Variant, field: str) -> None:
+    """A position of more piles, reserve slots or cells than its variant has is refused
+    with the variant's count, as JSON and as a message, whether or not it is above what
+    any variant has (FreeCell's 9 cells say at most 4, as its 5 do)."""
+    most = {"tableau": len(variant.piles), "reserve": variant.reserve,
+            "cells": variant.cells}[field]
+    wire = {"tableau": MAX_PILES, "reserve": MAX_RESERVE, "cells": MAX_CELLS}[field]
+    for given in sorted({most + 1, wire + 1}):
+        data = {"variant": variant.name, "tableau": [], field: [[] if field == "tableau"
+                                                                else None] * given}
+        fault = f"{field}: has {given} items, at most {most}"
+        assert _fault(Position.from_json, data) == fault
+        if given > wire:  # the schema's fault, named beside the position's others
+            assert _fault(Position.from_json, {**data, "colour": "red"}) == (
+                f"{fault}; colour: is not a field of this position")
+        message = pb.BeleagueredPosition(variant=variant.name, **{field: [
+            pb.Pile() if field == "tableau" else pb.ReserveSlot()] * given})
+        assert _fault(beleaguered.position_from_proto, message) == fault
+        assert _fault(partial(beleaguered.position_from_proto, variant=variant),
+                      message) == fault
 
 
 def test_a_batch_of_more_ranges_than_items_allowed_is_refused_before_any_is_checked():

@@ -7,6 +7,7 @@ variant it packs (and writes inside the package only when --to names it), and
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from tests.support.batch_output import batch_records, batch_summary, check_summa
 from tests.support.castle_one_cell import CASTLE_ONE_CELL
 
 CLI = [sys.executable, "-m", "service.cli"]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -53,6 +55,33 @@ def test_each_line_of_the_file_records_its_settings(tmp_path):
         assert "rules" not in record  # a shipped variant is known by its name
     stdout = run("batch", "--deals", "1-2", "--jobs", "1")
     assert all("variant" not in record for record in batch_records(stdout.stdout))
+
+
+def documented_fields() -> tuple[list[str], list[str]]:
+    """What docs/beleaguered-fortress.md says a batch line holds, and what a line of
+    --out's file holds besides (a user's rules file's digest aside)."""
+    text = " ".join((ROOT / "docs" / "beleaguered-fortress.md").read_text().split())
+    held = text[text.index("A batch line holds "):]
+    fields = re.findall(r"`(\w+)`", held[:held.index(":")])
+    recorded = held[held.index("Each line written to `--out`"):]
+    recorded = recorded[:recorded.index("So a file cut short")]
+    return fields, [name for name in re.findall(r'`"(\w+)"`', recorded) if name != "rules"]
+
+
+def test_a_batch_line_holds_what_the_docs_say_on_standard_output_and_in_the_file(tmp_path):
+    fields, recorded = documented_fields()
+    assert "metric" in fields and "budget" in recorded
+    for metric in ("moves", "cards"):
+        shown = run("batch", "--deals", "1-3", "--jobs", "1", "--variant", "freecell",
+                    "--metric", metric, "--seconds", "5")
+        assert shown.returncode == 0, shown.stderr
+        out = tmp_path / f"{metric}.jsonl"
+        assert batch(out, "--variant", "freecell", "--metric", metric,
+                     "--seconds", "5").returncode == 0
+        for record in batch_records(shown.stdout):
+            assert list(record) == fields and record["metric"] == metric
+        for record in batch_records(out.read_text()):
+            assert sorted(record) == sorted(fields + recorded) and record["metric"] == metric
 
 
 def test_resuming_with_another_variant_is_refused_naming_both(tmp_path):

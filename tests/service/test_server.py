@@ -337,8 +337,8 @@ def test_pysolfcs_game_numbers_are_dealt_up_to_the_largest_int64(stub):
     error = rpc_error(stub.Deal, pb.DealRequest(game="beleaguered-fortress", seed=2**31),
                       timeout=10)
     assert error.code() == grpc.StatusCode.OUT_OF_RANGE
-    assert error.details() == ("deal number 2147483648 is out of range 1..2147483647 "
-                               "(the freecell numbering)")
+    assert error.details() == ("deal 2147483648 is out of range: Beleaguered Fortress deals "
+                               "are numbered 1 to 2147483647 (2^31 - 1)")
 
 
 def test_batch_with_bad_position_names_it(stub):
@@ -502,7 +502,8 @@ def test_generate_deals_past_the_census_ends_after_max_batch_tries(capped_stub):
     assert generated == []
     assert error.code() == grpc.StatusCode.OUT_OF_RANGE
     assert error.details() == ("deals 1000001-1000005 tried (the most one call may try, "
-                               "--max-batch 5): 0 of 3 deals found within 200-300 moves")
+                               "this server's max_batch 5): 0 of 3 deals found within 200-300 "
+                               "moves")
 
 
 def test_generate_deals_counts_no_deal_the_census_rules_out_as_a_try(capped_stub):
@@ -513,7 +514,8 @@ def test_generate_deals_counts_no_deal_the_census_rules_out_as_a_try(capped_stub
     generated, error = read_to_the_end(capped_stub.GenerateDeals(request, timeout=30))
     assert generated == []
     assert error.details() == ("deals 999991-1000005 tried (the most one call may try, "
-                               "--max-batch 5): 0 of 3 deals found within 200-300 moves")
+                               "this server's max_batch 5): 0 of 3 deals found within 200-300 "
+                               "moves")
 
 
 def test_generate_deals_spent_at_its_last_try_says_spent(capped_stub):
