@@ -144,6 +144,11 @@ def _add_apply(apply: argparse.ArgumentParser) -> None:
     apply.add_argument("--game", metavar="GAME",
                        help='the position\'s game, for a position without a "game" key')
     add_variant(apply)
+    apply.add_argument("--notation", metavar="NOTATION",
+                       help="for a game whose moves have more than one notation (the "
+                            "patience games: ours or standard, as `solve --notation` "
+                            "prints them): read every MOVE in that one alone (when not "
+                            "given: each in whichever it is written)")
     apply.add_argument("--json", action="store_true", help="print the position as JSON")
     apply.set_defaults(run=_apply)
 
@@ -393,6 +398,17 @@ def _in_variant(game: Game[Any], args: argparse.Namespace) -> Game[Any]:
     return varied
 
 
+def _in_notation(game: Game[Any], name: str) -> Game[Any]:
+    """The game reading moves in the notation --notation names: its front end's commands
+    say how (`in_notation(game, name)`)."""
+    chooser = getattr(front_end(game).commands, "in_notation", None)
+    if chooser is None:
+        raise InvalidInput(f"{game.name} writes its moves one way: --notation is for a game "
+                           "that has more")
+    chosen: Game[Any] = chooser(game, name)
+    return chosen
+
+
 def _documents() -> dict[str, tuple[str, Callable[[], dict[str, Any]]]]:
     """The schemas beside the games' positions that the games' front ends offer, such as
     a rules file's (each front end's `schemas()`): a name, its help, the schema."""
@@ -413,6 +429,8 @@ def _apply(args: argparse.Namespace) -> None:
     args.file, moves = (None, args.items) if args.deal is not None else \
         (args.items[0], args.items[1:])
     game, position = _position_of(args)
+    if args.notation is not None:
+        game = _in_notation(game, args.notation)
     if game.play is None:
         raise InvalidInput(f"{game.name} has no moves to apply")
     for number, move in enumerate(moves, 1):

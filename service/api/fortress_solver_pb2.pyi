@@ -32,6 +32,12 @@ class Status(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     UNSOLVABLE: _ClassVar[Status]
     UNKNOWN: _ClassVar[Status]
 
+class Notation(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    NOTATION_UNSPECIFIED: _ClassVar[Notation]
+    NOTATION_OURS: _ClassVar[Notation]
+    NOTATION_STANDARD: _ClassVar[Notation]
+
 class Metric(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     METRIC_UNSPECIFIED: _ClassVar[Metric]
@@ -60,6 +66,9 @@ STATUS_UNKNOWN: Status
 SOLVED: Status
 UNSOLVABLE: Status
 UNKNOWN: Status
+NOTATION_UNSPECIFIED: Notation
+NOTATION_OURS: Notation
+NOTATION_STANDARD: Notation
 METRIC_UNSPECIFIED: Metric
 METRIC_MOVES: Metric
 METRIC_CARDS: Metric
@@ -462,14 +471,18 @@ class Budget(_message.Message):
     def __init__(self, seconds: _Optional[float] = ..., nodes: _Optional[int] = ..., table_entries: _Optional[int] = ..., memory_mib: _Optional[int] = ...) -> None: ...
 
 class Move(_message.Message):
-    __slots__ = ("card", "source", "target")
+    __slots__ = ("card", "source", "target", "cards", "standard")
     CARD_FIELD_NUMBER: _ClassVar[int]
     SOURCE_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    STANDARD_FIELD_NUMBER: _ClassVar[int]
     card: str
     source: str
     target: str
-    def __init__(self, card: _Optional[str] = ..., source: _Optional[str] = ..., target: _Optional[str] = ...) -> None: ...
+    cards: int
+    standard: str
+    def __init__(self, card: _Optional[str] = ..., source: _Optional[str] = ..., target: _Optional[str] = ..., cards: _Optional[int] = ..., standard: _Optional[str] = ...) -> None: ...
 
 class FfkStep(_message.Message):
     __slots__ = ("player", "action")
@@ -548,16 +561,18 @@ class QuestionOptions(_message.Message):
     def __init__(self, question: _Optional[str] = ..., options: _Optional[str] = ...) -> None: ...
 
 class BeleagueredSolveOptions(_message.Message):
-    __slots__ = ("mode", "algorithm", "metric", "single_cards")
+    __slots__ = ("mode", "algorithm", "metric", "single_cards", "notation")
     MODE_FIELD_NUMBER: _ClassVar[int]
     ALGORITHM_FIELD_NUMBER: _ClassVar[int]
     METRIC_FIELD_NUMBER: _ClassVar[int]
     SINGLE_CARDS_FIELD_NUMBER: _ClassVar[int]
+    NOTATION_FIELD_NUMBER: _ClassVar[int]
     mode: Mode
     algorithm: Algorithm
     metric: Metric
     single_cards: bool
-    def __init__(self, mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., metric: _Optional[_Union[Metric, str]] = ..., single_cards: _Optional[bool] = ...) -> None: ...
+    notation: Notation
+    def __init__(self, mode: _Optional[_Union[Mode, str]] = ..., algorithm: _Optional[_Union[Algorithm, str]] = ..., metric: _Optional[_Union[Metric, str]] = ..., single_cards: _Optional[bool] = ..., notation: _Optional[_Union[Notation, str]] = ...) -> None: ...
 
 class FfkSolveOptions(_message.Message):
     __slots__ = ("turns",)
@@ -681,12 +696,14 @@ class HintRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[PositionSource, _Mapping]] = ..., budget: _Optional[_Union[Budget, _Mapping]] = ..., ffkingdom: _Optional[_Union[FfkHintOptions, _Mapping]] = ..., farbduell: _Optional[_Union[FarbduellHintOptions, _Mapping]] = ..., stronghold: _Optional[_Union[StrongholdHintOptions, _Mapping]] = ..., beleaguered: _Optional[_Union[BeleagueredHintOptions, _Mapping]] = ..., question_options: _Optional[_Union[QuestionOptions, _Mapping]] = ..., worlds: _Optional[int] = ..., seed: _Optional[int] = ..., exact: _Optional[bool] = ...) -> None: ...
 
 class BeleagueredHintOptions(_message.Message):
-    __slots__ = ("all_moves", "metric")
+    __slots__ = ("all_moves", "metric", "notation")
     ALL_MOVES_FIELD_NUMBER: _ClassVar[int]
     METRIC_FIELD_NUMBER: _ClassVar[int]
+    NOTATION_FIELD_NUMBER: _ClassVar[int]
     all_moves: bool
     metric: Metric
-    def __init__(self, all_moves: _Optional[bool] = ..., metric: _Optional[_Union[Metric, str]] = ...) -> None: ...
+    notation: Notation
+    def __init__(self, all_moves: _Optional[bool] = ..., metric: _Optional[_Union[Metric, str]] = ..., notation: _Optional[_Union[Notation, str]] = ...) -> None: ...
 
 class FfkHintOptions(_message.Message):
     __slots__ = ("worlds", "seed")

@@ -55,10 +55,10 @@ from solver.beleaguered import (
 )
 from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEAL, NUMBERED, check_deals
 from solver.beleaguered.drawing import picture
-from solver.beleaguered.game import GAME, HINT, SOLVE, HintOptions, SolveOptions
+from solver.beleaguered.game import GAME, HINT, SOLVE, HintOptions, SolveOptions, play
 from solver.beleaguered.generation import FIRST_RUNG, RUNG_FACTOR, Band, Outcome, Tried
+from solver.beleaguered.notation import Notation, run_size
 from solver.beleaguered.results import line, record
-from solver.beleaguered.sequences import single_cards
 from solver.beleaguered.solve import Metric
 from solver.beleaguered.variant import (
     DEFAULT,
@@ -195,6 +195,15 @@ def in_variant(game: Game[Position], name: str | None, rules: Path | None) -> Ga
     return replace(game, from_json=partial(read, variant=variant),
                    from_text=partial(read_board, variant=variant),
                    deal=partial(deal, variant=variant))
+
+
+def in_notation(game: Game[Position], name: str) -> Game[Position]:
+    """The game playing the moves `apply` is given in the notation --notation names
+    alone (without it, each in whichever it is written)."""
+    if name not in tuple(Notation):
+        raise InvalidInput(f"--notation {name[:40]!r}: the patience games write their "
+                           f"moves in {' or '.join(Notation)}")
+    return replace(game, play=partial(play, notation=Notation(name)))
 
 
 def schemas() -> dict[str, tuple[str, Callable[[], dict[str, Any]]]]:
@@ -460,8 +469,9 @@ def _name(position: Position, args: argparse.Namespace) -> str:
 
 def _print_solution(answer: dict[str, Any], start: Position, options: SolveOptions,
                     args: argparse.Namespace) -> None:
-    """The verdict and the moves, a sequence move with the cards it carries; with
-    --steps, the board at the start and after each move too."""
+    """The verdict and the moves in the notation asked for, a sequence move with the
+    cards it carries (as `apply` reads them back); with --steps, the board at the start
+    and after each move too."""
     moves = [Move.from_json(move) for move in answer["moves"]]
     before = list(accumulate(moves, apply, initial=start))
     stats = answer["stats"]
@@ -471,10 +481,10 @@ def _print_solution(answer: dict[str, Any], start: Position, options: SolveOptio
           f"{stats['seconds']:.2f} s{found})")
     if options.steps:
         print(picture(start))
-    for number, move in enumerate(moves, 1):
-        carried = len(single_cards(before[number - 1], move))
-        run = "" if carried == 1 else f" ({_run_size(before[number - 1], move)} cards)"
-        print(f"{number:4}. {_said_move(move)}{run}")
+    for number, (move, shown) in enumerate(zip(moves, answer["moves"], strict=True), 1):
+        carried = shown.get("cards") or run_size(before[number - 1], move)
+        run = "" if carried == 1 else f" ({carried} cards)"
+        print(f"{number:4}. {_said_move(shown, options.notation)}{run}")
         if options.steps:
             print(picture(before[number]))
 
@@ -486,45 +496,58 @@ def _verdict(answer: dict[str, Any]) -> str:
     if length is None:
         return str(verdict)
     metric = Metric(answer["metric"])
-    unit = _UNITS[metric]
     if metric is Metric.CARDS:
-        counted = f"{cards} {unit}"
+        counted = _counted(cards, metric)
     elif cards is not None and cards != length:  # a line with sequence moves
-        counted = f"{length} moves ({cards} single-card moves)"
+        counted = f"{_counted(length, metric)} ({_counted(cards, Metric.CARDS)})"
     else:
-        counted = f"{length} moves"
+        counted = _counted(length, metric)
     if answer["optimal"]:
         return f"{verdict}, optimal, {counted}"
     if answer["lower_bound"] is None:
         return f"{verdict}, not proven optimal, {counted}"
-    return f"{verdict}, {counted}, not proven optimal: at least {answer['lower_bound']} {unit}"
+    return (f"{verdict}, {counted}, not proven optimal: at least "
+            f"{_counted(answer['lower_bound'], metric)}")
 
 
-_UNITS = {Metric.MOVES: "moves", Metric.CARDS: "single-card moves"}
+_UNITS = {Metric.MOVES: "move", Metric.CARDS: "single-card move"}
 
 
-def _said_move(move: Move) -> str:
-    return f"{move.card} {move.source} -> {move.target}"
+def _counted(number: int, metric: Metric) -> str:
+    """A count of moves in words: "1 move", "66 moves", "75 single-card moves"."""
+    return f"{number} {_UNITS[metric]}{'' if number == 1 else 's'}"
 
 
-def _run_size(position: Position, move: Move) -> int:
-    """How many cards a sequence move carries: its card and those on it."""
-    pile = position.tableau[move.source.index or 0]
-    return len(pile) - pile.index(move.card)
+def _said_move(move: dict[str, Any], notation: Notation) -> str:
+    """A move's JSON for a person: `JH tableau:3 -> tableau:5`, or in standard notation
+    `35` (an answer from a server that writes none: ours)."""
+    if notation is Notation.STANDARD and "standard" in move:
+        return str(move["standard"])
+    said = Move.from_json(move)
+    return f"{said.card} {said.source} -> {said.target}"
+
+
+def _with_run(move: dict[str, Any], notation: Notation) -> str:
+    """The move, and the cards it carries when more than one: `35 (3 cards)`."""
+    carried = move.get("cards") or 1
+    return _said_move(move, notation) + ("" if carried == 1 else f" ({carried} cards)")
 
 
 def _print_hint(advice: dict[str, Any], position: Position, options: HintOptions,
                 args: argparse.Namespace) -> None:
-    """The hint's move and the moves left, and with --all-moves each move graded."""
+    """The hint's move (with the cards it carries, when more than one) and the moves
+    left, and with --all-moves each move graded, in the notation asked for."""
     name = _name(position, args)
     move, left = advice["move"], advice["moves_left"]
     if move is not None:
         if advice.get("optimal", True):
-            said = f"{left} {_UNITS[options.metric]} left"
+            said = f"{_counted(left, options.metric)} left"
         else:  # the best line found in the budget, its optimality not proven
             bound = "" if advice.get("at_least") is None else f" (at least {advice['at_least']})"
             said = f"wins in at most {left}{bound}"
-        print(f"{name}: {_said_move(Move.from_json(move))} ({said}, winnable)")
+        carried = move.get("cards") or 1
+        run = "" if carried == 1 else f"{carried} cards; "
+        print(f"{name}: {_said_move(move, options.notation)} ({run}{said}, winnable)")
     elif left == 0:
         print(f"{name}: already won")
     else:
@@ -532,7 +555,7 @@ def _print_hint(advice: dict[str, Any], position: Position, options: HintOptions
     for graded in advice.get("all_moves") or ():
         verdict = (f"wins in {graded['moves_left']}" if graded["moves_left"] is not None
                    else graded["outcome"])
-        print(f"  {_said_move(Move.from_json(graded['move']))}: {verdict}")
+        print(f"  {_with_run(graded['move'], options.notation)}: {verdict}")
 
 
 QUESTIONS = Commands(GAME, in_variant, {SOLVE.name: _print_solution, HINT.name: _print_hint},

@@ -17,8 +17,8 @@ from service.api import fortress_solver_pb2 as pb
 from service.beleaguered.messages import (
     ANSWER,
     VIEW,
+    line_to_proto,
     mode_from_proto,
-    move_to_proto,
     position_from_proto,
     position_to_proto,
     variant_from_proto,
@@ -120,13 +120,14 @@ class Handler(Typed):
         the grading what it left (HINT's own run, with the hint's search shared with the
         cache). A hint with no budget has the default second (HINT_SECONDS). An optimal
         solve's line is remembered, and so is the best line found when none was proven."""
-        if question is not HINT:
+        if question is not HINT:  # refused, when it is, by calls.ask
             answer = calls.ask(question, position, options, budget)
             if question is SOLVE and options.mode is Mode.OPTIMAL:
                 self.cache.put(hints_along(position, answer), calls.owner, _proven)
             return answer
-        # checked here (a known answer never reaches calls.ask), shared by the hint's
-        # search and the grading after it: the grading has what the search left
+        HINT.refuse(position, options)  # here: a known answer never reaches calls.ask
+        # checked here too, shared by the hint's search and the grading after it: the
+        # grading has what the search left
         budget = asked_budget(budget, HINT)
         shared = SharedBudget(budget_from_proto(budget, calls.limits))
         searched = budget_to_proto(hint_part(shared.budget)) if options.all_moves else budget
@@ -241,10 +242,10 @@ class Handler(Typed):
         for tried in plan.run(run):
             if tried.outcome is Outcome.FOUND and sent < request.count:
                 sent += 1
-                yield pb.GeneratedDeal(deal=tried.deal,
-                                       position=position_to_proto(deal(tried.deal, variant)),
+                start = deal(tried.deal, variant)
+                yield pb.GeneratedDeal(deal=tried.deal, position=position_to_proto(start),
                                        length=tried.length,
-                                       moves=[move_to_proto(m) for m in tried.moves])
+                                       moves=line_to_proto(start, tried.moves))
         if plan.ending is Ending.TIME_UP:
             limit = ("" if 0 < request.max_seconds <= most
                      else " (this server's most for one call)")

@@ -10,6 +10,7 @@ is refused in one line.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from service.api import fortress_solver_pb2 as pb
@@ -17,6 +18,7 @@ from service.generic.typed import Reply, View
 from service.messages import STATUS_BACK, at_most, budget_to_proto, stats_from_proto
 from solver.beleaguered import Algorithm, Hint, Mode, Move, Position
 from solver.beleaguered.game import HINT, SOLVE
+from solver.beleaguered.notation import line_json
 from solver.beleaguered.reading import places, read
 from solver.beleaguered.schema import MAX_CARDS, NAME
 from solver.beleaguered.solve import Metric
@@ -77,14 +79,17 @@ def position_to_proto(position: Position) -> pb.BeleagueredPosition:
     )
 
 
-def move_to_proto(move: Move) -> pb.Move:
-    return pb.Move(card=str(move.card), source=str(move.source), target=str(move.target))
-
-
 # A move's JSON keys that its message names otherwise. A solution's and a hint's typed
 # responses are their JSON, written into the response's own fields.
 MOVE_KEYS = {"from": "source", "to": "target"}
 ANSWER = Reply(renamed=MOVE_KEYS)
+
+
+def line_to_proto(start: Position, moves: Iterable[Move]) -> list[pb.Move]:
+    """A line's moves played from `start`, each with the cards it carries and its standard
+    notation (where the variant has one), as an answer's JSON has them."""
+    return [pb.Move(**{MOVE_KEYS.get(key, key): value for key, value in shown.items()})
+            for shown in line_json(start, moves)]
 
 
 def move_from_proto(message: pb.Move) -> Move:

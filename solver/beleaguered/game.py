@@ -8,8 +8,9 @@ from typing import Any
 from solver.beleaguered.deals import deal
 from solver.beleaguered.drawing import picture
 from solver.beleaguered.grading import Grading, grade_moves, hint_part
+from solver.beleaguered.notation import Notation, check, read
 from solver.beleaguered.position import FORMER_NAME, NAME, Position
-from solver.beleaguered.rules import Move, apply, legal_moves
+from solver.beleaguered.rules import apply, legal_moves
 from solver.beleaguered.solve import (
     ENGINES,
     Algorithm,
@@ -22,11 +23,14 @@ from solver.beleaguered.solve import (
 )
 from solver.budget import HINT_SECONDS, Budget
 from solver.games import Game, Question
-from solver.json_text import json_of
 from solver.shared_budget import SharedBudget, one_after_another
 
 _METRIC = ("what a length counts: moves (a built run moved as one move counts one, where "
            "the variant has sequence moves) or single cards; an optimal search minimises it")
+_NOTATION = ("how the moves are printed: ours (7H tableau:2 foundation) or standard "
+             "notation (3a, a8, 54, 2h, 24v2: piles from 1, cells from a, h home), which "
+             "a variant with a reserve or worrying back has not; a move's JSON carries both "
+             "where it can")
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,7 @@ class SolveOptions:
     steps: bool = field(default=False, metadata={
         "help": "also the position after every move (`steps`); printed, the board at the "
                 "start and after every move"})
+    notation: Notation = field(default=Notation.OURS, metadata={"help": _NOTATION})
 
 
 @dataclass(frozen=True)
@@ -59,11 +64,19 @@ class HintOptions:
         "help": "grade every legal move too: wins in N moves (counting it), wins (a line "
                 "found, not proven shortest), loses (proven) or unknown, best first, the "
                 "hint's search having half the budget, the grading the rest"})
+    notation: Notation = field(default=Notation.OURS, metadata={"help": _NOTATION})
 
 
 @dataclass(frozen=True)
 class GradeOptions:
     metric: Metric = field(default=Metric.MOVES, metadata={"help": _METRIC})
+    notation: Notation = field(default=Notation.OURS, metadata={"help": _NOTATION})
+
+
+def _check(position: Position, options: SolveOptions | HintOptions | GradeOptions) -> None:
+    """Standard notation asked of a variant that has none is refused, saying why."""
+    if options.notation is Notation.STANDARD:
+        check(position.variant)
 
 
 def _solve(position: Position, options: SolveOptions, budget: Budget) -> Solution:
@@ -94,15 +107,15 @@ def with_grades(advice: Hint, grading: Grading, position: Position) -> Hint:
     unknown; its statistics those of the hint's search and the grading's together."""
     graded = grading.covering(legal_moves(position)).with_hint(advice)
     return replace(advice, all_moves=graded.moves,
-                   stats=one_after_another(advice.stats, grading.stats))
+                   stats=one_after_another(advice.stats, grading.stats), start=position)
 
 
-def play(position: Position, text: str) -> Position:
+def play(position: Position, text: str, notation: Notation | None = None) -> Position:
     """The position after one move: its JSON (`{"card": "7H", "from": "tableau:2", "to":
-    "foundation"}`) or its text (`7H tableau:2 foundation`, as `str(move)` prints it)."""
-    if text.lstrip().startswith("{"):
-        return apply(position, Move.from_json(json_of(text.encode(), "the move")))
-    return apply(position, Move.parse(text))
+    "foundation"}`) or its text, in our notation (`7H tableau:2 foundation`, as `str(move)`
+    prints it) or standard notation (`3a`), as `solve` prints it too (notation.read);
+    `notation`: in that one only."""
+    return apply(position, read(position, text, notation))
 
 
 def moves(position: Position) -> tuple[str, ...]:
@@ -143,15 +156,15 @@ def _schema() -> dict[str, Any]:
 
 
 SOLVE = Question("solve", "the fewest moves that win, any win, or a proof there is none",
-                 SolveOptions, Solution, _solve, seconds=60)
+                 SolveOptions, Solution, _solve, _check, seconds=60)
 # what a hint's or a grading's larger budget buys, beside the default second (HINT_SECONDS)
 _BUYS = ("the best line found within it is answered with its bounds (wins in at most N, "
          "at least M) unless proven shortest in time; a larger --seconds buys the proof")
 HINT = Question("hint", "the next move of an optimal solution, or of the best line found "
-                "in the budget", HintOptions, Hint, _hint,
+                "in the budget", HintOptions, Hint, _hint, _check,
                 seconds=HINT_SECONDS, quick=True, seconds_help=_BUYS)
 GRADE = Question("grade", "every legal move: wins in N moves, loses, or unknown",
-                 GradeOptions, Grading, _grade, seconds=HINT_SECONDS, quick=True,
+                 GradeOptions, Grading, _grade, _check, seconds=HINT_SECONDS, quick=True,
                  seconds_help=_BUYS)
 
 GAME: Game[Position] = Game(

@@ -16,6 +16,7 @@ from typing import Any
 
 from solver.beleaguered import Mode, Move, Position
 from solver.beleaguered.generation import Band, Outcome, Tried
+from solver.beleaguered.notation import line_json
 from solver.errors import InvalidInput
 from solver.results import Settings, drop_cut_line, whole_lines
 
@@ -40,9 +41,9 @@ def record(tried: Tried, settings: Settings, band: Band) -> dict[str, Any]:
 
 def printed(tried: Tried, position: Position) -> dict[str, Any]:
     """What the commands print of a deal found: its number, position, length and line
-    (optimal in optimal mode)."""
+    (optimal in optimal mode), each move with the cards it carries."""
     return {"deal": tried.deal, "position": position.to_json(), "length": tried.length,
-            "moves": [m.to_json() for m in tried.moves]}
+            "moves": line_json(position, tried.moves)}
 
 
 def earlier_tries(path: Path, settings: Settings, band: Band) -> list[Tried]:

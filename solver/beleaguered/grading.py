@@ -9,10 +9,11 @@ hint's default second) grades every move, not the first alone."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from solver.beleaguered.notation import move_json
 from solver.beleaguered.position import Position
 from solver.beleaguered.rules import Move, apply, legal_moves
 from solver.beleaguered.sequences import single_cards
@@ -43,8 +44,10 @@ class Graded:
     # was not proven shortest
     moves_left: int | None
 
-    def to_json(self) -> dict[str, Any]:
-        return {"move": self.move.to_json(), "outcome": self.outcome.value,
+    def to_json(self, position: Position | None = None) -> dict[str, Any]:
+        """Its JSON; with the position it is a move of, the move's carries the cards it
+        moves and its standard notation (notation.move_json)."""
+        return {"move": move_json(position, self.move), "outcome": self.outcome.value,
                 "moves_left": self.moves_left}
 
 
@@ -56,9 +59,12 @@ class Grading:
     status: Status
     moves: tuple[Graded, ...]
     stats: SearchStats  # the nodes of every solve, the seconds of all
+    # the position graded, which the moves' JSON is written from (as Solution.start)
+    start: Position | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {"status": self.status.value, "all_moves": [g.to_json() for g in self.moves]}
+        return {"status": self.status.value,
+                "all_moves": [g.to_json(self.start) for g in self.moves]}
 
     @classmethod
     def unknown(cls, seconds: float) -> Grading:
@@ -72,14 +78,14 @@ class Grading:
         known = Graded(hint.move, Outcome.WINS, hint.moves_left if hint.optimal else None)
         moves = [known if g.move == hint.move and g.moves_left is None else g
                  for g in self.moves]
-        return _graded(moves, self.stats)
+        return _graded(moves, self.stats, self.start)
 
     def covering(self, moves: Iterable[Move]) -> Grading:
         """This grading with each of `moves` it has no grade for graded unknown: the
         moves of a grading its budget ran out before (Grading.unknown, no move graded)."""
         graded = {g.move for g in self.moves}
         missing = [Graded(move, Outcome.UNKNOWN, None) for move in moves if move not in graded]
-        return _graded([*self.moves, *missing], self.stats) if missing else self
+        return _graded([*self.moves, *missing], self.stats, self.start) if missing else self
 
 
 _ORDER = {Outcome.WINS: 0, Outcome.UNKNOWN: 1, Outcome.LOSES: 2}
@@ -111,7 +117,8 @@ def grade_moves(position: Position, budget: Budget = DEFAULT_BUDGET,
                 spent.spend(solution.stats)
             if solution.status is not Status.UNKNOWN:
                 graded[move] = _grade(position, move, solution, metric)
-    return _graded(list(graded.values()), SearchStats(shared.nodes, shared.elapsed(), 0))
+    return _graded(list(graded.values()), SearchStats(shared.nodes, shared.elapsed(), 0),
+                   position)
 
 
 def _open(graded: Graded) -> bool:
@@ -142,11 +149,11 @@ def hint_part(budget: Budget) -> Budget:
     return _scaled(budget, HINT_PART)
 
 
-def _graded(graded: list[Graded], stats: SearchStats) -> Grading:
+def _graded(graded: list[Graded], stats: SearchStats, start: Position | None) -> Grading:
     """The moves best first: the wins by moves left (those whose count is unknown last),
     then the unknown, then the lost."""
     done = Status.UNKNOWN if any(g.outcome is Outcome.UNKNOWN for g in graded) \
         else Status.SOLVED
     order = sorted(graded, key=lambda g: (_ORDER[g.outcome], g.moves_left is None,
                                           g.moves_left or 0))
-    return Grading(done, tuple(order), stats)
+    return Grading(done, tuple(order), stats, start)

@@ -20,13 +20,14 @@ out in single cards (solver/beleaguered/sequences.py).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from solver.beleaguered import engines
 from solver.beleaguered.engines import Engine
+from solver.beleaguered.notation import line_json, move_json
 from solver.beleaguered.position import Position
 from solver.beleaguered.rules import Move, apply, replay
 from solver.beleaguered.sequences import single_card_length, written_out
@@ -76,6 +77,9 @@ class Solution:
     written_from: int | None = None  # when it is: the line's length before, in moves
     line_length: int | None = None  # the line's length, kept when its moves are left out
     steps: tuple[Position, ...] | None = None  # when asked: the position after each move
+    # where the line starts, which its moves' JSON is written from (their cards carried
+    # and standard notation); None for an answer without moves
+    start: Position | None = field(default=None, compare=False, repr=False)
 
     @property
     def length(self) -> int | None:
@@ -90,7 +94,7 @@ class Solution:
     def without_moves(self) -> Solution:
         """This answer with its moves left out and its length kept: a verdict, which a
         batch that counts wins needs and which travels small."""
-        return replace(self, moves=(), line_length=self.length)
+        return replace(self, moves=(), line_length=self.length, start=None)
 
     def written_out(self, start: Position) -> Solution:
         """This solution with its line in single-card moves, from `start`."""
@@ -114,7 +118,7 @@ class Solution:
             "optimal": self.optimal,
             "length": self.length,
             "lower_bound": self.lower_bound,
-            "moves": [move.to_json() for move in self.moves],
+            "moves": line_json(self.start, self.moves),
             "stats": {"nodes": self.stats.nodes, "seconds": round(self.stats.seconds, 6),
                       "table_entries": self.stats.table_entries,
                       "table_bytes": self.stats.table_bytes,
@@ -137,6 +141,8 @@ class Hint:
     all_moves: tuple[Graded, ...] | None = None  # every legal move graded, when asked
     metric: Metric = Metric.MOVES  # what `moves_left` counts
     known: bool = False  # known without a search: along a line found before, or a census
+    # the position hinted, which the moves' JSON is written from (as Solution.start)
+    start: Position | None = field(default=None, compare=False, repr=False)
 
     @property
     def winnable(self) -> bool | None:
@@ -155,14 +161,14 @@ class Hint:
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "status": self.status.value,
-            "move": None if self.move is None else self.move.to_json(),
+            "move": None if self.move is None else move_json(self.start, self.move),
             "moves_left": self.moves_left,
             "winnable": self.winnable,
         }
         if not self.optimal:  # a line found, its optimality not proven in the budget
             data |= {"optimal": False, "at_least": self.at_least}
         if self.all_moves is not None:
-            data["all_moves"] = [graded.to_json() for graded in self.all_moves]
+            data["all_moves"] = [graded.to_json(self.start) for graded in self.all_moves]
         return data
 
 
@@ -237,7 +243,8 @@ def _search(position: Position, mode: Mode, algorithm: Algorithm, budget: Budget
         raise AssertionError(f"search returned a line that does not win from {position}")
     optimal = mode is Mode.OPTIMAL and lower >= len(moves)
     return Solution(status, optimal, moves, stats, len(moves) if optimal else lower, metric,
-                    single_card_length(position, moves) if sequences else len(moves))
+                    single_card_length(position, moves) if sequences else len(moves),
+                    start=position)
 
 
 def hint(position: Position, budget: Budget = DEFAULT_BUDGET,
@@ -257,6 +264,7 @@ def hint_from(solution: Solution) -> Hint:
         solution.optimal or solution.status is not Status.SOLVED,
         solution.lower_bound,
         metric=solution.metric,
+        start=solution.start,
     )
 
 
@@ -280,7 +288,7 @@ def hints_along(start: Position, solution: Solution) -> Iterator[tuple[Position,
     for played, move in enumerate(solution.moves):
         yield position, Hint(Status.SOLVED, move, left, _NO_SEARCH, solution.optimal,
                              None if solution.optimal or lower is None
-                             else max(0, lower - played), known=True)
+                             else max(0, lower - played), known=True, start=position)
         position = apply(position, move)
         left -= 1
     yield position, Hint(Status.SOLVED, None, 0, _NO_SEARCH, known=True)

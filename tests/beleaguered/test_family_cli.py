@@ -14,6 +14,7 @@ import pytest
 import solver.beleaguered.variant as variant_module
 from solver.beleaguered import Algorithm, Mode, Move, apply, deal, legal_moves, replay, solve
 from solver.beleaguered.drawing import picture
+from solver.beleaguered.notation import move_json
 from solver.beleaguered.reading import read
 from solver.beleaguered.variant import (
     DEFAULT,
@@ -211,7 +212,7 @@ def test_hint_and_every_move_graded(capsys, name):
 
     graded = run_json(capsys, *argv, "--all-moves", "--json")["all_moves"]
     assert sorted(json.dumps(g["move"]) for g in graded) == \
-        sorted(json.dumps(m.to_json()) for m in legal_moves(start))
+        sorted(json.dumps(move_json(start, m)) for m in legal_moves(start))
     assert graded[0]["outcome"] == "wins" and graded[0]["moves_left"] == length
     code, out, err = run(capsys, *argv, "--all-moves")
     assert code == 0, err

@@ -22,6 +22,7 @@ import pytest
 
 from service.cli import main
 from solver.beleaguered import Move, Position, apply, deal, legal_moves, replay
+from solver.beleaguered.notation import move_json
 from tests.support.batch_output import batch_records, batch_summary, check_summary
 from tests.support.cli import assert_one_line_error, run, run_json
 from tests.support.servers import address
@@ -43,8 +44,11 @@ BATCH_KEYS = {"deal", "status", "optimal", "length", "single_card_moves", "nodes
 
 
 def assert_move_shape(move: object) -> None:
+    """A Beleaguered Fortress move: one card (no sequence moves), and no standard
+    notation (it has a reserve)."""
     assert isinstance(move, dict)
-    assert set(move) == {"card", "from", "to"}
+    assert set(move) == {"card", "from", "to", "cards"}
+    assert move["cards"] == 1
     assert CARD.fullmatch(move["card"]), move
     assert SOURCE.fullmatch(move["from"]), move
     assert TARGET.fullmatch(move["to"]), move
@@ -246,7 +250,8 @@ def test_solve_text_is_numbered_list(capsys, optimal_2):
     assert len(numbered) == OPTIMAL_LENGTH_DEAL_2
     assert [int(m.group(1)) for m in numbered] == list(range(1, OPTIMAL_LENGTH_DEAL_2 + 1))
     assert lines[1] == "   1. AS reserve:8 -> foundation"
-    as_json = [{"card": m.group(2), "from": m.group(3), "to": m.group(4)} for m in numbered]
+    as_json = [{"card": m.group(2), "from": m.group(3), "to": m.group(4), "cards": 1}
+               for m in numbered]
     assert as_json == optimal_2["moves"]
 
 
@@ -728,7 +733,7 @@ def test_hint_all_moves_grades_every_legal_move_best_first(capsys):
     assert {k: v for k, v in graded.items() if k != "all_moves"} == plain
     moves = graded["all_moves"]
     assert {json.dumps(g["move"], sort_keys=True) for g in moves} == \
-        {json.dumps(m.to_json(), sort_keys=True) for m in legal_moves(deal(2))}
+        {json.dumps(move_json(deal(2), m), sort_keys=True) for m in legal_moves(deal(2))}
     assert all(set(g) == {"move", "outcome", "moves_left"} for g in moves)
     assert moves[0]["outcome"] == "wins" and moves[0]["moves_left"] == plain["moves_left"]
     code, out, _ = run(capsys, "hint", "--deal", "2", "--all-moves")

@@ -9,8 +9,11 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import grpc
 import pytest
 
+from service.api import fortress_solver_pb2 as pb
+from service.api import fortress_solver_pb2_grpc
 from solver.beleaguered import Mode, Move, deal, replay, solve
 from solver.beleaguered.position import Position
 from solver.beleaguered.rules import TABLEAU, apply
@@ -83,6 +86,7 @@ def test_the_text_names_the_cards_a_run_carries(capsys):
                                "moves)")
     data = run_json(capsys, "solve", "--deal", str(DEAL), "--variant", "freecell", "--json")
     counts = carried(deal(DEAL, FREECELL), moves_of(data))
+    assert [move["cards"] for move in data["moves"]] == counts  # the JSON says them too
     for line, count in zip(lines[1:], counts, strict=True):
         assert line.endswith(f" ({count} cards)") == (count > 1), line
 
@@ -111,7 +115,8 @@ def test_batch_lines_record_the_metric_and_single_cards(capsys, tmp_path: Path):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[ServeProcess]:
-    process = ServeProcess(tmp_path_factory.mktemp("freecell") / "serve.log")
+    process = ServeProcess(tmp_path_factory.mktemp("freecell") / "serve.log", "--http-port",
+                           "0")
     try:
         process.wait_serving()
         yield process
@@ -162,5 +167,34 @@ def test_client_generate_sends_proven_deals_of_the_variant(capsys, server):
     assert len(found) == 2
     for each in found:
         assert each["position"] == deal(each["deal"], rules).to_json()
+        assert all({"cards", "standard"} <= set(move) for move in each["moves"])
         alone = solve(deal(each["deal"], rules), Mode.OPTIMAL, budget=Budget(seconds=10))
         assert alone.optimal and alone.length == each["length"]
+
+
+def test_a_hint_over_grpc_and_http_carries_its_cards_and_standard_notation(server):
+    """A FreeCell endgame whose fewest moves start with a run of three onto an empty pile
+    (tests/beleaguered/test_notation.py); the Play RPC takes standard notation and the
+    lines `solve` prints; standard notation of a variant with a reserve is refused."""
+    endgame = {"game": "patience", "variant": "freecell",
+               "tableau": [["TH", "KS", "QH", "JS"], ["TS", "KH", "QS", "JH"], [], [], [], [],
+                           [], []],
+               "cells": [None] * 4, "foundations": {"C": 13, "D": 13, "H": 9, "S": 9}}
+    source = pb.PositionSource(json=json.dumps(endgame))
+    with grpc.insecure_channel(server.address) as channel:
+        answer = fortress_solver_pb2_grpc.SolverStub(channel).Hint(
+            pb.HintRequest(position=source, beleaguered=pb.BeleagueredHintOptions(
+                notation=pb.NOTATION_STANDARD)), timeout=60)
+    assert (answer.move.card, answer.move.cards, answer.move.standard) == ("KS", 3, "13v3")
+    status, body = post(server, "Hint", {"position": {"json": json.dumps(endgame)}})
+    assert status == 200, body
+    assert body["move"] == {"card": "KS", "source": "tableau:0", "target": "tableau:2",
+                            "cards": 3, "standard": "13v3"}
+    status, body = post(server, "Play", {"position": {"json": json.dumps(endgame)},
+                                         "moves": ["   1. 13v3 (3 cards)", "1h",
+                                                   "3. JH tableau:1 -> foundation"]})
+    assert status == 200, body
+    assert json.loads(body["positionJson"])["foundations"]["H"] == 11
+    status, body = post(server, "Hint", {"position": {"beleaguered_deal": 2},
+                                         "beleaguered": {"notation": "NOTATION_STANDARD"}})
+    assert status == 400 and "beleaguered-fortress has a reserve" in body["message"], body

@@ -57,7 +57,7 @@ def test_a_hint_over_http_is_the_command_lines(server):
     assert status == 200
     assert body["status"] == "STATUS_SOLVED" and body["winnable"] is True
     assert body["move"] == {"card": local["move"]["card"], "source": local["move"]["from"],
-                            "target": local["move"]["to"]}
+                            "target": local["move"]["to"], "cards": local["move"]["cards"]}
     assert body["movesLeft"] == local["moves_left"]
 
 
