@@ -249,9 +249,8 @@ def test_every_variants_rules_link_opens_its_familys_page_at_its_section(player,
 
 
 def test_a_hinted_run_shows_its_cards_and_how_many(player, server_url):
-    """The hint names the run it moves from the move's `cards` (sent by the server for
-    every move once moves carry their run's size; added here from the board where the
-    answer lacks it)."""
+    """The hint names the run it moves and how many cards, from the `cards` the server
+    sends with the move."""
     page = player.page
     position = deal(DEAL, find_variant("freecell"))
     line = solve(position, budget=Budget(seconds=30)).moves
@@ -263,35 +262,21 @@ def test_a_hinted_run_shows_its_cards_and_how_many(player, server_url):
         position = apply(position, move)
     else:
         raise AssertionError("no hint of a run of three along the line")
-    hinted: list[dict] = []  # the server's hinted move, and its `cards` when it sends one
-
-    def with_cards(route) -> None:
-        if "allMoves" in (route.request.post_data or ""):  # a selected card's grading
-            route.continue_()
-            return
-        answer = route.fetch()
-        body = answer.json()
-        move = body.get("move")
-        if move is not None:
-            hinted.append(dict(move))
-            move.setdefault("cards", run_of(position, Move.from_json(move)))
-        route.fulfill(response=answer, json=body)
-
-    page.route("**/fortress.solver.v1.Solver/Hint", with_cards)
     page.goto(f"{server_url}?variant=freecell&deal={DEAL}")
     expect(status(page)).to_have_text(re.compile("^playing: "))
     paste(page, position)
-    page.get_by_test_id("hint").click()
+    with page.expect_response(lambda r: r.url.endswith("/Hint")
+                              and "allMoves" not in (r.request.post_data or "")) as hinted:
+        page.get_by_test_id("hint").click()
     expect(page.get_by_test_id("moves-left")).to_have_text(str(advice.moves_left))
-    move = Move.from_json(hinted[0])
+    sent = hinted.value.json()["move"]
+    move = Move.from_json(sent)
     run = run_of(position, move)
-    assert run >= 2  # a run, as the library's hint is
-    assert hinted[0].get("cards", run) == run  # the server's own count, where it sends one
+    assert run >= 2 and sent["cards"] == run  # a run, as the library's hint is, counted
     pile = [str(c) for c in position.tableau[move.source.index or 0]]
     expect(page.get_by_test_id("hint-move")).to_have_text(
         f"{move.card} {move.source} → {move.target} ({run} cards: {' '.join(pile[-run:])})")
     expect(page.locator(".card.hinted")).to_have_count(run)
-    page.unroute_all(behavior="ignoreErrors")  # a grading still on its way
     assert_clean(player)
 
 
