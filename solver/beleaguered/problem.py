@@ -156,6 +156,11 @@ def _other_suits(build: Build, suit: int) -> tuple[int, ...]:
     return (0, 1, 2, 3)
 
 
+def takes_of(variant: Variant) -> tuple[frozenset[int], ...]:
+    """Per card, the cards that build on it in a run moved as one (sequence moves)."""
+    return _rules(variant, True).takes
+
+
 class FortressProblem:
     """Implements solver.search.Problem for one starting position, under its variant."""
 
