@@ -61,8 +61,10 @@ LEAST_SHARE = 1 / 8  # of the rung below's time, what a rung above has at the le
 PRIOR = 8  # a rung's finds per second start as one find in this many of its searches
 _TOO_LITTLE = 0.01  # seconds left below which no search is started
 # seconds: a run with no wall time of its user's that has found none by then ends (a band
-# no deal meets), and says what it tried
-HOPELESS_AFTER = 120.0
+# no deal meets), and says what it tried; ten seconds short of two minutes, for the process
+# to start, its last answers to come in (a search reads the clock every 256 nodes) and its
+# workers to end, so that the whole command ends within two minutes
+HOPELESS_AFTER = 110.0
 
 
 def ladder(top: float, first: float = FIRST_RUNG) -> tuple[float, ...]:
