@@ -18,11 +18,12 @@ T = TypeVar("T")
 _GRACE = 0.5  # seconds
 
 
-def in_pool(pool: Pool, jobs: int, attempt: Callable[[int, float], T],
-            deadline: float) -> Callable[[Iterator[int], float], Iterator[T]]:
-    """A plan's run on `pool` (`jobs` processes): `attempt(deal, rung)` (picklable) for
-    each deal within the rung's seconds, answers as they finish, none waited for past
-    `deadline` (time.monotonic())."""
+def in_pool(pool: Pool, jobs: int, attempt: Callable[[int, float, float], T],
+            deadline: Callable[[], float]) -> Callable[[Iterator[int], float], Iterator[T]]:
+    """A plan's run on `pool` (`jobs` processes): `attempt(deal, rung, end)` (picklable)
+    for each deal within the rung's seconds and by `end`, the plan's `deadline()`
+    (time.monotonic()) as the search starts; answers as they finish, none waited for
+    past the deadline (which a find may move on)."""
     def run(deals: Iterator[int], rung: float) -> Iterator[T]:
         answers: SimpleQueue[T | BaseException] = SimpleQueue()
 
@@ -30,7 +31,7 @@ def in_pool(pool: Pool, jobs: int, attempt: Callable[[int, float], T],
             number = next(deals, None)
             if number is None:
                 return False
-            pool.apply_async(attempt, (number, rung), callback=answers.put,
+            pool.apply_async(attempt, (number, rung, deadline()), callback=answers.put,
                              error_callback=answers.put)
             return True
 
@@ -38,7 +39,8 @@ def in_pool(pool: Pool, jobs: int, attempt: Callable[[int, float], T],
         while running < jobs and start():
             running += 1
         while running:
-            wait = None if math.isinf(deadline) else deadline - time.monotonic() + _GRACE
+            end = deadline()
+            wait = None if math.isinf(end) else end - time.monotonic() + _GRACE
             try:
                 answer = answers.get(timeout=None if wait is None else max(wait, 0.0))
             except Empty:

@@ -56,7 +56,14 @@ from solver.beleaguered import (
 from solver.beleaguered.deals import LARGEST_DEAL, MAX_DEAL, NUMBERED, check_deals
 from solver.beleaguered.drawing import picture
 from solver.beleaguered.game import GAME, HINT, SOLVE, HintOptions, SolveOptions, play
-from solver.beleaguered.generation import FIRST_RUNG, RUNG_FACTOR, Band, Outcome, Tried
+from solver.beleaguered.generation import (
+    FIRST_RUNG,
+    HOPELESS_AFTER,
+    RUNG_FACTOR,
+    Band,
+    Outcome,
+    Tried,
+)
 from solver.beleaguered.notation import Notation, run_size
 from solver.beleaguered.results import line, record
 from solver.beleaguered.solve import Metric
@@ -140,11 +147,13 @@ def add_commands(commands: Any) -> None:
                     f"within {FIRST_RUNG:g} s (or --seconds when less), the deals the "
                     "shipped census proves out of the band skipped; a deal that budget "
                     "leaves unsettled is set aside, and the deals set aside are searched "
-                    f"again with {RUNG_FACTOR} times more, up to --seconds, each rung's "
+                    f"again with {RUNG_FACTOR} times more, up to --seconds, those with the "
+                    "shortest line found first, each rung's "
                     "share of the time earned by the deals it finds (all of them once the "
                     "range is spent). When the range or the wall time "
-                    "(--max-seconds) runs out first, it says what it found and tried and "
-                    "exits 1.",
+                    "(--max-seconds) runs out first, or with no --max-seconds "
+                    f"{HOPELESS_AFTER:g} s pass with no deal found (a band no deal meets), "
+                    "it says what it found and tried and exits 1.",
         epilog="examples:\n  fortress-solver generate --count 2 --min-length 60 "
                "--max-length 70 --deals 1-20\n"
                "  fortress-solver generate --count 5 --mode verdict --variant citadel\n"
@@ -342,8 +351,11 @@ def _add_generate_options(parser: argparse.ArgumentParser, local: bool) -> None:
     parser.add_argument("--max-seconds", type=positive(float), metavar="SECONDS",
                         help="the most wall time to take: then it stops, says what it found "
                              "and tried, and exits 1 (" + (
-                                 "no limit when not given)" if local else
-                                 "the server's most when not given, and at most that)"))
+                                 "when not given: no limit, but a run that has found no "
+                                 f"deal within {HOPELESS_AFTER:g} s ends so)" if local else
+                                 "the server's most when not given, and at most that; a "
+                                 f"call then ends when it has found no deal within "
+                                 f"{HOPELESS_AFTER:g} s)"))
     records = ("every deal tried, with its outcome and budget; a run started again skips "
                "the deals tried, prints those found, and tries the unknown ones again only "
                "with a larger budget" if local else
@@ -676,8 +688,9 @@ def _generate_local(args: argparse.Namespace) -> None:
     check_deals(first, last, variant)
     earlier = _earlier(args, variant, band)
     fresh = fresh_deals(first, last, band, variant)
+    give_up = HOPELESS_AFTER if args.max_seconds is None else None
     plan = Generation(args.count, band, fresh, ladder(args.seconds), args.max_seconds, earlier,
-                      Mode(args.mode))
+                      Mode(args.mode), give_up)
     with progress_bar(total=args.count, unit="deal", forced=args.progress) as bar, \
             appending(args.out) as out:
         found = _Found(args, variant, band, out, bar)
@@ -685,9 +698,9 @@ def _generate_local(args: argparse.Namespace) -> None:
             found.show(tried)
         if not plan.done:
             with sigterm_as_interrupt(), worker_pool(args.jobs) as pool:
-                attempt = partial(try_deal, budget=budget_of(args), deadline=plan.deadline,
-                                  variant=variant, mode=Mode(args.mode))
-                run = in_pool(pool, args.jobs, attempt, plan.deadline)
+                attempt = partial(try_deal, budget=budget_of(args), variant=variant,
+                                  mode=Mode(args.mode))
+                run = in_pool(pool, args.jobs, attempt, lambda: plan.deadline)
                 for tried in plan.run(run):
                     found.record(tried)
                     found.show(tried)

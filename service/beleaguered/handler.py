@@ -6,6 +6,7 @@ Beleaguered Fortress), and a position in it of another variant is refused."""
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import partial
@@ -36,7 +37,15 @@ from solver.beleaguered.game import (
     SolveOptions,
     with_grades,
 )
-from solver.beleaguered.generation import Band, Ending, Generation, Outcome, fresh_deals, ladder
+from solver.beleaguered.generation import (
+    HOPELESS_AFTER,
+    Band,
+    Ending,
+    Generation,
+    Outcome,
+    fresh_deals,
+    ladder,
+)
 from solver.beleaguered.grading import Grading, hint_part
 from solver.beleaguered.problem import safe_moves
 from solver.beleaguered.solve import Metric, hint_from, hints_along
@@ -221,21 +230,26 @@ class Handler(Typed):
         numbers = fresh_deals(first, last, band, variant)
         # the deals handed to a search; the census's skips cost nothing and are not
         # counted (its scan is bounded by its size: a million deals, some 40 ms)
+        # a call that sets no wall time gives up when it has found none within
+        # HOPELESS_AFTER (a band no deal meets): solver/beleaguered/generation.py
+        give_up = HOPELESS_AFTER if not request.max_seconds else None
         plan = Generation(request.count, band, islice(numbers, calls.max_batch),
-                          ladder(budget.seconds or most), seconds, mode=mode)
+                          ladder(budget.seconds or most), seconds, mode=mode,
+                          give_up=give_up)
 
         def run(deals: Iterator[int], rung: float) -> Iterator[tuple[int, float, Solution]]:
             given: dict[int, float] = {}
+            until = plan.deadline  # the round's: a find moves the plan's on for the next
 
             def jobs() -> Iterator[tuple[int, Question[Any, Any, Any], Position,
                                          SolveOptions]]:
                 for number in deals:
-                    given[number] = plan.allowed(rung)
+                    given[number] = max(0.0, min(rung, until - time.monotonic()))
                     yield number, SOLVE, deal(number, variant), SolveOptions(mode=mode)
 
             for number, solution in calls.ask_many(jobs(), replace(budget, seconds=rung),
                                                    enough=lambda: plan.done,
-                                                   deadline=plan.deadline):
+                                                   deadline=until):
                 yield number, given.pop(number), solution
 
         sent = 0
@@ -250,6 +264,8 @@ class Handler(Typed):
             limit = ("" if 0 < request.max_seconds <= most
                      else " (this server's most for one call)")
             raise OutOfRange(plan.status(limit=limit))
+        if plan.ending is Ending.HOPELESS:
+            raise OutOfRange(plan.status(wall="max_seconds"))
         if plan.ending is Ending.SPENT:
             if next(numbers, None) is None:
                 raise OutOfRange(plan.status(f"deals {first}-{last} spent"))

@@ -13,7 +13,11 @@ the rung below's (counted from one find in eight searches each, so that an untri
 is tried), at least an eighth and at most as much. So a band whose deals are quick to prove keeps
 most of the time on the first rung, and one whose deals are slow still gets the larger
 budgets within the wall time. Once the fresh numbers are spent, every deal set aside is
-tried again, rung by rung.
+tried again, rung by rung. A rung above the first tries the deals set aside for it by
+the line the rung below found, shortest first (those with none last): a deal whose line
+lies near the band's bottom is the likeliest to be proven in the band, and the cheapest
+(a proof's cost grows with the length it proves), while one with no line, or a long one,
+is mostly out of band or out of reach.
 
 A deal is settled when its optimal length is proven (in the band: found; outside it: out
 of band), when it is proven unwinnable, or when a search proves it out of band without
@@ -25,6 +29,12 @@ The wall time is a hard limit: a deal drawn near the end is given only the time 
 a search that the end cuts short is no try (it did not have its rung): it is neither
 counted nor recorded, and waits for a later run at the same rung. Each caller brings its
 own way of running searches (`Run`): a local process pool, or the server's workers.
+
+A band no deal meets would search every deal number, so a run given no wall time by its
+user gives up (`give_up`, HOPELESS_AFTER by default): when it has found no deal of its band
+within that time, it ends, with its counts; once it has found one, the band is shown to be
+met and the run goes on to its count. The searches started before the first find end by
+the give-up moment; a search that moment cut short is tried again at its rung.
 """
 
 from __future__ import annotations
@@ -50,6 +60,11 @@ BATCH = 2
 LEAST_SHARE = 1 / 8  # of the rung below's time, what a rung above has at the least
 PRIOR = 8  # a rung's finds per second start as one find in this many of its searches
 _TOO_LITTLE = 0.01  # seconds left below which no search is started
+# seconds: a run with no wall time of its user's that has found none by then ends (a band
+# no deal meets), and says what it tried; ten seconds short of two minutes, for the process
+# to start, its last answers to come in (a search reads the clock every 256 nodes) and its
+# workers to end, so that the whole command ends within two minutes
+HOPELESS_AFTER = 110.0
 
 
 def ladder(top: float, first: float = FIRST_RUNG) -> tuple[float, ...]:
@@ -126,13 +141,31 @@ class Tried:
     moves: tuple[Move, ...] = ()  # found: its line (optimal in optimal mode), replayed
 
 
+class Why(StrEnum):
+    """Why a deal is out of the band."""
+
+    UNWINNABLE = "unwinnable"
+    SHORTER = "with a line below the band"  # its optimal length is at most the line's
+    LONGER = "with a bound above it"  # a lower bound, or the optimal length, above the top
+
+
+def why_out(tried: Tried, band: Band) -> Why:
+    """What put a deal out of the band (a deal proven unwinnable has neither a line nor a
+    bound above the band)."""
+    if tried.length is not None and tried.length < (band.low or 0):
+        return Why.SHORTER
+    if tried.lower_bound is not None and tried.lower_bound > band.top:
+        return Why.LONGER
+    return Why.UNWINNABLE
+
+
 # How a caller runs searches: each deal of the iterator (read as a search can start) within
 # the rung's seconds, and never past `Generation.deadline`; (deal, the seconds it was given,
 # the answer) as each finishes. It may stop early (its client gone): the plan stops too.
 Run = Callable[[Iterator[int], float], Iterator[tuple[int, float, Solution]]]
 
 
-def try_deal(number: int, rung: float, budget: Budget, deadline: float,
+def try_deal(number: int, rung: float, deadline: float, budget: Budget,
              variant: Variant | None,
              mode: Mode = Mode.OPTIMAL) -> tuple[int, float, Solution]:
     """Deal `number` solved in `mode` within the rung's seconds, the budget's other
@@ -161,6 +194,7 @@ class Ending(StrEnum):
     TIME_UP = "time up"  # the wall time ran out first
     SPENT = "spent"  # every deal was tried at every rung
     STOPPED = "stopped"  # the runner stopped early
+    HOPELESS = "hopeless"  # none found within the give-up time (a band no deal meets)
 
 
 class _Draw:
@@ -196,17 +230,21 @@ class Generation:
     `max_seconds` of wall time (None: no limit). `earlier` are the tries of an earlier run
     (its --out file, a deal's last try last): their deals are not drawn afresh, those found
     count, and those set aside are tried again at the first rung above their budget.
-    `mode`: the searches' (`outcome` reads their answers as it says)."""
+    `mode`: the searches' (`outcome` reads their answers as it says). `give_up`: the
+    seconds after which a run that has found none ends (None: never)."""
 
     def __init__(self, count: int, band: Band, fresh: Iterator[int], rungs: tuple[float, ...],
                  max_seconds: float | None = None, earlier: Iterable[Tried] = (),
-                 mode: Mode = Mode.OPTIMAL) -> None:
+                 mode: Mode = Mode.OPTIMAL, give_up: float | None = None) -> None:
         self.count = count
         self.band = band
         self.mode = mode
         self.rungs = rungs
         self.max_seconds = max_seconds
-        self.deadline = math.inf if max_seconds is None else time.monotonic() + max_seconds
+        self.give_up = give_up
+        began = time.monotonic()
+        self._wall = math.inf if max_seconds is None else began + max_seconds
+        self._give_up_at = math.inf if give_up is None else began + give_up
         self.last_fresh: int | None = None  # the largest fresh deal number drawn
         self.ending: Ending | None = None
         self._fresh = fresh
@@ -229,13 +267,15 @@ class Generation:
     def done(self) -> bool:
         return len(self.found) >= self.count
 
+    @property
+    def deadline(self) -> float:
+        """The moment (time.monotonic()) the searches end by: the wall time's end, or the
+        give-up moment before it while none is found."""
+        return self._wall if self.found else min(self._wall, self._give_up_at)
+
     def left(self) -> float:
         """The wall time left, in seconds."""
         return self.deadline - time.monotonic()
-
-    def allowed(self, rung: float) -> float:
-        """The seconds a search started now is given: its rung's, or the time left."""
-        return max(0.0, min(rung, self.left()))
 
     def run(self, run: Run) -> Iterator[Tried]:
         """Try deals, round by round, until the count is found, the time is up, or every
@@ -247,13 +287,20 @@ class Generation:
             if k is None:
                 self.ending = Ending.SPENT
                 return
+            until = self.deadline  # a find during the round moves it on
             draw = _Draw(self._round(k), self, k)
             for number, seconds, solution in run(draw, self.rungs[k]):
                 tried = self._settle(number, k, seconds, solution)
                 if tried is not None:
                     yield tried
-            if not self.done and not (draw.drained or draw.paused):
-                self.ending = Ending.TIME_UP if self.left() < _TOO_LITTLE else Ending.STOPPED
+            if self.done or draw.drained or draw.paused:
+                continue
+            if until - time.monotonic() >= _TOO_LITTLE:
+                self.ending = Ending.STOPPED
+                return
+            if self.left() < _TOO_LITTLE:
+                self.ending = Ending.TIME_UP if self.found or self._wall <= until \
+                    else Ending.HOPELESS
                 return
         self.ending = Ending.FOUND
 
@@ -294,7 +341,7 @@ class Generation:
         it is drawn; then (the first rung) fresh ones."""
         waiting = self._waiting[k]
         while waiting:
-            waiting.sort()
+            waiting.sort(key=self._promise)
             yield waiting.pop(0)
         if k:
             return
@@ -304,13 +351,22 @@ class Generation:
                 yield number
         self._fresh_spent = True
 
+    def _promise(self, number: int) -> tuple[bool, int, int]:
+        """A deal set aside, by the line its last try found: shortest first, none last."""
+        last = self._last.get(number)
+        line = None if last is None else last.length
+        return line is None, line or 0, number
+
     def _settle(self, number: int, k: int, seconds: float,
                 solution: Solution) -> Tried | None:
         """The try of a deal, remembered (and set aside for the next rung when unknown);
-        None for a search the wall time cut short."""
+        None for a search the wall time cut short (tried again at its rung when a find
+        has since moved the end on, so far that it would now have all of its rung)."""
         self._spent[k] += seconds
         found = outcome(solution, self.band, self.mode)
         if found is Outcome.UNKNOWN and (seconds < self.rungs[k] or self.left() <= 0):
+            if self.left() >= self.rungs[k]:
+                self._waiting[k].append(number)
             return None
         tried = Tried(number, found, seconds, solution.length, solution.lower_bound,
                       solution.moves if found is Outcome.FOUND else ())
@@ -322,27 +378,43 @@ class Generation:
             self._waiting[k + 1].append(number)
         return tried
 
-    def status(self, spent: str = "", limit: str = "") -> str:
+    def status(self, spent: str = "", limit: str = "", wall: str = "--max-seconds") -> str:
         """Why the plan stopped short, in one line: `spent` names the deals when they
         were spent ("deals 1-30 spent"); `limit` follows the wall time when it was up
-        (" (this server's most for one call)")."""
+        (" (this server's most for one call)"); `wall` names how a user sets one, when
+        the plan gave up."""
         found = f"{len(self.found)} of {self.count} deals found{self.band}"
         unknown = Counter(t.seconds for t in self._last.values()
                           if t.outcome is Outcome.UNKNOWN)
+        if self.ending is Ending.HOPELESS:
+            return (f"gave up after {self.give_up:g} s with none found (with no {wall}, a "
+                    f"run that finds none by then ends): {found}; {self._counts(unknown)}")
         if self.ending is not Ending.TIME_UP:
             left = sum(unknown.values())
             unsettled = "" if not left else (
                 f"; {left} deal{'s' * (left != 1)} unknown (the budget ran out: a larger "
                 "one may find more)")
             return f"{spent}: {found}{unsettled}"
-        out = sum(t.outcome is Outcome.OUT for t in self._last.values())
-        tried = f"{len(self._last)} tried: {out} out of band"
+        return (f"time up after {self.max_seconds:g} s{limit}: {found}; "
+                f"{self._counts(unknown)}")
+
+    def _counts(self, unknown: Counter[float]) -> str:
+        """The deals tried: how many, winnable (a line found), in the band, out of it by
+        why, and set aside unknown by their budgets."""
+        tries = self._last.values()
+        out = Counter(why_out(t, self.band) for t in tries if t.outcome is Outcome.OUT)
+        winnable = sum(t.length is not None for t in tries)
+        in_band = sum(t.outcome is Outcome.FOUND for t in tries)
+        counts = (f"{len(self._last)} tried: {winnable} winnable, {in_band} in band, "
+                  f"{out.total()} out of band")
+        if out:
+            counts += " (" + ", ".join(f"{out[why]} {why}" for why in Why if out[why]) + ")"
         if unknown:
             at = sorted(unknown.items())
             where = (f"at {_seconds(at[0][0])}" if len(at) == 1 else
                      "(" + ", ".join(f"{n} at {_seconds(s)}" for s, n in at) + ")")
-            tried += f", {sum(unknown.values())} unknown set aside {where}"
-        return f"time up after {self.max_seconds:g} s{limit}: {found}; {tried}"
+            counts += f", {unknown.total()} unknown set aside {where}"
+        return counts
 
 
 _FOUND = re.compile(r"([0-9]+) of ([0-9]+) deals found")

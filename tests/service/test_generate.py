@@ -15,6 +15,7 @@ import grpc
 import pytest
 
 from service.api import fortress_solver_pb2 as pb
+from service.beleaguered import commands, handler
 from solver.beleaguered import Move, deal, replay, solve
 from solver.beleaguered.variant import find_variant
 from solver.budget import Budget
@@ -28,6 +29,12 @@ PAST_CENSUS = ["--variant", "streets-and-alleys", "--deals", "10001-2000000000"]
 QUICKLY = ["--variant", "bakers-game", "--deals", "10001-2000000000"]
 BAND = ["--min-length", "78", "--max-length", "84"]  # streets-and-alleys' median, 81, ±3
 NONE_MEETS = ["--min-length", "150"]  # no streets-and-alleys deal is that long
+
+
+def gave_up(wall: str) -> str:
+    """The head of the status line of a run given up on after 2 s, as a pattern."""
+    return re.escape(f"gave up after 2 s with none found (with no {wall}, a run that finds "
+                     "none by then ends)")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -54,16 +61,24 @@ def assert_proven(found: dict, variant: str, low: int, high: int) -> None:
     assert low <= found["length"] <= high
 
 
-def time_up_counts(err: str, seconds: int = 2) -> tuple[int, int, int]:
+def time_up_counts(err: str, seconds: int = 2, why: str | None = None
+                   ) -> tuple[int, int, int]:
     """(tried, out of band, unknown) of the status line of a band no deal meets, its time
-    up: the whole of standard error."""
-    matched = re.fullmatch(rf"fortress-solver: time up after {seconds} s: 0 of 2 deals "
-                           r"found within 150-\.\.\. moves; (\d+) tried: (\d+) out of band"
+    up (or given up on, `why`): the whole of standard error. Those out of band are each
+    counted by why, those winnable (a line found) and in the band too."""
+    why = why or f"time up after {seconds} s"
+    matched = re.fullmatch(rf"fortress-solver: {why}: 0 of 2 deals found within "
+                           r"150-\.\.\. moves; (\d+) tried: (\d+) winnable, 0 in band, "
+                           r"(\d+) out of band(?: \(([^)]+)\))?"
                            r"(?:, (\d+) unknown set aside (?:at [\d.]+ s|\([^)]+\)))?\n",
                            err)
     assert matched, err
-    tried, out, unknown = (int(n or 0) for n in matched.groups())
-    return tried, out, unknown
+    tried, winnable, out, reasons, unknown = matched.groups()
+    counted = re.findall(r"(\d+) (unwinnable|with a line below the band|with a bound above "
+                         r"it)", reasons or "")
+    assert sum(int(n) for n, _ in counted) == int(out)
+    assert int(winnable) <= int(tried)
+    return int(tried), int(out), int(unknown or 0)
 
 
 # -------------------------------------------------------------------- generate, locally
@@ -92,6 +107,20 @@ def test_a_band_no_deal_meets_ends_at_max_seconds_with_a_status_and_its_counts(t
     assert sum(line["outcome"] == "out" for line in last.values()) == out_of_band
     assert {line["budget"]["seconds"] for line in last.values()
             if line["outcome"] == "unknown"} <= {0.25, 1.0}
+
+
+def test_a_band_no_deal_meets_given_no_wall_time_gives_up_with_its_counts(monkeypatch,
+                                                                         capsys):
+    """With no --max-seconds, a run that has found none within HOPELESS_AFTER (2 s here,
+    so that the test is quick) ends, exit 1, its status and counts in one line."""
+    from service import cli
+
+    monkeypatch.setattr(commands, "HOPELESS_AFTER", 2.0)
+    code = cli.main(["generate", *PAST_CENSUS, *NONE_MEETS, "--count", "2", "--jobs", "1"])
+    out, err = capsys.readouterr()
+    assert (code, out) == (1, "")
+    tried, out_of_band, unknown = time_up_counts(err, why=gave_up("--max-seconds"))
+    assert tried == out_of_band + unknown > 0
 
 
 def test_a_band_above_max_length_is_refused_in_one_line():
@@ -231,6 +260,22 @@ def test_client_generate_resumed_over_other_deals_prints_only_its_own(solver_ser
     [found] = printed(after.stdout)
     assert found["deal"] > earlier["deal"]
     assert_proven(found, "bakers-game", 78, 84)
+
+
+def test_a_call_with_no_wall_time_gives_up_on_a_band_no_deal_meets(monkeypatch):
+    """A call that sets no max_seconds, on a server that would give it 10 s, ends when it
+    has found none within HOPELESS_AFTER (2 s here): OUT_OF_RANGE, with its counts."""
+    monkeypatch.setattr(handler, "HOPELESS_AFTER", 2.0)
+    with running_server(workers=1, queue=4, limits=Budget(seconds=1.0)) as server, \
+            connect(server) as stub:
+        request = pb.GenerateDealsRequest(count=2, min_length=150, first_deal=10001,
+                                          variant="streets-and-alleys")
+        with pytest.raises(grpc.RpcError) as caught:
+            list(stub.GenerateDeals(request, timeout=60))
+    assert caught.value.code() is grpc.StatusCode.OUT_OF_RANGE
+    tried, out_of_band, unknown = time_up_counts(
+        f"fortress-solver: {caught.value.details()}\n", why=gave_up("max_seconds"))
+    assert tried == out_of_band + unknown > 0
 
 
 def test_a_server_caps_a_calls_wall_time_at_ten_of_its_searches():
