@@ -784,8 +784,9 @@ def _follow(call: Any, began: float, tally: Tally, ended_at: list[float]) -> Non
 
 
 def endless_generate(target: Target, until: float) -> Details:
-    """8 GenerateDeals streams asking past the census for a band no deal meets: searches
-    that never end on their own hold the workers until the deadline."""
+    """8 GenerateDeals streams asking past the census for a band no deal meets: they hold
+    the workers until the call's deadline, or until the server gives the band up (after
+    about 110 s without a deal found, when the request sets no max_seconds)."""
     request = pb.GenerateDealsRequest(count=3, min_length=200, max_length=300,
                                       first_deal=2_000_000)
     tally = Tally()
