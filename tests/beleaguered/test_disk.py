@@ -22,6 +22,7 @@ from solver.beleaguered.variant import variants
 from solver.budget import Budget, Disk, Status
 from solver.search.external import external_breadth_first
 from tests.support.beleaguered_endgames import endgame
+from tests.support.cli import assert_one_line_error, run, run_json
 
 _VARIANTS = {variant.name: variant for variant in variants()}
 _STATUS = (Status.SOLVED, Status.UNSOLVABLE, Status.UNKNOWN)
@@ -114,3 +115,21 @@ def test_solve_goes_on_on_disk_with_the_budgets_disk(tmp_path: Path) -> None:
 def test_a_disk_budget_must_be_positive() -> None:
     with pytest.raises(ValueError, match="disk budget must be positive"):
         Disk("/tmp", 0)
+
+
+def test_solve_takes_disk_and_its_budget(capsys: pytest.CaptureFixture[str],
+                                         tmp_path: Path) -> None:
+    data = run_json(capsys, "solve", "--variant", "streets-and-alleys", "--deal", "5",
+                    "--mode", "verdict", "--memory", "1", "--disk", str(tmp_path),
+                    "--disk-budget", "1", "--json")
+    assert data["status"] == "unsolvable"  # unknown within 1 MiB without --disk
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_solve_refuses_a_disk_that_is_no_directory(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    missing = tmp_path / "missing"
+    assert_one_line_error(*run(capsys, "solve", "--deal", "5", "--disk", str(missing)),
+                          "--disk", "not a directory")
+    assert_one_line_error(*run(capsys, "solve", "--deal", "5", "--disk", str(tmp_path),
+                               "--disk-budget", "0"), "--disk-budget")
