@@ -2007,6 +2007,7 @@ private:
     }
 
     void write_keys(std::FILE* f, const Key* keys, uint64_t n) {
+        if (!n) return;  // an empty vector's data may be null
         spill_.grow(n * sizeof(Key));
         if (std::fwrite(keys, sizeof(Key), n, f) != n)
             throw std::runtime_error("cannot write to the disk search's files");
