@@ -229,9 +229,10 @@ DISK_GIB = 32.0  # what --disk's files may hold at once, by default
 def add_disk(parser: argparse.ArgumentParser) -> None:
     """--disk and --disk-budget: where a search that fills --memory goes on."""
     parser.add_argument("--disk", type=directory, metavar="DIR",
-                        help="a directory where a search that fills --memory goes on, "
-                             "breadth-first on disk, to a verdict (its files are removed "
-                             "when it ends; a line it finds is not proven shortest)")
+                        help="a directory where a search of the compiled kernel that "
+                             "fills --memory goes on, breadth-first on disk, to a verdict "
+                             "(its files are removed when it ends; a line it finds is not "
+                             "proven shortest)")
     parser.add_argument("--disk-budget", type=positive(float), default=DISK_GIB,
                         metavar="GIB",
                         help=f"the GiB --disk's files may hold at once (by default "
