@@ -15,7 +15,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Generic, NoReturn, TextIO, TypeVar
 
-from solver.budget import DEFAULT_MEMORY_MIB, Budget
+from solver.budget import DEFAULT_MEMORY_MIB, Budget, Disk
 from solver.errors import InvalidInput
 from solver.json_text import MAX_BYTES
 from solver.numerals import read_number
@@ -223,6 +223,30 @@ def add_budget(parser: argparse.ArgumentParser, seconds: float, buys: str = "",
                              "server, at most what its --memory-per-worker leaves")
 
 
+DISK_GIB = 32.0  # what --disk's files may hold at once, by default
+
+
+def add_disk(parser: argparse.ArgumentParser) -> None:
+    """--disk and --disk-budget: where a search that fills --memory goes on."""
+    parser.add_argument("--disk", type=directory, metavar="DIR",
+                        help="a directory where a search of the compiled kernel that "
+                             "fills --memory goes on, breadth-first on disk, to a verdict "
+                             "(its files are removed when it ends; a line it finds is not "
+                             "proven shortest)")
+    parser.add_argument("--disk-budget", type=positive(float), default=DISK_GIB,
+                        metavar="GIB",
+                        help=f"the GiB --disk's files may hold at once (by default "
+                             f"{DISK_GIB:g}); past it the answer is unknown")
+
+
+def directory(text: str) -> Path:
+    """An existing directory, for --disk."""
+    path = Path(text)
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: not a directory")
+    return path
+
+
 def add_variant(parser: argparse.ArgumentParser) -> None:
     """--variant and --rules, for a game whose front end plays variants (`in_variant`)."""
     parser.add_argument("--variant", metavar="NAME",
@@ -285,8 +309,10 @@ def progress_bar(iterable: Iterable[Any] | None = None, *, total: int, unit: str
 
 
 def budget_of(args: argparse.Namespace) -> Budget:
+    disk = getattr(args, "disk", None)
     return Budget(seconds=args.seconds, nodes=args.nodes, table_entries=args.table_entries,
-                  memory_mib=args.memory)
+                  memory_mib=args.memory,
+                  disk=None if disk is None else Disk(str(disk), args.disk_budget))
 
 
 def source_name(path: str) -> str:

@@ -31,6 +31,24 @@ class Status(StrEnum):
 
 
 @dataclass(frozen=True)
+class Disk:
+    """Where a search that fills its memory goes on, on disk (the kernel's DiskSearch,
+    docs/castle-family.md): a directory it makes its files in and removes them from when
+    it ends, and the GiB they may hold at once."""
+
+    directory: str
+    gib: float
+
+    def __post_init__(self) -> None:
+        if self.gib <= 0:
+            raise ValueError(f"the disk budget must be positive, got {self.gib}")
+
+    @property
+    def budget_bytes(self) -> int:
+        return int(self.gib * (1 << 30))
+
+
+@dataclass(frozen=True)
 class Budget:
     """Limits for one search; None means no limit on that axis.
 
@@ -49,6 +67,7 @@ class Budget:
     stop: Callable[[], bool] | None = field(default=None, compare=False, repr=False)
     memory_mib: int | None = DEFAULT_MEMORY_MIB
     memory_from: int | None = field(default=None, compare=False, repr=False)
+    disk: Disk | None = None  # with the compiled kernel: where a search goes on past memory
 
     def __post_init__(self) -> None:
         for name in ("seconds", "nodes", "table_entries", "memory_mib"):

@@ -27,6 +27,7 @@ from service.arguments import (
     Number,
     Shortfall,
     add_budget,
+    add_disk,
     add_progress,
     add_retry,
     add_server,
@@ -389,9 +390,12 @@ class _Engine(argparse.Action):
 
 def _flags(parser: argparse.ArgumentParser, question: Question[Any, Any, Any],
            remote: bool) -> None:
-    """The questions' commands' own flag: the deprecated --engine, where they search."""
+    """The questions' commands' own flags: the deprecated --engine, where they search;
+    solve's --disk and --disk-budget."""
     if not remote:
         _add_engine(parser)
+    if not remote and question.name == "solve":
+        add_disk(parser)
 
 
 def _source(position: Position, args: argparse.Namespace) -> Any:

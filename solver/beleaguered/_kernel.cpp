@@ -32,13 +32,18 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <tuple>
 #include <vector>
+
+#include <unistd.h>
 
 namespace py = pybind11;
 
@@ -701,6 +706,7 @@ Triple locate(const Board& b, Move m) {
 struct Exhausted {
     bool memory = false;
     bool flare = false;  // a verdict flare's own share of nodes, not the budget
+    bool disk = false;  // the disk search's files would pass the disk budget
 };
 
 // Thrown when a run of deals gives up the deal it is searching (solve_deals' slice): no
@@ -779,6 +785,8 @@ struct Outcome {
     bool flare_spent = false;  // whether a verdict flare stopped at its share of nodes
     int cost = 0;  // the moves' cost, when SOLVED (the anytime search's line may exceed `lower`)
     double line_seconds = 0;  // seconds into the search when the line was found
+    bool disk_full = false;  // whether the disk budget ran out
+    uint64_t disk_bytes = 0;  // the disk search's files at their largest
 };
 
 // --- greedy best-first and A* (search/astar.py) --------------------------------------
@@ -1813,6 +1821,341 @@ private:
     uint64_t bytes_ = 0;
 };
 
+// --- a verdict on disk: external-memory breadth-first search (search/external.py) ----
+
+// A search that outgrows its memory goes on here, breadth-first by layers (a layer: the
+// positions first reached in that many steps), with delayed duplicate detection: a
+// layer's children gather in memory, up to what the memory budget holds, are sorted and
+// written as a run; the runs are merged, and a child is kept only if no earlier layer
+// holds it. Each layer's file is sorted by (cards home, key), with where each count of
+// cards home starts, so a child with k cards home is looked for only among earlier
+// positions with k home: a position is reached only from positions with no more cards
+// home (none with worrying back, where every layer is one bucket). A child that wins
+// ends the search; its line is found again backwards, layer by layer, by the parent
+// each layer holds. The files live in a directory of their own under `dir`, removed
+// when the search ends however it ends (no resumption); their bytes at any time are
+// held within the disk budget.
+
+constexpr int BUCKETS = CARDS + 1;
+
+inline int bucket_of(const Key& k, const Rules& r) {
+    if (r.back) return 0;
+    const uint8_t* bytes = reinterpret_cast<const uint8_t*>(k.w);
+    return (bytes[52] & 15) + (bytes[52] >> 4) + (bytes[53] & 15) + (bytes[53] >> 4);
+}
+
+// Keys in a bucket's order, then word by word.
+struct KeyOrder {
+    const Rules* rules;
+    bool operator()(const Key& a, const Key& b) const {
+        int ba = bucket_of(a, *rules), bb = bucket_of(b, *rules);
+        if (ba != bb) return ba < bb;
+        for (int i = 0; i < KEY_WORDS; ++i)
+            if (a.w[i] != b.w[i]) return a.w[i] < b.w[i];
+        return false;
+    }
+};
+
+// The search's directory and what its files hold, within the disk budget.
+class Spill {
+public:
+    Spill(const std::string& parent, uint64_t budget) : budget_(budget) {
+        std::string pattern = parent + "/fortress-disk-XXXXXX";
+        std::vector<char> name(pattern.begin(), pattern.end());
+        name.push_back('\0');
+        if (!mkdtemp(name.data()))
+            throw std::runtime_error("cannot make a directory in " + parent + ": " +
+                                     std::strerror(errno));
+        path_ = name.data();
+    }
+    ~Spill() {
+        for (const std::string& file : files_) std::remove(file.c_str());
+        rmdir(path_.c_str());
+    }
+    Spill(const Spill&) = delete;
+    Spill& operator=(const Spill&) = delete;
+
+    std::string name(const std::string& stem) {
+        files_.push_back(path_ + "/" + stem);
+        return files_.back();
+    }
+    void grow(uint64_t bytes) {
+        used_ += bytes;
+        peak_ = std::max(peak_, used_);
+        if (budget_ && used_ > budget_) throw Exhausted{false, false, true};
+    }
+    void drop(const std::string& file, uint64_t bytes) {
+        std::remove(file.c_str());
+        used_ -= bytes;
+    }
+    uint64_t peak() const { return peak_; }
+
+private:
+    std::string path_;
+    std::vector<std::string> files_;
+    uint64_t budget_, used_ = 0, peak_ = 0;
+};
+
+// Keys read one at a time from a file, from a record on.
+class KeyReader {
+public:
+    KeyReader(const std::string& file, uint64_t from, uint64_t to) : left_(to - from) {
+        f_ = std::fopen(file.c_str(), "rb");
+        if (!f_) throw std::runtime_error("cannot read " + file);
+        std::setvbuf(f_, nullptr, _IOFBF, 1 << 16);
+        std::fseek(f_, static_cast<long>(from * sizeof(Key)), SEEK_SET);
+        advance();
+    }
+    ~KeyReader() { std::fclose(f_); }
+    KeyReader(const KeyReader&) = delete;
+    KeyReader& operator=(const KeyReader&) = delete;
+
+    bool done = false;
+    Key key{};
+    void advance() {
+        if (!left_ || std::fread(&key, sizeof key, 1, f_) != 1) {
+            done = true;
+            return;
+        }
+        --left_;
+    }
+
+private:
+    std::FILE* f_;
+    uint64_t left_;
+};
+
+// A layer's file: its keys sorted, and where each bucket's keys start.
+struct Layer {
+    std::string file;
+    uint64_t starts[BUCKETS + 1] = {};  // bucket b is records starts[b] .. starts[b + 1]
+    uint64_t size() const { return starts[BUCKETS]; }
+};
+
+class DiskSearch {
+public:
+    DiskSearch(const Board& start, const Rules& rules, const Budget& budget,
+               const std::string& dir, uint64_t disk_budget, const Outcome& before)
+        : start_(start), rules_(rules), budget_(budget), meter_(budget, before.seconds, before.nodes),
+          spill_(dir, disk_budget), order_{&rules} {
+        uint64_t memory = budget.memory ? budget.memory : uint64_t{64} << 20;
+        capacity_ = std::max<uint64_t>(64, memory / (2 * sizeof(Key)));
+        out_.lower = before.lower;
+    }
+
+    Outcome run() {
+        try {
+            if (start_.won()) return finish(Status::SOLVED);
+            uint8_t order[MAX_PILES];
+            canonical_order(start_, order);
+            std::vector<Key> first{pack(start_, order)};
+            layers_.push_back(write_layer(first.data(), first.size()));
+            for (;;) {
+                Key parent;
+                uint16_t move;
+                if (expand(layers_.back(), parent, move)) {
+                    out_.moves.push_back(move);
+                    recover(parent);
+                    out_.line_seconds = meter_.elapsed();
+                    return finish(Status::SOLVED);
+                }
+                Layer next = merge_runs();
+                if (!next.size()) return finish(Status::UNSOLVABLE);
+                layers_.push_back(next);
+            }
+        } catch (const Exhausted& exhausted) {
+            out_.memory_full = exhausted.memory;
+            out_.disk_full = exhausted.disk;
+            return finish(Status::UNKNOWN);
+        }
+    }
+
+private:
+    const Board start_;
+    const Rules& rules_;
+    const Budget& budget_;
+    Meter meter_;
+    Spill spill_;
+    KeyOrder order_;
+    uint64_t capacity_;
+    Outcome out_;
+    std::vector<Layer> layers_;
+    std::vector<Key> buffer_;
+    std::vector<std::pair<std::string, uint64_t>> runs_;  // file, records
+    uint64_t stored_ = 0;
+    int names_ = 0;
+
+    Outcome finish(Status status) {
+        out_.status = status;
+        out_.nodes = meter_.nodes;
+        out_.seconds = meter_.elapsed();
+        out_.table_entries = stored_;
+        out_.table_bytes = capacity_ * sizeof(Key);
+        out_.disk_bytes = spill_.peak();
+        return out_;
+    }
+
+    struct Closer {
+        void operator()(std::FILE* f) const { std::fclose(f); }
+    };
+    using File = std::unique_ptr<std::FILE, Closer>;
+
+    static File create(const std::string& file) {
+        std::FILE* f = std::fopen(file.c_str(), "wb");
+        if (!f) throw std::runtime_error("cannot write " + file + ": " + std::strerror(errno));
+        return File(f);
+    }
+
+    void write_keys(std::FILE* f, const Key* keys, uint64_t n) {
+        if (!n) return;  // an empty vector's data may be null
+        spill_.grow(n * sizeof(Key));
+        if (std::fwrite(keys, sizeof(Key), n, f) != n)
+            throw std::runtime_error("cannot write to the disk search's files");
+    }
+
+    // The layer of `n` keys sorted and distinct, written as they are.
+    Layer write_layer(const Key* keys, uint64_t n) {
+        Layer layer;
+        layer.file = spill_.name("layer-" + std::to_string(names_++));
+        File f = create(layer.file);
+        write_keys(f.get(), keys, n);
+        f.reset();
+        for (uint64_t i = 0; i < n; ++i) ++layer.starts[bucket_of(keys[i], rules_) + 1];
+        for (int b = 0; b < BUCKETS; ++b) layer.starts[b + 1] += layer.starts[b];
+        stored_ += n;
+        return layer;
+    }
+
+    // The buffer sorted, its duplicates dropped, written as a run.
+    void flush() {
+        std::sort(buffer_.begin(), buffer_.end(), order_);
+        buffer_.erase(std::unique(buffer_.begin(), buffer_.end()), buffer_.end());
+        std::string file = spill_.name("run-" + std::to_string(names_++));
+        File f = create(file);
+        write_keys(f.get(), buffer_.data(), buffer_.size());
+        f.reset();
+        runs_.emplace_back(file, buffer_.size());
+        buffer_.clear();
+    }
+
+    // Every position of `layer` expanded, its children into runs; true when a child
+    // wins, with the position it came from and the move.
+    bool expand(const Layer& layer, Key& parent, uint16_t& move) {
+        Triple moves[MAX_CHILDREN];
+        uint8_t order[MAX_PILES];
+        buffer_.reserve(capacity_);
+        for (KeyReader in(layer.file, 0, layer.size()); !in.done; in.advance()) {
+            meter_.tick();
+            Board board = unpack(in.key, rules_.piles);
+            int n = moves_of(board, rules_, moves);
+            for (int m = 0; m < n; ++m) {
+                Board child = board;
+                play(child, rules_, moves[m], nullptr);
+                if (child.won()) {
+                    parent = in.key;
+                    move = encode(to_move(board, moves[m]));
+                    return true;
+                }
+                canonical_order(child, order);
+                buffer_.push_back(pack(child, order));
+                if (buffer_.size() >= capacity_) flush();
+            }
+        }
+        if (!buffer_.empty()) flush();
+        return false;
+    }
+
+    // The runs merged into the next layer, less what any earlier layer holds.
+    Layer merge_runs() {
+        std::vector<std::unique_ptr<KeyReader>> runs;
+        for (const auto& [file, n] : runs_) runs.push_back(std::make_unique<KeyReader>(file, 0, n));
+        auto later = [this](KeyReader* a, KeyReader* b) { return order_(b->key, a->key); };
+        std::vector<KeyReader*> heap;
+        for (auto& r : runs)
+            if (!r->done) heap.push_back(r.get());
+        std::make_heap(heap.begin(), heap.end(), later);
+        Layer layer;
+        layer.file = spill_.name("layer-" + std::to_string(names_++));
+        File f = create(layer.file);
+        std::vector<Key> block;
+        std::vector<std::unique_ptr<KeyReader>> earlier;  // the earlier layers' bucket
+        int bucket = -1;
+        Key last{};
+        bool any = false;
+        uint64_t written = 0;
+        while (!heap.empty()) {
+            std::pop_heap(heap.begin(), heap.end(), later);
+            KeyReader* top = heap.back();
+            Key key = top->key;
+            top->advance();
+            if (top->done) heap.pop_back();
+            else std::push_heap(heap.begin(), heap.end(), later);
+            if (any && key == last) continue;
+            any = true;
+            last = key;
+            if (!(++written & 1023)) meter_.check();
+            int b = bucket_of(key, rules_);
+            if (b != bucket) {
+                bucket = b;
+                earlier.clear();
+                for (const Layer& l : layers_)
+                    if (l.starts[b + 1] > l.starts[b])
+                        earlier.push_back(std::make_unique<KeyReader>(l.file, l.starts[b], l.starts[b + 1]));
+            }
+            bool seen = false;
+            for (auto& e : earlier) {
+                while (!e->done && order_(e->key, key)) e->advance();
+                seen = seen || (!e->done && e->key == key);
+            }
+            if (seen) continue;
+            ++layer.starts[b + 1];
+            block.push_back(key);
+            if (block.size() >= 4096) {
+                write_keys(f.get(), block.data(), block.size());
+                block.clear();
+            }
+        }
+        write_keys(f.get(), block.data(), block.size());
+        f.reset();
+        earlier.clear();
+        runs.clear();
+        for (const auto& [file, n] : runs_) spill_.drop(file, n * sizeof(Key));
+        runs_.clear();
+        for (int b = 0; b < BUCKETS; ++b) layer.starts[b + 1] += layer.starts[b];
+        stored_ += layer.size();
+        return layer;
+    }
+
+    // The line to `parent`, found backwards: in each earlier layer, the position with a
+    // move to the one after it.
+    void recover(Key parent) {
+        Triple moves[MAX_CHILDREN];
+        uint8_t order[MAX_PILES];
+        uint64_t looked = 0;
+        for (size_t depth = layers_.size() - 1; depth-- > 0;) {
+            const Layer& layer = layers_[depth];
+            bool found = false;
+            for (KeyReader in(layer.file, 0, layer.size()); !in.done && !found; in.advance()) {
+                if (!(++looked & 1023)) meter_.check();
+                Board board = unpack(in.key, rules_.piles);
+                int n = moves_of(board, rules_, moves);
+                for (int m = 0; m < n && !found; ++m) {
+                    Board child = board;
+                    play(child, rules_, moves[m], nullptr);
+                    canonical_order(child, order);
+                    if (pack(child, order) == parent) {
+                        out_.moves.push_back(encode(to_move(board, moves[m])));
+                        parent = in.key;
+                        found = true;
+                    }
+                }
+            }
+            if (!found) throw std::logic_error("a disk layer's position has no parent");
+        }
+        std::reverse(out_.moves.begin(), out_.moves.end());
+    }
+};
+
 // --- the searches, as `solve` runs them ----------------------------------------------
 
 // Sends home what can go at once from a start (the opening every search begins after),
@@ -2171,11 +2514,15 @@ uint64_t slot_mask(const std::vector<int>& slots, int most, int slot_of[CARDS]) 
 // the moves as (card, source, target): source a pile 0..P-1, P + a reserve slot, -2 a
 // cell, -3 the foundation; target a pile, -1 home, -2 a cell. The lower bound counts the
 // opening's moves home; it is the length when optimal (an anytime search's line longer
-// than it is not proven optimal).
+// than it is not proven optimal). With `disk`, a directory, a search its memory stops
+// goes on there as DiskSearch (its files at their largest the tuple's last element,
+// within `disk_budget` bytes, 0 for no limit); its line, if it finds one, is not a
+// shortest one.
 py::tuple solve(const Piles& piles, const std::vector<int>& reserve_slots,
                 const std::vector<int>& cell_slots, const Home& home, const py::dict& given,
                 const std::string& kind, double seconds, uint64_t nodes, uint64_t table_entries,
-                uint64_t memory, py::object stop) {
+                uint64_t memory, py::object stop, const std::string& disk,
+                uint64_t disk_budget) {
     Rules rules = read_rules(given);
     int slot_of[CARDS];
     uint64_t reserve = slot_mask(reserve_slots, 12, slot_of);
@@ -2189,6 +2536,11 @@ py::tuple solve(const Piles& piles, const std::vector<int>& reserve_slots,
     {
         py::gil_scoped_release release;
         out = search(start, rules, kind, budget);
+        if (out.status == Status::UNKNOWN && out.memory_full && !disk.empty()) {
+            Outcome more = DiskSearch(start, rules, budget, disk, disk_budget, out).run();
+            more.table_bytes = std::max(more.table_bytes, out.table_bytes);
+            out = more;
+        }
         Board board = start;
         for (uint16_t code : out.moves) play(board, rules, locate(board, decode(code)), &played);
     }
@@ -2204,7 +2556,7 @@ py::tuple solve(const Piles& piles, const std::vector<int>& reserve_slots,
     }
     return py::make_tuple(static_cast<int>(out.status), moves, out.nodes, out.table_entries,
                           out.seconds, out.table_bytes, settled + out.lower,
-                          out.line_seconds);
+                          out.line_seconds, out.disk_bytes);
 }
 
 // A variant's layout as deals.layout gives it: {"to": [...], "reserve": R, "aces_first":
@@ -2370,9 +2722,12 @@ PYBIND11_MODULE(_kernel, m) {
               "wraps it.";
     m.def("solve", &solve, py::arg("piles"), py::arg("reserve"), py::arg("cells"), py::arg("home"),
           py::arg("rules"), py::arg("kind"), py::arg("seconds"), py::arg("nodes"),
-          py::arg("table_entries"), py::arg("memory"), py::arg("stop"),
+          py::arg("table_entries"), py::arg("memory"), py::arg("stop"), py::arg("disk") = "",
+          py::arg("disk_budget") = 0,
           "Solve a position: (status, moves, nodes, table entries, seconds, table bytes, lower "
-          "bound, seconds to the line); status 0 solved, 1 unsolvable, 2 unknown; a budget of 0 "
+          "bound, seconds to the line, disk bytes); with disk (a directory) a search that "
+          "fills its memory goes on there, breadth-first by layers, within disk_budget "
+          "bytes; status 0 solved, 1 unsolvable, 2 unknown; a budget of 0 "
           "means no limit; memory in bytes; kind greedy, astar, idastar, anytime or "
           "anytime_idastar (solved with a line longer than the lower bound: not proven optimal). "
           "rules by name: piles, cells, build, empty, worrying_back, sequence_moves.");

@@ -12,11 +12,13 @@ State = tuple[tuple[tuple[int, ...], ...], int, int, tuple[int, int, int, int]]
 
 def solve(piles: Piles, reserve: Sequence[int], cells: Sequence[int], home: Sequence[int],
           rules: Rules, kind: str, seconds: float, nodes: int, table_entries: int,
-          memory: int, stop: Callable[[], object] | None,
-          ) -> tuple[int, list[tuple[int, int, int]], int, int, float, int, int, float]:
+          memory: int, stop: Callable[[], object] | None, disk: str = "",
+          disk_budget: int = 0,
+          ) -> tuple[int, list[tuple[int, int, int]], int, int, float, int, int, float, int]:
     """(status, moves as (card, source, target), nodes, table entries, seconds, table
-    bytes, lower bound, seconds into the search when the line was found); a budget of 0
-    is no limit, memory in bytes."""
+    bytes, lower bound, seconds into the search when the line was found, disk bytes); a
+    budget of 0 is no limit, memory in bytes; with `disk`, a directory, a search that
+    fills its memory goes on there within `disk_budget` bytes."""
 
 def successors(piles: Piles, reserve: int, home: Sequence[int], cells: int = 0,
                rules: Rules = ...) -> list[tuple[tuple[StepMove, ...], State, int]]: ...

@@ -39,14 +39,17 @@ def search(position: Position, kind: str, budget: Budget,
     proven lower bound on the length of any winning line, and in the stats when the line
     was found. `sequences`: a built run moves from pile to pile as one move (the variant
     must allow it). The budget's memory bounds the kernel's tables: "astar" or "anytime"
-    whose tables fill it goes on as IDA*."""
-    status, moves, nodes, entries, seconds, table_bytes, lower, line_seconds = _kernel.solve(
+    whose tables fill it goes on as IDA*. With the budget's `disk`, a search its memory
+    stops goes on on disk, breadth-first (a line it finds is not proven shortest)."""
+    disk = budget.disk
+    status, moves, nodes, entries, seconds, table_bytes, lower, line_seconds, _ = _kernel.solve(
         [[card.index for card in pile] for pile in position.tableau],
         [-1 if card is None else card.index for card in position.reserve],
         [-1 if card is None else card.index for card in position.cells],
         list(position.foundations), rules_of(position.variant, sequences), kind,
         budget.seconds or 0.0, budget.nodes or 0, budget.table_entries or 0,
-        budget.memory_bytes or 0, budget.stop)
+        budget.memory_bytes or 0, budget.stop, "" if disk is None else disk.directory,
+        0 if disk is None else disk.budget_bytes)
     return (_STATUS[status], _numbered(position, moves),
             SearchStats(nodes, seconds, entries, table_bytes,
                         line_seconds if status == 0 else None), lower)
