@@ -363,18 +363,45 @@ def _leave(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)
 
 
-def worker_pool(jobs: int) -> Pool:
+STOP_SECONDS = 5.0  # how long a worker has to end on the pool's SIGTERM before it is killed
+
+
+@contextmanager
+def worker_pool(jobs: int) -> Iterator[Pool]:
     """A pool of `jobs` worker processes for a command (quiet_on_interrupt), forked with
     Ctrl-C and SIGTERM held until each has set its own: a fork inherits the command's
     handlers, which would lose a SIGTERM the pool sends a worker that has just started
-    (the pool would then wait for it for ever), or answer Ctrl-C with a traceback."""
+    (the pool would then wait for it for ever), or answer Ctrl-C with a traceback.
+    Stopped by `_stop` however the block ends."""
     from multiprocessing import Pool  # only the commands that run workers pay for it
 
     held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
-        return Pool(jobs, initializer=quiet_on_interrupt)
+        pool = Pool(jobs, initializer=quiet_on_interrupt)
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    try:
+        yield pool
+    finally:
+        _stop(pool)
+
+
+def _stop(pool: Pool) -> None:
+    """The pool terminated, a worker that has not ended STOP_SECONDS after its SIGTERM
+    killed: a SIGTERM that comes just as a worker starts to wait for the task queue's
+    lock reaches its handler only once the wait is over, and the pool's terminate holds
+    that lock while it waits for the worker."""
+    import multiprocessing
+    import threading
+
+    workers = multiprocessing.active_children()
+    stopping = threading.Thread(target=pool.terminate, daemon=True)
+    stopping.start()
+    stopping.join(STOP_SECONDS)
+    while stopping.is_alive():
+        for worker in workers:
+            worker.kill()
+        stopping.join(1.0)
 
 
 @contextmanager

@@ -64,13 +64,12 @@ import os, signal, time
 import psutil
 from service.arguments import worker_pool
 
-pool = worker_pool(2)
-pool.apply_async(time.sleep, (60,))  # one worker busy, the other idle, waiting for a task
-time.sleep(1)
-for worker in psutil.Process().children():
-    os.kill(worker.pid, signal.SIGTERM)
-time.sleep(0.5)
-pool.terminate()
+with worker_pool(2) as pool:
+    pool.apply_async(time.sleep, (60,))  # one worker busy, the other idle, waiting for a task
+    time.sleep(1)
+    for worker in psutil.Process().children():
+        os.kill(worker.pid, signal.SIGTERM)
+    time.sleep(0.5)
 print("stopped")
 """
 
