@@ -11,7 +11,7 @@ GAMES ?= 1000
 KERNEL_TESTS := tests/beleaguered/test_native.py tests/beleaguered/test_optimality.py \
 	tests/beleaguered/test_freecell_family.py tests/beleaguered/test_memory_budget.py \
 	tests/beleaguered/test_ranges.py \
-	tests/beleaguered/test_anytime.py
+	tests/beleaguered/test_anytime.py tests/beleaguered/test_disk.py
 
 .PHONY: run test test-timing test-asan bench bench-service bench-ffk bench-farbduell bench-stronghold lint proto schemas census census-plot bench-scale bench-hostile bench-family bench-freecell bench-history bench-memory bench-worker-memory \
 	bench-verdict bench-quick-lines bench-hints
